@@ -1,0 +1,7 @@
+import { domain } from './domain';
+
+describe('domain', () => {
+  it('should work', () => {
+    expect(domain()).toEqual('domain');
+  });
+});

@@ -1,0 +1,7 @@
+import { journal } from './journal';
+
+describe('journal', () => {
+  it('should work', () => {
+    expect(journal()).toEqual('journal');
+  });
+});

@@ -1,0 +1,3 @@
+export function journal(): string {
+  return 'journal';
+}

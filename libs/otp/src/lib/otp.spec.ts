@@ -1,0 +1,7 @@
+import { otp } from './otp';
+
+describe('otp', () => {
+  it('should work', () => {
+    expect(otp()).toEqual('otp');
+  });
+});

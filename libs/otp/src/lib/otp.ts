@@ -1,0 +1,3 @@
+export function otp(): string {
+  return 'otp';
+}

@@ -1,0 +1,7 @@
+import { persistence } from './persistence';
+
+describe('persistence', () => {
+  it('should work', () => {
+    expect(persistence()).toEqual('persistence');
+  });
+});
