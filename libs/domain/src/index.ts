@@ -1,1 +1,5 @@
-export * from './lib/domain';
+export * from './lib/domain-error';
+export * from './lib/paging';
+export * from './lib/past-day';
+export * from './lib/groups';
+export * from './lib/clock';

@@ -1,7 +1,0 @@
-import { domain } from './domain';
-
-describe('domain', () => {
-  it('should work', () => {
-    expect(domain()).toEqual('domain');
-  });
-});

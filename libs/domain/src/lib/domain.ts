@@ -1,3 +1,0 @@
-export function domain(): string {
-  return 'domain';
-}

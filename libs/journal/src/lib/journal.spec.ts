@@ -1,7 +1,0 @@
-import { journal } from './journal';
-
-describe('journal', () => {
-  it('should work', () => {
-    expect(journal()).toEqual('journal');
-  });
-});

@@ -1,3 +1,0 @@
-export function journal(): string {
-  return 'journal';
-}

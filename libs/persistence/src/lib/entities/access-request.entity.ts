@@ -1,0 +1,29 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type AccessRequestStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied' | 'Expired';
+
+@Entity('access_requests')
+export class AccessRequestEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'resource_id', type: 'uuid' }) resourceId!: string;
+  @Column({ name: 'user_id', type: 'uuid', nullable: true }) userId!: string | null;
+  @Column({ type: 'text' }) identity!: string;
+  @Column({ type: 'text', nullable: true }) email!: string | null;
+  @Column({ type: 'text', nullable: true }) phone!: string | null;
+  @Column({ type: 'text' }) language!: string;
+  @Column({ type: 'jsonb', nullable: true }) claims!: Record<string, unknown> | null;
+  @Column({ name: 'callback_action', type: 'text', nullable: true }) callbackAction!: string | null;
+  @Column({ name: 'callback_target', type: 'text', nullable: true }) callbackTarget!: string | null;
+  @Column({ type: 'text' }) status!: AccessRequestStatus;
+  @Column({ name: 'failed_attempts', type: 'int', default: 0 }) failedAttempts!: number;
+  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @Column({ name: 'granted_at', type: 'timestamptz', nullable: true }) grantedAt!: Date | null;
+  @Column({ type: 'text', nullable: true }) authenticator!: string | null;
+  @Column({ name: 'country_code', type: 'text', nullable: true }) countryCode!: string | null;
+  @Column({ type: 'text', nullable: true }) region!: string | null;
+  @Column({ type: 'text', nullable: true }) city!: string | null;
+  @Column({ name: 'remote_host', type: 'text', nullable: true }) remoteHost!: string | null;
+  @Column({ type: 'text', nullable: true }) ip!: string | null;
+  @Column({ name: 'two_fa_device_ip', type: 'text', nullable: true }) twoFADeviceIp!: string | null;
+}

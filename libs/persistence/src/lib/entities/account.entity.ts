@@ -1,0 +1,14 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('accounts')
+export class AccountEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ type: 'text' }) name!: string;
+  @Column({ type: 'int' }) licenses!: number;
+  @Column({ name: 'api_enabled', type: 'boolean', default: false }) apiEnabled!: boolean;
+  @Column({ name: 'api_key', type: 'text', nullable: true }) apiKey!: string | null;
+  /** AES-256-GCM, see SecretCipher; never returned after creation or rotation */
+  @Column({ name: 'api_secret_enc', type: 'bytea', nullable: true }) apiSecretEnc!: Buffer | null;
+  @Column({ name: 'directory_sync', type: 'boolean', default: false }) directorySync!: boolean;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+}

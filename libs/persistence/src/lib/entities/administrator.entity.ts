@@ -1,0 +1,14 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('administrators')
+export class AdministratorEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  /** the e-mail given at registration */
+  @Column({ type: 'text' }) identity!: string;
+  @Column({ type: 'text' }) name!: string;
+  @Column({ type: 'text' }) role!: string;
+  @Column({ type: 'text' }) status!: string;
+  @Column({ name: 'registration_date', type: 'timestamptz' }) registrationDate!: Date;
+  @Column({ name: 'last_login_date', type: 'timestamptz', nullable: true }) lastLoginDate!: Date | null;
+}

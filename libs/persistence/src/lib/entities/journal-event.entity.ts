@@ -1,0 +1,13 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('journal_events')
+export class JournalEventEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'event_date', type: 'timestamptz' }) eventDate!: Date;
+  @Column({ type: 'text' }) object!: string;
+  @Column({ type: 'text' }) action!: string;
+  @Column({ type: 'text' }) subject!: string;
+  @Column({ type: 'boolean' }) success!: boolean;
+  @Column({ name: 'additional_fields', type: 'jsonb', default: () => "'{}'" }) additionalFields!: Record<string, string>;
+}

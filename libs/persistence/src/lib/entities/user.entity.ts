@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type UserSource = 'Api' | 'Directory';
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ type: 'text' }) identity!: string;
+  @Column({ type: 'text', nullable: true }) name!: string | null;
+  @Column({ type: 'text', nullable: true }) email!: string | null;
+  @Column({ name: 'is_locked', type: 'boolean', default: false }) isLocked!: boolean;
+  @Column({ type: 'text', default: 'Api' }) source!: UserSource;
+  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @Column({ name: 'last_login', type: 'timestamptz', nullable: true }) lastLogin!: Date | null;
+}

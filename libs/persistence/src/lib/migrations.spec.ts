@@ -1,0 +1,54 @@
+import { Client } from 'pg';
+import { createEmptyDatabase } from '../testing';
+import { createDataSource } from './data-source';
+
+describe('migrations', () => {
+  it('build the whole schema from an empty database, and revert it', async () => {
+    const empty = await createEmptyDatabase();
+    const dataSource = createDataSource({ url: empty.url });
+    try {
+      await dataSource.initialize();
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000']);
+      expect(await dataSource.showMigrations()).toBe(false);
+
+      const client = new Client({ connectionString: empty.url });
+      await client.connect();
+      const tables = await client.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+      );
+      const indexes = await client.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public'`);
+      await client.end();
+      expect(tables.rows.map((r) => r.table_name)).toEqual([
+        'access_requests',
+        'accounts',
+        'administrators',
+        'authenticators',
+        'custom_fields',
+        'groups',
+        'journal_events',
+        'phones',
+        'resources',
+        'schema_migrations',
+        'user_groups',
+        'users',
+      ]);
+      const indexNames = indexes.rows.map((r) => r.indexname);
+      for (const expected of [
+        'users_account_identity',
+        'administrators_account_identity',
+        'journal_events_account_date',
+        'access_requests_account_created',
+        'groups_account_name',
+      ]) {
+        expect(indexNames).toContain(expected);
+      }
+
+      await dataSource.undoLastMigration({ transaction: 'each' });
+      expect(await dataSource.showMigrations()).toBe(true);
+    } finally {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await empty.drop();
+    }
+  });
+});

@@ -1,7 +1,0 @@
-import { persistence } from './persistence';
-
-describe('persistence', () => {
-  it('should work', () => {
-    expect(persistence()).toEqual('persistence');
-  });
-});

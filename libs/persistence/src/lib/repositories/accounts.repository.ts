@@ -1,0 +1,39 @@
+import { Db } from '../transaction-context';
+import { AccountEntity } from '../entities';
+
+export class AccountsRepository {
+  constructor(private readonly db: Db) {}
+
+  private repo() {
+    return this.db.manager().getRepository(AccountEntity);
+  }
+
+  async insert(values: { name: string; licenses: number; createdAt: Date }): Promise<AccountEntity> {
+    return this.repo().save(this.repo().create({ ...values, apiEnabled: false, apiKey: null, apiSecretEnc: null }));
+  }
+
+  findById(accountId: string): Promise<AccountEntity | null> {
+    return this.repo().findOneBy({ id: accountId });
+  }
+
+  /** The authentication lookup: the key is the only thing known before the account is. */
+  findByApiKey(apiKey: string): Promise<AccountEntity | null> {
+    return this.repo().findOneBy({ apiKey });
+  }
+
+  list(): Promise<AccountEntity[]> {
+    return this.repo().find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  count(): Promise<number> {
+    return this.repo().count();
+  }
+
+  async setApi(accountId: string, values: { apiEnabled: boolean; apiKey?: string; apiSecretEnc?: Buffer }): Promise<void> {
+    await this.repo().update({ id: accountId }, values);
+  }
+
+  async setDirectorySync(accountId: string, enabled: boolean): Promise<void> {
+    await this.repo().update({ id: accountId }, { directorySync: enabled });
+  }
+}

@@ -1,0 +1,41 @@
+import { Db } from '../transaction-context';
+import { ResourceEntity } from '../entities';
+import { Page } from '@twofold/domain';
+
+export class ResourcesRepository {
+  constructor(private readonly db: Db) {}
+
+  private repo() {
+    return this.db.manager().getRepository(ResourceEntity);
+  }
+
+  insert(accountId: string, values: Omit<ResourceEntity, 'id' | 'accountId'>): Promise<ResourceEntity> {
+    return this.repo().save(this.repo().create({ ...values, accountId }));
+  }
+
+  list(accountId: string, page: Page): Promise<[ResourceEntity[], number]> {
+    return this.repo().findAndCount({
+      where: { accountId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.limit,
+    });
+  }
+
+  findById(accountId: string, id: string): Promise<ResourceEntity | null> {
+    return this.repo().findOneBy({ accountId, id });
+  }
+
+  /** The authentication lookup for access requests: the key is all that is known beforehand. */
+  findByApiKey(apiKey: string): Promise<ResourceEntity | null> {
+    return this.repo().findOneBy({ apiKey });
+  }
+
+  async rename(accountId: string, id: string, name: string): Promise<void> {
+    await this.repo().update({ accountId, id }, { name });
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.repo().delete({ accountId, id });
+  }
+}
