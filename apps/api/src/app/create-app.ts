@@ -1,0 +1,49 @@
+import { VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { JournalInterceptor } from '@twofold/journal';
+import { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import { ApiExceptionFilter } from '../http/api-exception.filter';
+import { DtoValidationPipe } from '../http/dto-validation.pipe';
+import { traceIdMiddleware } from '../http/trace-id';
+import { AppModule } from './app.module';
+import { AppRuntime } from './infrastructure.module';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Refuses a declared oversize body before reading it, whatever its content type. */
+function declaredBodyLimit(req: Request, _res: Response, next: NextFunction): void {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > MAX_BODY_BYTES) {
+    next(Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413 }));
+    return;
+  }
+  next();
+}
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  // responses may carry freshly generated secrets: never cache them anywhere
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+}
+
+/** The configured application, shared by main.ts and the integration tests. */
+export async function createApp(runtime: AppRuntime): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRuntime(runtime), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.use(traceIdMiddleware, securityHeaders, declaredBodyLimit);
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
+  app.useBodyParser('urlencoded', { limit: MAX_BODY_BYTES, extended: false });
+  app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });
+  app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalPipes(new DtoValidationPipe());
+  app.useGlobalInterceptors(app.get(JournalInterceptor));
+  return app;
+}

@@ -1,0 +1,50 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Clock } from '@twofold/domain';
+import { JournalInterceptor, JournalWriter } from '@twofold/journal';
+import {
+  AccountsRepository,
+  AdministratorsRepository,
+  Db,
+  GroupsRepository,
+  JournalRepository,
+  ResourcesRepository,
+  SecretCipher,
+} from '@twofold/persistence';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { AuthThrottle } from '../auth/auth-throttle';
+import { ApiCredentialsVerifier } from '../auth/api-credentials.verifier';
+import { APP_CONFIG, CLOCK } from './tokens';
+
+export interface AppRuntime {
+  config: AppConfig;
+  dataSource: DataSource;
+  clock: Clock;
+}
+
+const REPOSITORIES = [AccountsRepository, AdministratorsRepository, GroupsRepository, ResourcesRepository, JournalRepository];
+
+/** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRuntime(runtime: AppRuntime): DynamicModule {
+    const providers = [
+      { provide: APP_CONFIG, useValue: runtime.config },
+      { provide: CLOCK, useValue: runtime.clock },
+      { provide: DataSource, useValue: runtime.dataSource },
+      { provide: Db, useValue: new Db(runtime.dataSource) },
+      { provide: SecretCipher, useValue: new SecretCipher(runtime.config.encryptionKey) },
+      ...REPOSITORIES.map((repository) => ({ provide: repository, useFactory: (db: Db) => new repository(db), inject: [Db] })),
+      { provide: JournalWriter, useFactory: (db: Db, clock: Clock) => new JournalWriter(db, clock), inject: [Db, CLOCK] },
+      JournalInterceptor,
+      { provide: AuthThrottle, useFactory: (clock: Clock) => new AuthThrottle(clock), inject: [CLOCK] },
+      {
+        provide: ApiCredentialsVerifier,
+        useFactory: (a: AccountsRepository, r: ResourcesRepository, c: SecretCipher) => new ApiCredentialsVerifier(a, r, c),
+        inject: [AccountsRepository, ResourcesRepository, SecretCipher],
+      },
+    ];
+    return { module: InfrastructureModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
+  }
+}

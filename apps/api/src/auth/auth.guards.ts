@@ -1,0 +1,49 @@
+import { ExecutionContext, Injectable, Type } from '@nestjs/common';
+import { AuthGuard, IAuthGuard } from '@nestjs/passport';
+import { Request } from 'express';
+import { AuthenticationRequired, TooManyAttempts } from '../http/api-errors';
+import { AuthThrottle } from './auth-throttle';
+import { ACCOUNT_BASIC, RESOURCE_BASIC } from './basic.strategies';
+
+/**
+ * Basic auth through one passport strategy, with the failure throttle around it: a throttled client
+ * gets 429 before its credentials are even looked at.
+ */
+function basicAuthGuard(strategy: string): Type<IAuthGuard> {
+  @Injectable()
+  class BasicAuthGuard extends AuthGuard(strategy) {
+    constructor(private readonly throttle: AuthThrottle) {
+      super();
+    }
+
+    override async canActivate(context: ExecutionContext): Promise<boolean> {
+      const req = context.switchToHttp().getRequest<Request>();
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const wait = this.throttle.retryAfterSeconds(ip);
+      if (wait > 0) throw new TooManyAttempts(wait);
+      try {
+        return (await super.canActivate(context)) as boolean;
+      } catch (error) {
+        // a request without credentials is not an attempt; wrong credentials are
+        if (error instanceof AuthenticationRequired && req.headers.authorization) {
+          this.throttle.recordFailure(ip);
+          const waitNow = this.throttle.retryAfterSeconds(ip);
+          if (waitNow > 0) throw new TooManyAttempts(waitNow);
+        }
+        throw error;
+      }
+    }
+
+    override handleRequest<T>(error: unknown, principal: T | false): T {
+      if (error) throw error;
+      if (!principal) throw new AuthenticationRequired();
+      return principal;
+    }
+  }
+  return BasicAuthGuard;
+}
+
+/** For the account APIs: administrators, users, journal, groups, resources, history. */
+export const AccountAuthGuard = basicAuthGuard(ACCOUNT_BASIC);
+/** For access requests, which a resource makes with its own key. */
+export const ResourceAuthGuard = basicAuthGuard(RESOURCE_BASIC);

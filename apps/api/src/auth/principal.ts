@@ -1,0 +1,23 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+
+/** Who calls: an account through its API key, or a resource through its own key (access requests). */
+export interface AccountPrincipal {
+  kind: 'account';
+  accountId: string;
+  /** the journal's subject for calls made with the account API key */
+  login: string;
+}
+
+export interface ResourcePrincipal {
+  kind: 'resource';
+  accountId: string;
+  resourceId: string;
+  login: string;
+}
+
+export type Principal = AccountPrincipal | ResourcePrincipal;
+
+/** The authenticated caller, put on request.user by the auth guards. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  return context.switchToHttp().getRequest<{ user: Principal }>().user;
+});

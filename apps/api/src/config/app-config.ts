@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { parseEncryptionKey } from '@twofold/persistence';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface AppConfig {
+  port: number;
+  /** absent: the embedded PostgreSQL under dataDir */
+  databaseUrl?: string;
+  publicUrl: string;
+  accessUrl: string;
+  encryptionKey: Buffer;
+  smtpUrl?: string;
+  logLevel: LogLevel;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+function parseUrl(name: string, value: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${value}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * The embedded default generates its key once into the data directory; with an external database
+ * (production) the key must be given, since losing it makes every stored secret unreadable.
+ */
+function loadEncryptionKey(env: NodeJS.ProcessEnv, dataDir: string, embedded: boolean): Buffer {
+  const given = env['SECRET_ENCRYPTION_KEY'];
+  if (given) {
+    try {
+      return parseEncryptionKey(given);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+  }
+  if (!embedded || env['NODE_ENV'] === 'production') {
+    throw new ConfigError('SECRET_ENCRYPTION_KEY is required with DATABASE_URL or NODE_ENV=production (32 bytes, hex or base64)');
+  }
+  const file = join(dataDir, 'secret-encryption-key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600 });
+  }
+  return parseEncryptionKey(readFileSync(file, 'utf8'));
+}
+
+/** Reads and validates the environment (CONTRACT §1); a bad value stops the process with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const dataDir = resolve(env['TWOFOLD_DATA_DIR'] || '.data');
+  const portText = env['PORT'] ?? '3000';
+  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+    throw new ConfigError(`PORT must be an integer from 1 to 65535, got "${portText}"`);
+  }
+  const port = Number(portText);
+  const databaseUrl = env['DATABASE_URL'] ? parseUrl('DATABASE_URL', env['DATABASE_URL'], ['postgres:', 'postgresql:']) : undefined;
+  const publicUrl = parseUrl('PUBLIC_URL', env['PUBLIC_URL'] || `http://localhost:${port}`, ['http:', 'https:']);
+  const accessUrl = parseUrl('ACCESS_URL', env['ACCESS_URL'] || `${publicUrl}/access`, ['http:', 'https:']);
+  const smtpUrl = env['SMTP_URL'] ? parseUrl('SMTP_URL', env['SMTP_URL'], ['smtp:', 'smtps:']) : undefined;
+  const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const encryptionKey = loadEncryptionKey(env, dataDir, databaseUrl === undefined);
+  return { port, databaseUrl, publicUrl, accessUrl, encryptionKey, smtpUrl, logLevel, dataDir };
+}

@@ -1,0 +1,41 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { parsePage } from '@twofold/domain';
+import { Journal } from '@twofold/journal';
+import { AccountAuthGuard } from '../auth/auth.guards';
+import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
+import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
+import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { GroupDto, GroupNameRequest } from './groups.dto';
+import { GroupsService } from './groups.service';
+
+/** CONTRACT §3: the account's groups. */
+@Controller('groups')
+@UseGuards(AccountAuthGuard)
+export class GroupsController {
+  constructor(private readonly groups: GroupsService) {}
+
+  @Get()
+  async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<GroupDto>>> {
+    const q = lowerCaseKeys(query);
+    return ok(await this.groups.list(p.accountId, parsePage(q['offset'], q['limit'])));
+  }
+
+  @Post()
+  @Journal('Group', 'Create')
+  async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: GroupNameRequest): Promise<ModelEnvelope<GroupDto>> {
+    return ok(await this.groups.create(p.accountId, body.name));
+  }
+
+  @Put(':id')
+  @Journal('Group', 'Update')
+  async rename(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: GroupNameRequest): Promise<ModelEnvelope<GroupDto>> {
+    return ok(await this.groups.rename(p.accountId, id, body.name));
+  }
+
+  @Delete(':id')
+  @Journal('Group', 'Delete')
+  async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+    await this.groups.delete(p.accountId, id);
+    return ok(null, 'Group deleted.');
+  }
+}

@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { assertNotSystemGroup, Clock, DomainError, NotFound, Page, requireUuid, validateGroupName } from '@twofold/domain';
+import { journalDetails } from '@twofold/journal';
+import { GroupEntity, GroupsRepository, isUniqueViolation } from '@twofold/persistence';
+import { CLOCK } from '../app/tokens';
+import { PagedModel } from '../http/envelope';
+import { GroupDto, toGroupDto } from './groups.dto';
+
+function nameTaken(name: string): DomainError {
+  return new DomainError('GROUP_NAME_TAKEN', `A group named ${name} already exists.`);
+}
+
+@Injectable()
+export class GroupsService {
+  constructor(
+    private readonly groups: GroupsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async list(accountId: string, page: Page): Promise<PagedModel<GroupDto>> {
+    const [groups, totalElements] = await this.groups.list(accountId, page);
+    return { data: groups.map(toGroupDto), offset: page.offset, limit: page.limit, totalElements };
+  }
+
+  async create(accountId: string, rawName: string): Promise<GroupDto> {
+    journalDetails.add({ GroupName: rawName });
+    const name = validateGroupName(rawName);
+    try {
+      const group = await this.groups.insert(accountId, { name, system: false, createdAt: this.clock.now() });
+      journalDetails.add({ GroupId: group.id });
+      return toGroupDto(group);
+    } catch (error) {
+      if (isUniqueViolation(error, 'groups_account_name')) throw nameTaken(name);
+      throw error;
+    }
+  }
+
+  async rename(accountId: string, id: string, rawName: string): Promise<GroupDto> {
+    const group = await this.find(accountId, id);
+    journalDetails.add({ GroupName: rawName });
+    assertNotSystemGroup(group);
+    const name = validateGroupName(rawName);
+    try {
+      await this.groups.rename(accountId, group.id, name);
+    } catch (error) {
+      if (isUniqueViolation(error, 'groups_account_name')) throw nameTaken(name);
+      throw error;
+    }
+    return { ...toGroupDto(group), name };
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    const group = await this.find(accountId, id);
+    journalDetails.add({ GroupName: group.name });
+    assertNotSystemGroup(group);
+    await this.groups.delete(accountId, group.id);
+  }
+
+  private async find(accountId: string, id: string): Promise<GroupEntity> {
+    journalDetails.add({ GroupId: id });
+    const group = await this.groups.findById(accountId, requireUuid(id, 'Group'));
+    if (!group) throw new NotFound('Group');
+    return group;
+  }
+}

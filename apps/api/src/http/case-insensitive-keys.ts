@@ -1,0 +1,54 @@
+import { getMetadataStorage } from 'class-validator';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+
+type Plain = Record<string, unknown>;
+type Class = new (...args: never[]) => unknown;
+
+function declaredProperties(target: Class): string[] {
+  const names = new Set<string>();
+  for (const meta of getMetadataStorage().getTargetValidationMetadatas(target, '', true, false)) {
+    names.add(meta.propertyName);
+  }
+  return [...names];
+}
+
+function nestedClass(target: Class, property: string): Class | undefined {
+  const typeMeta = defaultMetadataStorage.findTypeMetadata(target, property);
+  const type = typeMeta?.typeFunction?.();
+  return typeof type === 'function' ? (type as Class) : undefined;
+}
+
+/**
+ * Existing clients send `Identity`, `identity` or `IDENTITY` for one field (CONTRACT §4). Renames each
+ * incoming key to the DTO's own spelling when they match case-insensitively, through nested DTOs too.
+ * Keys the DTO does not declare are left as they are (and stripped later by the whitelist).
+ */
+export function matchKeysToDto(value: unknown, target: Class): unknown {
+  if (Array.isArray(value)) return value.map((item) => matchKeysToDto(item, target));
+  if (value === null || typeof value !== 'object') return value;
+  const byLowerName = new Map(declaredProperties(target).map((name) => [name.toLowerCase(), name]));
+  const result: Plain = {};
+  for (const [key, raw] of Object.entries(value as Plain)) {
+    const property = byLowerName.get(key.toLowerCase()) ?? key;
+    // the first spelling wins when a client sends one field twice in different cases
+    if (property in result && property !== key) continue;
+    const nested = nestedClass(target, property);
+    result[property] = nested ? matchKeysToDto(raw, nested) : raw;
+  }
+  return result;
+}
+
+/** For raw query objects: every key lower-cased, so `EventDate` and `eventdate` read alike. */
+export function lowerCaseKeys(query: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    const lower = key.toLowerCase();
+    if (lower in result) {
+      const existing = result[lower];
+      result[lower] = ([] as unknown[]).concat(existing, value);
+    } else {
+      result[lower] = value;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,29 @@
+/** `{model, success, message}`: the envelope of user, authenticator, access-request and management responses. */
+export interface ModelEnvelope<T> {
+  model: T;
+  success: boolean;
+  message: string | null;
+}
+
+export function ok<T>(model: T, message: string | null = null): ModelEnvelope<T> {
+  return { model, success: true, message };
+}
+
+export interface PagedModel<T> {
+  data: T[];
+  offset: number;
+  limit: number;
+  totalElements: number;
+}
+
+/**
+ * Which error body a path gets (CONTRACT §4): the administrator API answers `{message, traceId}`,
+ * the enveloped APIs `{model: null, success: false, message, traceId}`.
+ */
+const ENVELOPED_PREFIXES = ['users', 'journal', 'groups', 'resources', 'access', 'settings'];
+
+export function usesModelEnvelope(path: string): boolean {
+  const segments = path.split('?')[0].split('/').filter(Boolean);
+  const first = /^v\d+$/.test(segments[0] ?? '') ? segments[1] : segments[0];
+  return first !== undefined && ENVELOPED_PREFIXES.includes(first.toLowerCase());
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, parsePage, parsePastDay, ValidationFailed } from '@twofold/domain';
+import { JournalRepository } from '@twofold/persistence';
+import { CLOCK } from '../app/tokens';
+import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { JournalEventDto, toJournalEventDto } from './journal.dto';
+
+export interface JournalPage {
+  success: true;
+  message: null;
+  data: JournalEventDto[];
+  offset: number;
+  limit: number;
+  totalElements: number;
+}
+
+/** A repeatable parameter: absent, one value, or repeated (`action=A&action=B`). */
+function repeated(raw: unknown): string[] {
+  if (raw === undefined) return [];
+  return (Array.isArray(raw) ? raw : [raw]).map(String);
+}
+
+function single(name: string, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  if (Array.isArray(raw)) throw new ValidationFailed(`${name} must be given once.`);
+  return String(raw);
+}
+
+function parseSuccess(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new ValidationFailed('success must be true or false.');
+}
+
+@Injectable()
+export class JournalService {
+  constructor(
+    private readonly events: JournalRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** GET /journal: one past UTC day of the caller's account, filtered, paged (SPEC.md "Journal"). */
+  async search(accountId: string, rawQuery: Record<string, unknown>): Promise<{ model: JournalPage }> {
+    const query = lowerCaseKeys(rawQuery);
+    const day = parsePastDay('eventDate', query['eventdate'], this.clock.now());
+    const page = parsePage(query['offset'], query['limit']);
+    const [events, totalElements] = await this.events.search(
+      accountId,
+      {
+        from: day.from,
+        to: day.to,
+        actions: repeated(query['action']),
+        objects: repeated(query['object']),
+        successes: repeated(query['success']).map(parseSuccess),
+        subject: single('subject', query['subject']),
+      },
+      page,
+    );
+    return {
+      model: { success: true, message: null, data: events.map(toJournalEventDto), offset: page.offset, limit: page.limit, totalElements },
+    };
+  }
+}

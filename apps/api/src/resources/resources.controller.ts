@@ -1,0 +1,47 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { parsePage } from '@twofold/domain';
+import { Journal } from '@twofold/journal';
+import { AccountAuthGuard } from '../auth/auth.guards';
+import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
+import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
+import { ResourceDto, ResourceNameRequest, ResourceWithSecretDto } from './resources.dto';
+import { ResourcesService } from './resources.service';
+
+/** CONTRACT §3: resources, whose key and secret authenticate access requests. */
+@Controller('resources')
+@UseGuards(AccountAuthGuard)
+export class ResourcesController {
+  constructor(private readonly resources: ResourcesService) {}
+
+  @Get()
+  async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<ResourceDto>>> {
+    const q = lowerCaseKeys(query);
+    return ok(await this.resources.list(p.accountId, parsePage(q['offset'], q['limit'])));
+  }
+
+  @Post()
+  @Journal('Resource', 'Create')
+  async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: ResourceNameRequest): Promise<ModelEnvelope<ResourceWithSecretDto>> {
+    return ok(await this.resources.create(p.accountId, body.name));
+  }
+
+  @Put(':id')
+  @Journal('Resource', 'Update')
+  async rename(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: ResourceNameRequest): Promise<ModelEnvelope<ResourceDto>> {
+    return ok(await this.resources.rename(p.accountId, id, body.name));
+  }
+
+  @Delete(':id')
+  @Journal('Resource', 'Delete')
+  async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+    await this.resources.delete(p.accountId, id);
+    return ok(null, 'Resource deleted.');
+  }
+
+  @Get(':id/secret')
+  @Journal('Resource', 'DisplayResourceSecret')
+  async secret(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<ResourceWithSecretDto>> {
+    return ok(await this.resources.displaySecret(p.accountId, id));
+  }
+}

@@ -1,0 +1,70 @@
+import { CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { DomainError } from '@twofold/domain';
+import { Db } from '@twofold/persistence';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { JOURNAL_METADATA, JournalMetadata } from './journal.decorator';
+import { journalDetails } from './journal-details';
+import { JournalWriter } from './journal-writer';
+import { JournalObject } from './journal-events';
+
+/** What the interceptor needs to know of the caller; the API's auth guards put it on request.user. */
+export interface JournalPrincipal {
+  accountId: string;
+  login: string;
+}
+
+/** A refusal of the caller's input or of a business rule, as opposed to our own failure. */
+function isRefusal(error: unknown): boolean {
+  if (error instanceof DomainError) return true;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    return status >= 400 && status < 500 && status !== 401 && status !== 429;
+  }
+  return false;
+}
+
+/**
+ * For handlers marked @Journal(object, action): the handler and its success event run in one
+ * database transaction. A refused call rolls back whatever it changed and is journaled with
+ * success: false in a transaction of its own.
+ */
+@Injectable()
+export class JournalInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly db: Db,
+    private readonly writer: JournalWriter,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const meta = this.reflector.get<JournalMetadata | undefined>(JOURNAL_METADATA, context.getHandler());
+    if (!meta) return next.handle();
+    const principal = context.switchToHttp().getRequest<{ user?: JournalPrincipal }>().user;
+    if (!principal) throw new Error('@Journal handler without an authenticated principal');
+    return from(this.run(meta, principal, next));
+  }
+
+  private async run(meta: JournalMetadata, principal: JournalPrincipal, next: CallHandler): Promise<unknown> {
+    const details: Record<string, string> = {};
+    const entry = (success: boolean) => ({
+      object: meta.object as JournalObject,
+      action: meta.action as never,
+      subject: principal.login,
+      success,
+      additionalFields: details,
+    });
+    try {
+      return await this.db.transaction(() =>
+        journalDetails.run(details, async () => {
+          const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+          await this.writer.record(principal.accountId, entry(true));
+          return result;
+        }),
+      );
+    } catch (error) {
+      if (isRefusal(error)) await this.writer.record(principal.accountId, entry(false));
+      throw error;
+    }
+  }
+}
