@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { systemClock } from '@twofold/domain';
-import { AccountsRepository, Db, EmbeddedPostgres, openDatabase, startEmbeddedPostgres } from '@twofold/persistence';
+import { AccountsRepository, connectDatabase, Db } from '@twofold/persistence';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
 import { createLogger } from './app/logger';
@@ -18,16 +17,14 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
 
-  let embedded: EmbeddedPostgres | undefined;
-  if (!config.databaseUrl) {
-    embedded = await startEmbeddedPostgres({
-      dir: join(config.dataDir, 'postgres'),
-      database: 'twofold',
-      log: (message) => log.debug(message),
-    });
-    log.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (DATABASE_URL is not set)');
-  }
-  const dataSource = await openDatabase({ url: config.databaseUrl ?? (embedded as EmbeddedPostgres).url });
+  const database = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    applicationName: 'twofold-api',
+    log: (message) => log.debug(message),
+  });
+  if (database.embedded) log.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (DATABASE_URL is not set)');
+  const dataSource = database.dataSource;
   const app = await createApp({ config, dataSource, clock: systemClock });
 
   let stopping = false;
@@ -37,14 +34,13 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down: finishing requests in flight');
     try {
       await app.close();
-      await dataSource.destroy();
-      await embedded?.stop();
+      await database.close();
     } finally {
       process.exit(0);
     }
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen(config.port);
   log.info({ port: config.port, publicUrl: config.publicUrl }, 'Twofold API listening');

@@ -6,3 +6,4 @@ export * from './lib/secret-cipher';
 export * from './lib/credentials';
 export * from './lib/embedded-postgres';
 export * from './lib/repositories';
+export * from './lib/database-connection';

@@ -24,12 +24,9 @@ function basicAuthGuard(strategy: string): Type<IAuthGuard> {
       try {
         return (await super.canActivate(context)) as boolean;
       } catch (error) {
-        // a request without credentials is not an attempt; wrong credentials are
-        if (error instanceof AuthenticationRequired && req.headers.authorization) {
-          this.throttle.recordFailure(ip);
-          const waitNow = this.throttle.retryAfterSeconds(ip);
-          if (waitNow > 0) throw new TooManyAttempts(waitNow);
-        }
+        // a request without credentials is not an attempt; wrong credentials are. The 20th failure
+        // is still a 401; from the 21st attempt on, the check above refuses.
+        if (error instanceof AuthenticationRequired && req.headers.authorization) this.throttle.recordFailure(ip);
         throw error;
       }
     }

@@ -1,7 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { parseEncryptionKey } from '@twofold/persistence';
+import { loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -33,33 +30,9 @@ function parseUrl(name: string, value: string, protocols: string[]): string {
   return value.replace(/\/+$/, '');
 }
 
-/**
- * The embedded default generates its key once into the data directory; with an external database
- * (production) the key must be given, since losing it makes every stored secret unreadable.
- */
-function loadEncryptionKey(env: NodeJS.ProcessEnv, dataDir: string, embedded: boolean): Buffer {
-  const given = env['SECRET_ENCRYPTION_KEY'];
-  if (given) {
-    try {
-      return parseEncryptionKey(given);
-    } catch (error) {
-      throw new ConfigError((error as Error).message);
-    }
-  }
-  if (!embedded || env['NODE_ENV'] === 'production') {
-    throw new ConfigError('SECRET_ENCRYPTION_KEY is required with DATABASE_URL or NODE_ENV=production (32 bytes, hex or base64)');
-  }
-  const file = join(dataDir, 'secret-encryption-key');
-  if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600 });
-  }
-  return parseEncryptionKey(readFileSync(file, 'utf8'));
-}
-
 /** Reads and validates the environment (CONTRACT §1); a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const dataDir = resolve(env['TWOFOLD_DATA_DIR'] || '.data');
+  const dataDir = resolveDataDir(env);
   const portText = env['PORT'] ?? '3000';
   if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
     throw new ConfigError(`PORT must be an integer from 1 to 65535, got "${portText}"`);
@@ -71,6 +44,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const smtpUrl = env['SMTP_URL'] ? parseUrl('SMTP_URL', env['SMTP_URL'], ['smtp:', 'smtps:']) : undefined;
   const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const encryptionKey = loadEncryptionKey(env, dataDir, databaseUrl === undefined);
+  let encryptionKey: Buffer;
+  try {
+    encryptionKey = loadEncryptionKey(env, dataDir, databaseUrl === undefined);
+  } catch (error) {
+    if (error instanceof SettingError) throw new ConfigError(error.message);
+    throw error;
+  }
   return { port, databaseUrl, publicUrl, accessUrl, encryptionKey, smtpUrl, logLevel, dataDir };
 }

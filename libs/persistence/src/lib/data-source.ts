@@ -24,9 +24,24 @@ export function createDataSource(options: DataSourceOptions): DataSource {
   });
 }
 
+/** any constant shared by every Twofold process: serialises migrations between processes */
+const MIGRATION_LOCK_ID = 7_276_365_000;
+
+/** Connects and applies pending migrations, one process at a time (the API and the CLI may start together). */
 export async function openDatabase(options: DataSourceOptions): Promise<DataSource> {
   const dataSource = createDataSource(options);
   await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.connect();
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await dataSource.runMigrations({ transaction: 'each' });
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  } finally {
+    if (!lock.isReleased) await lock.release();
+  }
   return dataSource;
 }

@@ -1,0 +1,90 @@
+import { basicAuthorization } from '@twofold/persistence/testing';
+import { startTestApp, TestApp } from '../testing/test-app';
+import { AUTH_FAILURES_ALLOWED_PER_WINDOW } from './auth-throttle';
+
+describe('Basic authentication (CONTRACT §4)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('accepts the account API key and secret', async () => {
+    const account = await t.newAccount();
+    const res = await t.http().get('/groups').set('Authorization', account.authorization);
+    expect(res.status).toBe(200);
+    expect(res.body.model.data.map((g: { name: string }) => g.name)).toEqual(['AllUsers']);
+  });
+
+  it('answers 401 with a Basic challenge and the enveloped body when credentials are missing', async () => {
+    const res = await t.http().get('/groups').set('X-Forwarded-For', '10.0.0.1');
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Basic realm="api"');
+    expect(res.body).toEqual({ model: null, success: false, message: 'Authentication required.', traceId: expect.any(String) });
+  });
+
+  it('answers 401 for a wrong secret, an unknown key and a malformed header', async () => {
+    const account = await t.newAccount();
+    for (const authorization of [
+      basicAuthorization(account.apiKey, account.apiSecret + 'x'),
+      basicAuthorization('0'.repeat(32), account.apiSecret),
+      basicAuthorization(account.apiKey, ''),
+      'Basic !!!not-base64',
+      'Bearer abc',
+    ]) {
+      const res = await t.http().get('/journal').set('Authorization', authorization);
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Basic realm="api"');
+    }
+  });
+
+  it('answers 403 when the account API is disabled, with right credentials only', async () => {
+    const account = await t.newAccount({ apiEnabled: false });
+    const right = await t.http().get('/groups').set('Authorization', account.authorization);
+    expect(right.status).toBe(403);
+    expect(right.body.message).toBe('The extended API is disabled for this account.');
+    const wrong = await t.http().get('/groups').set('Authorization', basicAuthorization(account.apiKey, 'nope'));
+    expect(wrong.status).toBe(401);
+  });
+
+  it('refuses a resource key on account endpoints', async () => {
+    const account = await t.newAccount();
+    const resource = await t.newResource(account.account.id);
+    const res = await t.http().get('/groups').set('Authorization', resource.authorization);
+    expect(res.status).toBe(401);
+  });
+
+  it('answers 200 on /ping without credentials', async () => {
+    const res = await t.http().get('/ping');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+});
+
+describe('throttling of failed authentication (CONTRACT §4)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('refuses the 21st failed attempt within a minute with 429 and Retry-After, right credentials too, then recovers', async () => {
+    const account = await t.newAccount();
+    const wrong = basicAuthorization(account.apiKey, 'wrong');
+    for (let i = 0; i < AUTH_FAILURES_ALLOWED_PER_WINDOW; i += 1) {
+      // successful calls in between neither count nor reset
+      if (i === 10) expect((await t.http().get('/groups').set('Authorization', account.authorization)).status).toBe(200);
+      expect((await t.http().get('/groups').set('Authorization', wrong)).status).toBe(401);
+    }
+    t.clock.advance(20_000);
+    const throttled = await t.http().get('/groups').set('Authorization', wrong);
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('40');
+    const rightButThrottled = await t.http().get('/groups').set('Authorization', account.authorization);
+    expect(rightButThrottled.status).toBe(429);
+
+    t.clock.advance(40_000);
+    expect((await t.http().get('/groups').set('Authorization', account.authorization)).status).toBe(200);
+    expect((await t.http().get('/groups').set('Authorization', wrong)).status).toBe(401);
+  });
+});

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { startTestApp, TestApp } from '../testing/test-app';
+
+describe('HTTP platform (CONTRACT §4)', () => {
+  let t: TestApp;
+  let authorization: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    authorization = (await t.newAccount()).authorization;
+  });
+  afterAll(() => t.close());
+
+  it('answers malformed JSON with 400 and {model: null, success: false, message, traceId}', async () => {
+    const res = await t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send('{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+  });
+
+  it('answers the administrator paths with the plain {message, traceId} body', async () => {
+    const res = await t.http().get('/v1/no-such-path').set('Authorization', authorization);
+    expect(res.status).toBe(404);
+    expect(Object.keys(res.body).sort()).toEqual(['message', 'traceId']);
+  });
+
+  it('answers a JSON array, string or null body with 400, never 500', async () => {
+    for (const body of ['[]', '"x"', 'null', '42']) {
+      const res = await t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send(body);
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
+    const res = await t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send(big);
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('Request body exceeds 1 MiB.');
+  });
+
+  it('uses the caller mf-trace-id as trace id and echoes it', async () => {
+    const traceId = randomUUID();
+    const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
+    expect(res.headers['mf-trace-id']).toBe(traceId);
+    expect(res.body.traceId).toBe(traceId);
+  });
+
+  it('generates a UUID trace id on every response when none is given', async () => {
+    const res = await t.http().get('/ping');
+    expect(res.headers['mf-trace-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('matches input keys case-insensitively', async () => {
+    for (const [key, name] of [['name', 'lower'], ['Name', 'Pascal'], ['NAME', 'UPPER']]) {
+      const res = await t.http().post('/groups').set('Authorization', authorization).send({ [key]: name });
+      expect(res.status).toBe(201);
+      expect(res.body.model.name).toBe(name);
+    }
+  });
+
+  it.each([['-1'], ['1.5'], ['abc'], ['1001']])('refuses limit=%s with 400', async (limit) => {
+    const res = await t.http().get(`/groups?limit=${limit}`).set('Authorization', authorization);
+    expect(res.status).toBe(400);
+  });
+
+  it('marks responses as not cacheable', async () => {
+    const res = await t.http().get('/groups').set('Authorization', authorization);
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { ManualClock } from '@twofold/domain';
+import { Db, SecretCipher } from '@twofold/persistence';
+import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase } from '@twofold/persistence/testing';
+import request from 'supertest';
+import { createApp } from '../app/create-app';
+import { AppConfig } from '../config/app-config';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: () => ReturnType<typeof request>;
+  clock: ManualClock;
+  db: Db;
+  cipher: SecretCipher;
+  database: TestDatabase;
+  newAccount(options?: Parameters<typeof newAccount>[2]): Promise<TestAccount>;
+  newResource(accountId: string, name?: string): ReturnType<typeof newResource>;
+  close(): Promise<void>;
+}
+
+export const TEST_NOW = new Date('2026-05-20T10:00:00.000Z');
+
+/** The real application on a fresh database of the run's PostgreSQL server, with a manual clock. */
+export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock = new ManualClock(TEST_NOW);
+  const config: AppConfig = {
+    port: 0,
+    databaseUrl: database.url,
+    publicUrl: 'http://twofold.test',
+    accessUrl: 'http://twofold.test/access',
+    encryptionKey: randomBytes(32),
+    logLevel: 'silent',
+    dataDir: join(tmpdir(), `twofold-test-${randomBytes(4).toString('hex')}`),
+    ...overrides,
+  };
+  const app = await createApp({ config, dataSource: database.dataSource, clock });
+  await app.init();
+  const db = new Db(database.dataSource);
+  const cipher = new SecretCipher(config.encryptionKey);
+  return {
+    app,
+    http: () => request(app.getHttpServer()),
+    clock,
+    db,
+    cipher,
+    database,
+    newAccount: (options) => newAccount(db, cipher, { now: clock.now(), ...options }),
+    newResource: (accountId, name) => newResource(db, cipher, accountId, name),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

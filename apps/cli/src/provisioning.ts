@@ -1,0 +1,165 @@
+import { isEmail } from 'class-validator';
+import { Clock, NotFound, requireUuid, SYSTEM_GROUP_NAME, ValidationFailed } from '@twofold/domain';
+import { JournalWriter } from '@twofold/journal';
+import {
+  AccountEntity,
+  AccountsRepository,
+  AdministratorsRepository,
+  Db,
+  generateApiCredentials,
+  GroupsRepository,
+  SecretCipher,
+} from '@twofold/persistence';
+
+/** licenses of a new account unless --licenses says otherwise */
+export const DEFAULT_LICENSES = 100;
+/** the journal's subject for the operator's actions (CONTRACT §4) */
+export const CLI_SUBJECT = 'cli';
+
+export interface CreatedAccount {
+  account: { id: string; name: string; licenses: number };
+  owner: { id: string; identity: string; status: string };
+  api: { enabled: boolean; key: string | null; secret: string | null };
+}
+
+export interface ApiState {
+  enabled: boolean;
+  key?: string;
+  secret?: string;
+}
+
+/** The operator's provisioning (CONTRACT §2): every change in one transaction with its journal event. */
+export class Provisioning {
+  private readonly accounts: AccountsRepository;
+  private readonly administrators: AdministratorsRepository;
+  private readonly groups: GroupsRepository;
+  private readonly journal: JournalWriter;
+
+  constructor(
+    private readonly db: Db,
+    private readonly cipher: SecretCipher,
+    private readonly clock: Clock,
+  ) {
+    this.accounts = new AccountsRepository(db);
+    this.administrators = new AdministratorsRepository(db);
+    this.groups = new GroupsRepository(db);
+    this.journal = new JournalWriter(db, clock);
+  }
+
+  async createAccount(input: {
+    name: string;
+    ownerEmail: string;
+    ownerName?: string;
+    licenses?: number;
+    enableApi: boolean;
+  }): Promise<CreatedAccount> {
+    const name = input.name.trim();
+    if (!name) throw new ValidationFailed('--name must not be empty.');
+    const email = input.ownerEmail.trim();
+    if (!isEmail(email)) throw new ValidationFailed('--owner-email must be an e-mail address.');
+    const licenses = input.licenses ?? DEFAULT_LICENSES;
+    if (!Number.isInteger(licenses) || licenses < 0) throw new ValidationFailed('--licenses must be a non-negative integer.');
+
+    return this.db.transaction(async () => {
+      const now = this.clock.now();
+      const account = await this.accounts.insert({ name, licenses, createdAt: now });
+      await this.groups.insert(account.id, { name: SYSTEM_GROUP_NAME, system: true, createdAt: now });
+      // The operator vouches for the owner: Active at once; they set up their own second factor at first sign-in.
+      const owner = await this.administrators.insert(account.id, {
+        identity: email,
+        name: input.ownerName?.trim() || email,
+        role: 'Admin',
+        status: 'Active',
+        registrationDate: now,
+        lastLoginDate: null,
+      });
+      await this.journal.record(account.id, {
+        object: 'Employee',
+        action: 'Create',
+        subject: CLI_SUBJECT,
+        success: true,
+        additionalFields: { EmployeeId: owner.id, EmployeeIdentity: owner.identity },
+      });
+      const api: ApiState = input.enableApi ? await this.enableApiOf(account) : { enabled: false };
+      return {
+        account: { id: account.id, name: account.name, licenses: account.licenses },
+        owner: { id: owner.id, identity: owner.identity, status: owner.status },
+        api: { enabled: api.enabled, key: api.key ?? null, secret: api.secret ?? null },
+      };
+    });
+  }
+
+  async enableApi(accountId: string): Promise<Required<ApiState>> {
+    return this.db.transaction(async () => this.enableApiOf(await this.find(accountId)));
+  }
+
+  async disableApi(accountId: string): Promise<ApiState> {
+    return this.db.transaction(async () => {
+      const account = await this.find(accountId);
+      await this.accounts.setApi(account.id, { apiEnabled: false });
+      await this.journal.record(account.id, { object: 'Api', action: 'Disable', subject: CLI_SUBJECT, success: true });
+      return { enabled: false };
+    });
+  }
+
+  /** A new secret for the same key: clients change one value, the old secret stops working at once. */
+  async rotateSecret(accountId: string): Promise<Required<ApiState>> {
+    return this.db.transaction(async () => {
+      const account = await this.find(accountId);
+      if (!account.apiKey) throw new ValidationFailed('The API of this account has never been enabled: run `api enable` first.');
+      const { secret } = generateApiCredentials();
+      await this.accounts.setApi(account.id, {
+        apiEnabled: account.apiEnabled,
+        apiSecretEnc: this.cipher.encrypt('account.api-secret', secret),
+      });
+      await this.journal.record(account.id, { object: 'PublicApiSecret', action: 'Update', subject: CLI_SUBJECT, success: true });
+      return { enabled: account.apiEnabled, key: account.apiKey, secret };
+    });
+  }
+
+  list(): Promise<AccountEntity[]> {
+    return this.accounts.list();
+  }
+
+  async show(accountId: string) {
+    const account = await this.find(accountId);
+    const administrators = await this.administrators.listAll(account.id);
+    return {
+      id: account.id,
+      name: account.name,
+      licenses: account.licenses,
+      createdAt: account.createdAt.toISOString(),
+      api: { enabled: account.apiEnabled, key: account.apiKey },
+      directorySync: account.directorySync,
+      administrators: administrators.map((a) => ({ id: a.id, identity: a.identity, name: a.name, role: a.role, status: a.status })),
+    };
+  }
+
+  /**
+   * Enabling keeps existing credentials (a disable/enable cycle must not break configured clients);
+   * the first enable generates them. The operator sees the secret, as in the console's API settings.
+   */
+  private async enableApiOf(account: AccountEntity): Promise<Required<ApiState>> {
+    let key = account.apiKey;
+    let secret: string;
+    if (key && account.apiSecretEnc) {
+      secret = this.cipher.decryptText('account.api-secret', account.apiSecretEnc);
+      await this.accounts.setApi(account.id, { apiEnabled: true });
+    } else {
+      ({ key, secret } = generateApiCredentials());
+      await this.accounts.setApi(account.id, {
+        apiEnabled: true,
+        apiKey: key,
+        apiSecretEnc: this.cipher.encrypt('account.api-secret', secret),
+      });
+    }
+    await this.journal.record(account.id, { object: 'Api', action: 'Enable', subject: CLI_SUBJECT, success: true });
+    return { enabled: true, key, secret };
+  }
+
+  private async find(accountId: string): Promise<AccountEntity> {
+    const account = await this.accounts.findById(requireUuid(accountId, 'Account'));
+    if (!account) throw new NotFound('Account');
+    return account;
+  }
+}

@@ -1,0 +1,2 @@
+// Nx runs offline here: no cloud, no daemon, no analytics prompts.
+export const nxEnv = { ...process.env, NX_NO_CLOUD: 'true', NX_DAEMON: 'false', NX_TUI: 'false' };

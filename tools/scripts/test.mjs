@@ -1,0 +1,37 @@
+// `npm test`: builds the API and the CLI (the black-box tests run the bundles), then runs every
+// project's jest tests in one jest run with one PostgreSQL server (see tools/testing/jest-global-setup.ts),
+// and closes with one line "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { nxEnv } from './nx-env.mjs';
+
+const root = new URL('../..', import.meta.url).pathname;
+const env = { ...nxEnv, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
+
+const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--projects=api,cli', '--output-style=stream'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+if (build.status !== 0) {
+  console.error('npm test: the build failed');
+  process.exit(build.status ?? 1);
+}
+
+const resultsDir = join(root, 'tmp');
+mkdirSync(resultsDir, { recursive: true });
+const resultsFile = join(resultsDir, 'jest-results.json');
+rmSync(resultsFile, { force: true });
+const jest = spawnSync('npx', ['jest', '--ci', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+
+if (existsSync(resultsFile)) {
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const skipped = results.numPendingTests + results.numTodoTests;
+  console.log(`\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+}
+process.exit(jest.status ?? 1);
