@@ -3,6 +3,8 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 @Entity('journal_events')
 export class JournalEventEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
+  /** insertion order, for a stable order among events of one millisecond */
+  @Column({ type: 'bigint', insert: false, update: false, select: false }) seq!: string;
   @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
   @Column({ name: 'event_date', type: 'timestamptz' }) eventDate!: Date;
   @Column({ type: 'text' }) object!: string;

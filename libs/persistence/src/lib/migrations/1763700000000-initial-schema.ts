@@ -140,6 +140,8 @@ export class InitialSchema1763700000000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE journal_events (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        -- insertion order, for a stable order among events of one millisecond
+        seq bigint GENERATED ALWAYS AS IDENTITY,
         account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         event_date timestamptz NOT NULL,
         object text NOT NULL,
@@ -149,7 +151,7 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         additional_fields jsonb NOT NULL DEFAULT '{}'
       )`);
     // the journal reads one day of one account: (account, day) range scans
-    await q.query(`CREATE INDEX journal_events_account_date ON journal_events (account_id, event_date, id)`);
+    await q.query(`CREATE INDEX journal_events_account_date ON journal_events (account_id, event_date, seq)`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -18,7 +18,7 @@ export class JournalRepository {
     return this.db.manager().getRepository(JournalEventEntity);
   }
 
-  async insert(accountId: string, event: Omit<JournalEventEntity, 'id' | 'accountId'>): Promise<JournalEventEntity> {
+  async insert(accountId: string, event: Omit<JournalEventEntity, 'id' | 'accountId' | 'seq'>): Promise<JournalEventEntity> {
     return this.repo().save(this.repo().create({ ...event, accountId }));
   }
 
@@ -31,6 +31,6 @@ export class JournalRepository {
     if (search.objects?.length) query.andWhere('e.object IN (:...objects)', { objects: search.objects });
     if (search.successes?.length) query.andWhere('e.success IN (:...successes)', { successes: search.successes });
     if (search.subject !== undefined) query.andWhere('e.subject = :subject', { subject: search.subject });
-    return query.orderBy('e.event_date', 'ASC').addOrderBy('e.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
+    return query.orderBy('e.event_date', 'ASC').addOrderBy('e.seq', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
   }
 }

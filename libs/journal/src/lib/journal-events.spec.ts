@@ -1,0 +1,29 @@
+import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
+
+describe('journal events table', () => {
+  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send and Employee Create', () => {
+    expect(JOURNAL_EVENTS).toEqual({
+      AccessRequest: ['Bypass'],
+      Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
+      AdminPanel: ['SignIn'],
+      Authenticator: ['Disable'],
+      Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
+      EnrollmentLink: ['Send'],
+      ExternalSIP: ['Enable', 'Disable'],
+      ExternalSMS: ['Enable', 'Disable'],
+      Group: ['Create', 'Update', 'Delete'],
+      IpList: ['Create', 'Update', 'Delete'],
+      Project: ['Create'],
+      Api: ['Enable', 'Disable'],
+      PublicApiSecret: ['Update', 'Display'],
+      Resource: ['Create', 'Update', 'Delete', 'DisplayResourceSecret'],
+      User: ['Create', 'Update', 'Delete'],
+    });
+  });
+
+  it('tells events from non-events', () => {
+    expect(isJournalEvent('User', 'Create')).toBe(true);
+    expect(isJournalEvent('User', 'Lock')).toBe(false);
+    expect(isJournalEvent('Nope', 'Create')).toBe(false);
+  });
+});
