@@ -15,11 +15,18 @@ export default [
         {
           enforceBuildableLibDependency: true,
           allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
+          // DESIGN.md: otp and domain depend on nothing of ours; persistence on domain; journal on
+          // persistence and domain; apps on libs; e2e tests only on the test helpers of persistence.
           depConstraints: [
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: 'type:journal', onlyDependOnLibsWithTags: ['type:persistence', 'type:domain'] },
             {
-              sourceTag: '*',
-              onlyDependOnLibsWithTags: ['*'],
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:journal', 'type:persistence', 'type:domain', 'type:util'],
             },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:persistence', 'type:domain'] },
           ],
         },
       ],
