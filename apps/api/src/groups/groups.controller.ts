@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { parsePage } from '@twofold/domain';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
-import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
-import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { ModelEnvelope, ok, PagedModel, pageOfQuery } from '../http/envelope';
 import { GroupDto, GroupNameRequest } from './groups.dto';
 import { GroupsService } from './groups.service';
 
@@ -16,8 +14,7 @@ export class GroupsController {
 
   @Get()
   async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<GroupDto>>> {
-    const q = lowerCaseKeys(query);
-    return ok(await this.groups.list(p.accountId, parsePage(q['offset'], q['limit'])));
+    return ok(await this.groups.list(p.accountId, pageOfQuery(query)));
   }
 
   @Post()

@@ -3,7 +3,7 @@ import { assertNotSystemGroup, Clock, DomainError, NotFound, Page, requireUuid, 
 import { journalDetails } from '@twofold/journal';
 import { GroupEntity, GroupsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
-import { PagedModel } from '../http/envelope';
+import { PagedModel, pagedModel } from '../http/envelope';
 import { GroupDto, toGroupDto } from './groups.dto';
 
 function nameTaken(name: string): DomainError {
@@ -19,7 +19,7 @@ export class GroupsService {
 
   async list(accountId: string, page: Page): Promise<PagedModel<GroupDto>> {
     const [groups, totalElements] = await this.groups.list(accountId, page);
-    return { data: groups.map(toGroupDto), offset: page.offset, limit: page.limit, totalElements };
+    return pagedModel(groups, totalElements, page, toGroupDto);
   }
 
   async create(accountId: string, rawName: string): Promise<GroupDto> {

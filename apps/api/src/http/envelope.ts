@@ -1,3 +1,6 @@
+import { Page, parsePage } from '@twofold/domain';
+import { lowerCaseKeys } from './case-insensitive-keys';
+
 /** `{model, success, message}`: the envelope of user, authenticator, access-request and management responses. */
 export interface ModelEnvelope<T> {
   model: T;
@@ -14,6 +17,17 @@ export interface PagedModel<T> {
   offset: number;
   limit: number;
   totalElements: number;
+}
+
+/** One page of rows, mapped to their DTOs, with the window and the total (SPEC.md "Paged lists"). */
+export function pagedModel<Row, Dto>(rows: Row[], totalElements: number, page: Page, toDto: (row: Row) => Dto): PagedModel<Dto> {
+  return { data: rows.map(toDto), offset: page.offset, limit: page.limit, totalElements };
+}
+
+/** `offset` and `limit` of a raw query, names matched case-insensitively (CONTRACT §4 paging rules). */
+export function pageOfQuery(query: Record<string, unknown>): Page {
+  const lower = lowerCaseKeys(query);
+  return parsePage(lower['offset'], lower['limit']);
 }
 
 /**

@@ -3,6 +3,7 @@ import { Clock, parsePage, parsePastDay, ValidationFailed } from '@twofold/domai
 import { JournalRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { pagedModel } from '../http/envelope';
 import { JournalEventDto, toJournalEventDto } from './journal.dto';
 
 export interface JournalPage {
@@ -56,8 +57,6 @@ export class JournalService {
       },
       page,
     );
-    return {
-      model: { success: true, message: null, data: events.map(toJournalEventDto), offset: page.offset, limit: page.limit, totalElements },
-    };
+    return { model: { success: true, message: null, ...pagedModel(events, totalElements, page, toJournalEventDto) } };
   }
 }

@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { parsePage } from '@twofold/domain';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
-import { lowerCaseKeys } from '../http/case-insensitive-keys';
-import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
+import { ModelEnvelope, ok, PagedModel, pageOfQuery } from '../http/envelope';
 import { ResourceDto, ResourceNameRequest, ResourceWithSecretDto } from './resources.dto';
 import { ResourcesService } from './resources.service';
 
@@ -16,8 +14,7 @@ export class ResourcesController {
 
   @Get()
   async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<ResourceDto>>> {
-    const q = lowerCaseKeys(query);
-    return ok(await this.resources.list(p.accountId, parsePage(q['offset'], q['limit'])));
+    return ok(await this.resources.list(p.accountId, pageOfQuery(query)));
   }
 
   @Post()

@@ -3,7 +3,7 @@ import { Clock, NotFound, Page, requireUuid } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { generateApiCredentials, ResourceEntity, ResourcesRepository, SecretCipher } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
-import { PagedModel } from '../http/envelope';
+import { PagedModel, pagedModel } from '../http/envelope';
 import { ResourceDto, ResourceWithSecretDto, toResourceDto } from './resources.dto';
 
 @Injectable()
@@ -16,7 +16,7 @@ export class ResourcesService {
 
   async list(accountId: string, page: Page): Promise<PagedModel<ResourceDto>> {
     const [resources, totalElements] = await this.resources.list(accountId, page);
-    return { data: resources.map(toResourceDto), offset: page.offset, limit: page.limit, totalElements };
+    return pagedModel(resources, totalElements, page, toResourceDto);
   }
 
   async create(accountId: string, name: string): Promise<ResourceWithSecretDto> {
