@@ -15,6 +15,7 @@ import { AppConfig } from '../config/app-config';
 import { AuthThrottle } from '../auth/auth-throttle';
 import { ApiCredentialsVerifier } from '../auth/api-credentials.verifier';
 import { APP_CONFIG, CLOCK } from './tokens';
+import { createMailer, MAILER } from '../mail/mailer';
 
 export interface AppRuntime {
   config: AppConfig;
@@ -32,6 +33,7 @@ export class InfrastructureModule {
     const providers = [
       { provide: APP_CONFIG, useValue: runtime.config },
       { provide: CLOCK, useValue: runtime.clock },
+      { provide: MAILER, useValue: createMailer(runtime.config) },
       { provide: DataSource, useValue: runtime.dataSource },
       { provide: Db, useValue: new Db(runtime.dataSource) },
       { provide: SecretCipher, useValue: new SecretCipher(runtime.config.encryptionKey) },

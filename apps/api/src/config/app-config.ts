@@ -11,6 +11,8 @@ export interface AppConfig {
   accessUrl: string;
   encryptionKey: Buffer;
   smtpUrl?: string;
+  /** sender of invitations and enrollment links */
+  mailFrom: string;
   logLevel: LogLevel;
   dataDir: string;
 }
@@ -42,6 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const publicUrl = parseUrl('PUBLIC_URL', env['PUBLIC_URL'] || `http://localhost:${port}`, ['http:', 'https:']);
   const accessUrl = parseUrl('ACCESS_URL', env['ACCESS_URL'] || `${publicUrl}/access`, ['http:', 'https:']);
   const smtpUrl = env['SMTP_URL'] ? parseUrl('SMTP_URL', env['SMTP_URL'], ['smtp:', 'smtps:']) : undefined;
+  const mailFrom = env['MAIL_FROM'] || 'Twofold <no-reply@localhost>';
+  if (/[\r\n]/.test(mailFrom)) throw new ConfigError('MAIL_FROM must be one line');
   const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   let encryptionKey: Buffer;
@@ -51,5 +55,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (error instanceof SettingError) throw new ConfigError(error.message);
     throw error;
   }
-  return { port, databaseUrl, publicUrl, accessUrl, encryptionKey, smtpUrl, logLevel, dataDir };
+  return { port, databaseUrl, publicUrl, accessUrl, encryptionKey, smtpUrl, mailFrom, logLevel, dataDir };
 }

@@ -33,6 +33,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     publicUrl: 'http://twofold.test',
     accessUrl: 'http://twofold.test/access',
     encryptionKey: randomBytes(32),
+    mailFrom: 'Twofold <no-reply@twofold.test>',
     logLevel: 'silent',
     dataDir: join(tmpdir(), `twofold-test-${randomBytes(4).toString('hex')}`),
     ...overrides,
