@@ -3,3 +3,4 @@ export * from './lib/paging';
 export * from './lib/past-day';
 export * from './lib/groups';
 export * from './lib/clock';
+export * from './lib/enrollment';

@@ -9,7 +9,7 @@ describe('migrations', () => {
     try {
       await dataSource.initialize();
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000']);
+      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000', 'EnrollmentTokens1763800000000']);
       expect(await dataSource.showMigrations()).toBe(false);
 
       const client = new Client({ connectionString: empty.url });
@@ -25,6 +25,7 @@ describe('migrations', () => {
         'administrators',
         'authenticators',
         'custom_fields',
+        'enrollment_tokens',
         'groups',
         'journal_events',
         'phones',
@@ -44,8 +45,10 @@ describe('migrations', () => {
         expect(indexNames).toContain(expected);
       }
 
-      await dataSource.undoLastMigration({ transaction: 'each' });
+      for (let i = 0; i < applied.length; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await dataSource.showMigrations()).toBe(true);
+      const left = await dataSource.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`);
+      expect(left[0].n).toBe(0);
     } finally {
       if (dataSource.isInitialized) await dataSource.destroy();
       await empty.drop();

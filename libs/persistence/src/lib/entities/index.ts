@@ -8,6 +8,7 @@ import { AuthenticatorEntity } from './authenticator.entity';
 import { ResourceEntity } from './resource.entity';
 import { AccessRequestEntity } from './access-request.entity';
 import { JournalEventEntity } from './journal-event.entity';
+import { EnrollmentTokenEntity } from './enrollment-token.entity';
 
 export * from './account.entity';
 export * from './administrator.entity';
@@ -19,6 +20,7 @@ export * from './authenticator.entity';
 export * from './resource.entity';
 export * from './access-request.entity';
 export * from './journal-event.entity';
+export * from './enrollment-token.entity';
 
 export const ALL_ENTITIES = [
   AccountEntity,
@@ -32,4 +34,5 @@ export const ALL_ENTITIES = [
   ResourceEntity,
   AccessRequestEntity,
   JournalEventEntity,
+  EnrollmentTokenEntity,
 ];

@@ -4,3 +4,4 @@ export * from './administrators.repository';
 export * from './groups.repository';
 export * from './resources.repository';
 export * from './journal.repository';
+export * from './enrollment-tokens.repository';
