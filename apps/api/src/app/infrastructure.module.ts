@@ -5,6 +5,7 @@ import {
   AccountsRepository,
   AdministratorsRepository,
   Db,
+  EnrollmentTokensRepository,
   GroupsRepository,
   JournalRepository,
   ResourcesRepository,
@@ -23,7 +24,14 @@ export interface AppRuntime {
   clock: Clock;
 }
 
-const REPOSITORIES = [AccountsRepository, AdministratorsRepository, GroupsRepository, ResourcesRepository, JournalRepository];
+const REPOSITORIES = [
+  AccountsRepository,
+  AdministratorsRepository,
+  GroupsRepository,
+  ResourcesRepository,
+  JournalRepository,
+  EnrollmentTokensRepository,
+];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */
 @Global()

@@ -24,6 +24,8 @@ export function statusOfDomainError(code: DomainErrorCode): number {
     case 'USER_IDENTITY_TAKEN':
     case 'GROUP_NAME_TAKEN':
       return HttpStatus.CONFLICT;
+    case 'MAIL_NOT_SENT':
+      return HttpStatus.SERVICE_UNAVAILABLE;
   }
 }
 

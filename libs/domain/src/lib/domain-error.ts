@@ -13,7 +13,8 @@ export type DomainErrorCode =
   | 'ADMIN_UNLOCK_STATE'
   | 'USERS_QUOTA_EXCEEDED'
   | 'SYSTEM_GROUP'
-  | 'GROUP_NAME_TAKEN';
+  | 'GROUP_NAME_TAKEN'
+  | 'MAIL_NOT_SENT';
 
 export class DomainError extends Error {
   constructor(

@@ -1,0 +1,51 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock, DomainError } from '@twofold/domain';
+import { EnrollmentSubject, EnrollmentTokensRepository } from '@twofold/persistence';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG, CLOCK } from '../app/tokens';
+import { Mailer, MAILER } from '../mail/mailer';
+
+export interface IssuedLink {
+  url: string;
+  expiresAt: Date;
+}
+
+export function hashEnrollmentToken(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/**
+ * Enrollment links (users) and invitations (administrators): a random single-use token, stored only
+ * as its hash, opening `$ACCESS_URL/enroll/<token>`. A new link for a person revokes their older ones.
+ */
+@Injectable()
+export class EnrollmentLinksService {
+  private readonly logger = new Logger('EnrollmentLinks');
+
+  constructor(
+    private readonly tokens: EnrollmentTokensRepository,
+    @Inject(MAILER) private readonly mailer: Mailer,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async issue(accountId: string, subject: EnrollmentSubject, options: { ttlMinutes: number; email: string | null }): Promise<IssuedLink> {
+    const now = this.clock.now();
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + options.ttlMinutes * 60_000);
+    await this.tokens.revokeOpen(accountId, subject, now);
+    await this.tokens.insert(accountId, { tokenHash: hashEnrollmentToken(token), subject, email: options.email, createdAt: now, expiresAt });
+    return { url: `${this.config.accessUrl}/enroll/${token}`, expiresAt };
+  }
+
+  /** Sent inside the caller's transaction: when the mail cannot go out, no link is left behind. */
+  async mail(to: string, subject: string, text: string): Promise<void> {
+    try {
+      await this.mailer.send({ to, subject, text });
+    } catch (error) {
+      this.logger.error({ err: error }, 'mail could not be sent');
+      throw new DomainError('MAIL_NOT_SENT', 'The e-mail could not be sent. Try again later.');
+    }
+  }
+}
