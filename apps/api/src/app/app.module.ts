@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from '../auth/auth.module';
+import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { GroupsModule } from '../groups/groups.module';
 import { JournalModule } from '../journal/journal.module';
 import { PingController } from '../ping/ping.controller';
@@ -28,6 +29,7 @@ export class AppModule {
           },
         }),
         AuthModule,
+        EnrollmentModule,
         JournalModule,
         GroupsModule,
         ResourcesModule,
