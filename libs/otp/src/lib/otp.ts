@@ -1,3 +1,0 @@
-export function otp(): string {
-  return 'otp';
-}
