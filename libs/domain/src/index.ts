@@ -4,3 +4,4 @@ export * from './lib/past-day';
 export * from './lib/groups';
 export * from './lib/clock';
 export * from './lib/enrollment';
+export * from './lib/administrators';
