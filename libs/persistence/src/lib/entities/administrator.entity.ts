@@ -11,4 +11,6 @@ export class AdministratorEntity {
   @Column({ type: 'text' }) status!: string;
   @Column({ name: 'registration_date', type: 'timestamptz' }) registrationDate!: Date;
   @Column({ name: 'last_login_date', type: 'timestamptz', nullable: true }) lastLoginDate!: Date | null;
+  /** when the administrator first became Active; null while they never were (unlock then returns to Pending) */
+  @Column({ name: 'activated_at', type: 'timestamptz', nullable: true }) activatedAt!: Date | null;
 }

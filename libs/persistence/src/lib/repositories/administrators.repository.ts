@@ -1,5 +1,11 @@
+import { Page, SCOPE_ADMIN_ROLE } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { AdministratorEntity } from '../entities';
+
+/** A new administrator; `activatedAt` defaults to the registration date for one created Active. */
+export type NewAdministrator = Pick<AdministratorEntity, 'identity' | 'name' | 'role' | 'status' | 'registrationDate' | 'lastLoginDate'> & {
+  activatedAt?: Date | null;
+};
 
 export class AdministratorsRepository {
   constructor(private readonly db: Db) {}
@@ -8,15 +14,68 @@ export class AdministratorsRepository {
     return this.db.manager().getRepository(AdministratorEntity);
   }
 
-  insert(accountId: string, values: Omit<AdministratorEntity, 'id' | 'accountId'>): Promise<AdministratorEntity> {
-    return this.repo().save(this.repo().create({ ...values, accountId }));
+  insert(accountId: string, values: NewAdministrator): Promise<AdministratorEntity> {
+    const activatedAt = values.activatedAt !== undefined ? values.activatedAt : values.status === 'Active' ? values.registrationDate : null;
+    return this.repo().save(this.repo().create({ ...values, activatedAt, accountId }));
   }
 
   findById(accountId: string, id: string): Promise<AdministratorEntity | null> {
     return this.repo().findOneBy({ accountId, id });
   }
 
+  /** Identities are compared case-insensitively, like the unique index administrators_account_identity. */
+  findByIdentity(accountId: string, identity: string): Promise<AdministratorEntity | null> {
+    return this.repo()
+      .createQueryBuilder('a')
+      .where('a.account_id = :accountId', { accountId })
+      .andWhere('lower(a.identity) = lower(:identity)', { identity })
+      .getOne();
+  }
+
   listAll(accountId: string): Promise<AdministratorEntity[]> {
     return this.repo().find({ where: { accountId }, order: { registrationDate: 'ASC', id: 'ASC' } });
+  }
+
+  list(accountId: string, page: Page): Promise<[AdministratorEntity[], number]> {
+    return this.repo().findAndCount({
+      where: { accountId },
+      order: { registrationDate: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.limit,
+    });
+  }
+
+  /**
+   * Locks (SELECT ... FOR UPDATE) and returns the account's Active administrators with role Admin, in
+   * id order so parallel callers queue up instead of deadlocking. A caller that must not take the last
+   * one away counts them under this lock; only inside a transaction.
+   */
+  lockActiveScopeAdmins(accountId: string): Promise<AdministratorEntity[]> {
+    return this.repo()
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.account_id = :accountId', { accountId })
+      .andWhere(`a.status = 'Active'`)
+      .andWhere('a.role = :scopeRole', { scopeRole: SCOPE_ADMIN_ROLE })
+      .orderBy('a.id', 'ASC')
+      .getMany();
+  }
+
+  /** The administrator, locked for the rest of the transaction, as it is after any change committed before. */
+  findByIdForUpdate(accountId: string, id: string): Promise<AdministratorEntity | null> {
+    return this.repo()
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.account_id = :accountId', { accountId })
+      .andWhere('a.id = :id', { id })
+      .getOne();
+  }
+
+  async update(accountId: string, id: string, values: Partial<Pick<AdministratorEntity, 'name' | 'role' | 'status' | 'activatedAt'>>): Promise<void> {
+    await this.repo().update({ accountId, id }, values);
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.repo().delete({ accountId, id });
   }
 }
