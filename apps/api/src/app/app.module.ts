@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { AdminsModule } from '../admins/admins.module';
 import { AuthModule } from '../auth/auth.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { GroupsModule } from '../groups/groups.module';
@@ -31,6 +32,7 @@ export class AppModule {
         AuthModule,
         EnrollmentModule,
         JournalModule,
+        AdminsModule,
         GroupsModule,
         ResourcesModule,
       ],

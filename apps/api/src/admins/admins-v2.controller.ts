@@ -1,0 +1,17 @@
+import { Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { AccountAuthGuard } from '../auth/auth.guards';
+import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
+import { AdminsService } from './admins.service';
+
+/** SPEC.md "Versioning": the V2 invitation re-send takes the id in the path. */
+@Controller({ path: 'admins', version: '2' })
+@UseGuards(AccountAuthGuard)
+export class AdminsV2Controller {
+  constructor(private readonly admins: AdminsService) {}
+
+  @Post('resend-invitation-email/:id')
+  @HttpCode(HttpStatus.OK)
+  resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
+    return this.admins.resendInvitation(p.accountId, id);
+  }
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { AdminsController } from './admins.controller';
+import { AdminsV2Controller } from './admins-v2.controller';
+import { AdminsService } from './admins.service';
+
+@Module({ controllers: [AdminsController, AdminsV2Controller], providers: [AdminsService], exports: [AdminsService] })
+export class AdminsModule {}

@@ -1,0 +1,136 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ADMIN_EMAIL_MAX_LENGTH,
+  AdminState,
+  assertInvitable,
+  assertKeepsScopeAdmin,
+  Clock,
+  DomainError,
+  NotFound,
+  requireUuid,
+  statusAfterSet,
+  unlockedStatus,
+  validateAdminEmail,
+  validateAdminName,
+  validateAdminRole,
+  validateSettableAdminStatus,
+  ValidationFailed,
+} from '@twofold/domain';
+import { journalDetails } from '@twofold/journal';
+import { AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
+import { CLOCK } from '../app/tokens';
+import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { PagedModel, pagedModel, pageOfQuery } from '../http/envelope';
+import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, toAdminDto, toFoundAdminDto, toRegisteredAdminDto, UpdateAdminRequest } from './admins.dto';
+
+const given = (value: unknown): boolean => value !== undefined && value !== null;
+
+function stateOf(admin: AdministratorEntity): AdminState {
+  return { role: admin.role, status: admin.status, activated: admin.activatedAt !== null };
+}
+
+/**
+ * The administrator API (SPEC.md "Administrators", CONTRACT §5). Changes that could take away the
+ * account's last Active Admin first lock all of its Active Admins (SELECT ... FOR UPDATE, in the
+ * request's transaction) and count them under that lock, so parallel requests cannot both pass.
+ */
+@Injectable()
+export class AdminsService {
+  constructor(
+    private readonly admins: AdministratorsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** The page of administrators, or with `identity` the one administrator of that e-mail. */
+  async list(accountId: string, query: Record<string, unknown>): Promise<PagedModel<AdminDto> | AdminDto> {
+    const page = pageOfQuery(query);
+    const identity = lowerCaseKeys(query)['identity'];
+    if (Array.isArray(identity)) throw new ValidationFailed('identity must be given once.');
+    if (typeof identity === 'string' && identity.trim() !== '') {
+      const admin = await this.admins.findByIdentity(accountId, identity.trim());
+      if (!admin) throw new NotFound('Administrator');
+      return toFoundAdminDto(admin);
+    }
+    const [admins, totalElements] = await this.admins.list(accountId, page);
+    return pagedModel(admins, totalElements, page, toAdminDto);
+  }
+
+  async register(accountId: string, body: RegisterAdminRequest): Promise<RegisteredAdminDto> {
+    if (typeof body.email === 'string') journalDetails.add({ EmployeeIdentity: body.email.trim().slice(0, ADMIN_EMAIL_MAX_LENGTH) });
+    const email = validateAdminEmail(body.email);
+    const name = given(body.name) ? validateAdminName(body.name) : email;
+    const role = validateAdminRole(body.role);
+    try {
+      const admin = await this.admins.insert(accountId, {
+        identity: email,
+        name,
+        role,
+        status: 'Pending',
+        registrationDate: this.clock.now(),
+        lastLoginDate: null,
+        activatedAt: null,
+      });
+      journalDetails.add({ EmployeeId: admin.id });
+      // TODO(issue 4, invitation): send the invitation e-mail with the enrollment link here.
+      return toRegisteredAdminDto(admin);
+    } catch (error) {
+      if (isUniqueViolation(error, 'administrators_account_identity')) {
+        throw new DomainError('ADMIN_EMAIL_TAKEN', `An administrator with the e-mail ${email} already exists.`);
+      }
+      throw error;
+    }
+  }
+
+  async update(accountId: string, id: string, body: UpdateAdminRequest): Promise<void> {
+    const scopeAdmins = await this.lockScopeAdmins(accountId, id);
+    const admin = await this.findForUpdate(accountId, id);
+    if (!given(body.name) && !given(body.role) && !given(body.status)) {
+      throw new ValidationFailed('Give at least one of name, role, status.');
+    }
+    const name = given(body.name) ? validateAdminName(body.name) : admin.name;
+    const role = given(body.role) ? validateAdminRole(body.role) : admin.role;
+    const status = given(body.status) ? statusAfterSet(stateOf(admin), validateSettableAdminStatus(body.status)) : admin.status;
+    assertKeepsScopeAdmin(admin, { role, status }, scopeAdmins);
+    await this.admins.update(accountId, admin.id, { name, role, status });
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    const scopeAdmins = await this.lockScopeAdmins(accountId, id);
+    const admin = await this.findForUpdate(accountId, id);
+    assertKeepsScopeAdmin(admin, null, scopeAdmins);
+    await this.admins.delete(accountId, admin.id);
+  }
+
+  async lock(accountId: string, id: string): Promise<void> {
+    await this.update(accountId, id, { status: 'Locked' });
+  }
+
+  async unlock(accountId: string, id: string): Promise<void> {
+    const admin = await this.findForUpdate(accountId, id);
+    await this.admins.update(accountId, admin.id, { status: unlockedStatus(stateOf(admin)) });
+  }
+
+  /** Checks the administrator can be invited again. The e-mail itself is not sent yet (issue 4, invitation). */
+  async resendInvitation(accountId: string, id: unknown): Promise<void> {
+    if (Array.isArray(id)) throw new ValidationFailed('id must be given once.');
+    if (typeof id !== 'string' || id.trim() === '') throw new ValidationFailed('id is required.');
+    const admin = await this.admins.findById(accountId, requireUuid(id.trim(), 'Administrator'));
+    if (!admin) throw new NotFound('Administrator');
+    assertInvitable(admin);
+  }
+
+  /** Locks the account's Active Admins and tells how many there are; first, so every caller locks in one order. */
+  private async lockScopeAdmins(accountId: string, id: string): Promise<number> {
+    journalDetails.add({ EmployeeId: id });
+    requireUuid(id, 'Administrator');
+    return (await this.admins.lockActiveScopeAdmins(accountId)).length;
+  }
+
+  private async findForUpdate(accountId: string, id: string): Promise<AdministratorEntity> {
+    journalDetails.add({ EmployeeId: id });
+    const admin = await this.admins.findByIdForUpdate(accountId, requireUuid(id, 'Administrator'));
+    if (!admin) throw new NotFound('Administrator');
+    journalDetails.add({ EmployeeIdentity: admin.identity });
+    return admin;
+  }
+}
