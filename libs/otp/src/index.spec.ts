@@ -33,20 +33,41 @@ describe('public API (src/index.ts)', () => {
         'verifyTotp',
       ].sort(),
     );
-    expect([otp.MIN_KEY_BYTES, otp.MAX_KEY_BYTES, otp.MAX_TOTP_WINDOW, otp.MAX_HOTP_LOOK_AHEAD, otp.MAX_DRIFT_STEPS, otp.MAX_RESYNC_WINDOW]).toEqual([
-      16, 64, 10, 100, 100, 1000,
-    ]);
+    expect([
+      otp.MIN_KEY_BYTES,
+      otp.MAX_KEY_BYTES,
+      otp.MAX_TOTP_WINDOW,
+      otp.MAX_HOTP_LOOK_AHEAD,
+      otp.MAX_DRIFT_STEPS,
+      otp.MAX_RESYNC_WINDOW,
+    ]).toEqual([16, 64, 10, 100, 100, 1000]);
   });
 
   it('works end to end: enrol with a URI, verify a TOTP, refuse its replay', () => {
     const secret = otp.generateSecret();
-    const uri = otp.generateOtpauthUri({ type: 'totp', secret, issuer: 'Twofold', account: 'ada@example.org' });
+    const uri = otp.generateOtpauthUri({
+      type: 'totp',
+      secret,
+      issuer: 'Twofold',
+      account: 'ada@example.org',
+    });
     const parsed = otp.parseOtpauthUri(uri);
     expect(parsed.secret).toEqual(secret);
     const time = 1_750_000_000_000;
     const code = otp.generateTotp({ secret: parsed.secret, time });
     const first = otp.verifyTotp({ secret, code, time });
-    expect(first).toEqual({ valid: true, timeStep: otp.totpTimeStep({ time }), delta: 0 });
-    expect(otp.verifyTotp({ secret, code, time, afterTimeStep: first.valid ? first.timeStep : -1 })).toEqual({ valid: false });
+    expect(first).toEqual({
+      valid: true,
+      timeStep: otp.totpTimeStep({ time }),
+      delta: 0,
+    });
+    expect(
+      otp.verifyTotp({
+        secret,
+        code,
+        time,
+        afterTimeStep: first.valid ? first.timeStep : -1,
+      }),
+    ).toEqual({ valid: false });
   });
 });
