@@ -13,4 +13,7 @@ export class EnrollmentTokenEntity {
   @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt!: Date;
   @Column({ name: 'used_at', type: 'timestamptz', nullable: true }) usedAt!: Date | null;
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt!: Date | null;
+  /** AES-256-GCM; the secret shown on the page until a valid code confirms it */
+  @Column({ name: 'pending_secret_enc', type: 'bytea', nullable: true }) pendingSecretEnc!: Buffer | null;
+  @Column({ name: 'failed_attempts', type: 'int', default: 0 }) failedAttempts!: number;
 }

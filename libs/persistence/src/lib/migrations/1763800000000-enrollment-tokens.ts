@@ -20,15 +20,21 @@ export class EnrollmentTokens1763800000000 implements MigrationInterface {
         expires_at timestamptz NOT NULL,
         used_at timestamptz,
         revoked_at timestamptz,
+        -- the authenticator-app secret shown on the page, kept until a first valid code confirms it
+        pending_secret_enc bytea,
+        failed_attempts integer NOT NULL DEFAULT 0,
         CHECK ((user_id IS NULL) <> (administrator_id IS NULL))
       )`);
     await q.query(`CREATE INDEX enrollment_tokens_user ON enrollment_tokens (account_id, user_id) WHERE user_id IS NOT NULL`);
     await q.query(
       `CREATE INDEX enrollment_tokens_administrator ON enrollment_tokens (account_id, administrator_id) WHERE administrator_id IS NOT NULL`,
     );
+    // an administrator's own second factor, set up through the invitation link
+    await q.query(`ALTER TABLE administrators ADD COLUMN second_factor_secret_enc bytea`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE administrators DROP COLUMN second_factor_secret_enc`);
     await q.query(`DROP TABLE enrollment_tokens`);
   }
 }

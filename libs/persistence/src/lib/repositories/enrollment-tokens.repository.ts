@@ -24,6 +24,8 @@ export class EnrollmentTokensRepository {
         administratorId: 'administratorId' in subject ? subject.administratorId : null,
         usedAt: null,
         revokedAt: null,
+        pendingSecretEnc: null,
+        failedAttempts: 0,
       }),
     );
   }
@@ -36,6 +38,27 @@ export class EnrollmentTokensRepository {
   /** The page's lookup: the token is all the visitor has, so this one is not scoped by account. */
   findByTokenHash(tokenHash: Buffer): Promise<EnrollmentTokenEntity | null> {
     return this.repo().findOneBy({ tokenHash });
+  }
+
+  /** Keeps the first secret shown: a reload or a parallel visit shows the same one. */
+  async setPendingSecretOnce(accountId: string, id: string, secretEnc: Buffer): Promise<void> {
+    await this.repo().update({ accountId, id, pendingSecretEnc: IsNull() }, { pendingSecretEnc: secretEnc });
+  }
+
+  /** Counts a wrong code; at the limit the link is revoked. Returns the new count. */
+  async recordFailedAttempt(accountId: string, id: string, limit: number, at: Date): Promise<number> {
+    const result = await this.repo()
+      .createQueryBuilder()
+      .update()
+      .set({
+        failedAttempts: () => 'failed_attempts + 1',
+        revokedAt: () => 'CASE WHEN failed_attempts + 1 >= :limit THEN CAST(:at AS timestamptz) ELSE revoked_at END',
+      })
+      .where('account_id = :accountId AND id = :id', { accountId, id, limit, at })
+      .returning('failed_attempts')
+      .execute();
+    const rows = result.raw as { failed_attempts: number }[];
+    return rows[0]?.failed_attempts ?? limit;
   }
 
   /** Marks the token used unless it already was: true for exactly one of parallel callers. */

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { Body, Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Response } from 'express';
+import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
+import { pageLanguage, renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
+
+const GONE_STATUS = { unknown: 404, expired: 410, used: 410, revoked: 410 } as const;
+
+/** `$ACCESS_URL/enroll/<token>`: HTML for people, not JSON for clients; no credentials, the token is the key. */
+@Controller({ path: 'access/enroll', version: VERSION_NEUTRAL })
+export class EnrollmentPageController {
+  constructor(private readonly enrollment: EnrollmentPageService) {}
+
+  @Get(':token')
+  async show(@Param('token') token: string, @Headers('accept-language') language: string | undefined, @Res() res: Response): Promise<void> {
+    send(res, language, await this.enrollment.show(token));
+  }
+
+  @Post(':token')
+  async submit(
+    @Param('token') token: string,
+    @Body() body: Record<string, unknown>,
+    @Headers('accept-language') language: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, language, await this.enrollment.submit(token, body?.['code']));
+  }
+}
+
+function send(res: Response, acceptLanguage: string | undefined, outcome: EnrollmentOutcome): void {
+  const lang = pageLanguage(acceptLanguage);
+  const nonce = randomBytes(16).toString('base64');
+  res.setHeader(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  // the token is in the URL: never send it on as a referrer
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.type('html');
+  if (outcome.kind === 'form') res.status(200).send(renderEnrollmentForm(lang, nonce, outcome.model));
+  else if (outcome.kind === 'done') res.status(200).send(renderEnrollmentDone(lang, nonce));
+  else res.status(GONE_STATUS[outcome.reason]).send(renderEnrollmentGone(lang, nonce, outcome.reason));
+}

@@ -1,0 +1,146 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, enrollmentTokenState } from '@twofold/domain';
+import { JournalWriter } from '@twofold/journal';
+import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
+import { AdministratorEntity, AuthenticatorEntity, Db, EnrollmentTokenEntity, EnrollmentTokensRepository, SecretCipher, UserEntity } from '@twofold/persistence';
+import { toString as qrSvg } from 'qrcode';
+import { CLOCK } from '../app/tokens';
+import { hashEnrollmentToken } from './enrollment-links.service';
+import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
+
+/** Wrong codes allowed on one link before it is revoked. */
+export const ENROLLMENT_MAX_FAILED_CODES = 5;
+export const ISSUER = 'Twofold';
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export type EnrollmentOutcome =
+  | { kind: 'form'; model: EnrollmentFormModel }
+  | { kind: 'done' }
+  | { kind: 'gone'; reason: GoneReason };
+
+interface Holder {
+  identity: string;
+  name: string;
+}
+
+/**
+ * The enrollment page behind `$ACCESS_URL/enroll/<token>` (CONTRACT §6): shows a new authenticator-app
+ * secret, and on the first valid code makes it the person's second factor: a `Totp` authenticator for
+ * a user, the activation of an administrator.
+ */
+@Injectable()
+export class EnrollmentPageService {
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: EnrollmentTokensRepository,
+    private readonly cipher: SecretCipher,
+    private readonly journal: JournalWriter,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async show(token: string): Promise<EnrollmentOutcome> {
+    const found = await this.usableToken(token);
+    if ('reason' in found) return { kind: 'gone', reason: found.reason };
+    return { kind: 'form', model: await this.formModel(found.row, found.holder) };
+  }
+
+  async submit(token: string, code: unknown): Promise<EnrollmentOutcome> {
+    const found = await this.usableToken(token);
+    if ('reason' in found) return { kind: 'gone', reason: found.reason };
+    const { row, holder } = found;
+    if (!row.pendingSecretEnc) return { kind: 'form', model: await this.formModel(row, holder) };
+    const secret = this.cipher.decrypt('authenticator.secret', row.pendingSecretEnc);
+    const now = this.clock.now();
+    const result = verifyTotp({ secret, code: typeof code === 'string' ? code.trim() : '', time: now.getTime() });
+    if (!result.valid) {
+      const failures = await this.tokens.recordFailedAttempt(row.accountId, row.id, ENROLLMENT_MAX_FAILED_CODES, now);
+      if (failures >= ENROLLMENT_MAX_FAILED_CODES) return { kind: 'gone', reason: 'revoked' };
+      return { kind: 'form', model: { ...(await this.formModel(row, holder)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } } };
+    }
+    const completed = await this.db.transaction(async (manager) => {
+      if (!(await this.tokens.markUsed(row.accountId, row.id, now))) return false;
+      if (row.administratorId) {
+        await manager
+          .getRepository(AdministratorEntity)
+          .createQueryBuilder()
+          .update()
+          .set({
+            secondFactorSecretEnc: row.pendingSecretEnc,
+            status: () => "CASE WHEN status = 'Pending' THEN 'Active' ELSE status END",
+            activatedAt: () => 'COALESCE(activated_at, CAST(:now AS timestamptz))',
+          })
+          .where('account_id = :accountId AND id = :id', { accountId: row.accountId, id: row.administratorId, now })
+          .execute();
+        await this.journal.record(row.accountId, {
+          object: 'Employee',
+          action: 'Update',
+          subject: holder.identity,
+          success: true,
+          additionalFields: { EmployeeId: row.administratorId, '2FAMethod': 'Totp' },
+        });
+      } else if (row.userId) {
+        const authenticators = manager.getRepository(AuthenticatorEntity);
+        await authenticators.save(
+          authenticators.create({
+            accountId: row.accountId,
+            userId: row.userId,
+            kind: 'Totp',
+            name: ISSUER,
+            secretEnc: this.cipher.encrypt('authenticator.secret', secret),
+            privateIdEnc: null,
+            algorithm: 'SHA1',
+            digits: 6,
+            hotpCounter: null,
+            // the enrolling code is spent: it cannot be replayed to sign in
+            lastTimeStep: String(result.timeStep),
+            createdAt: now,
+          }),
+        );
+        await this.journal.record(row.accountId, {
+          object: 'User',
+          action: 'Update',
+          subject: holder.identity,
+          success: true,
+          additionalFields: { UserIdentity: holder.identity, '2FAMethod': 'Totp' },
+        });
+      }
+      return true;
+    });
+    return completed ? { kind: 'done' } : { kind: 'gone', reason: 'used' };
+  }
+
+  private async usableToken(token: string): Promise<{ row: EnrollmentTokenEntity; holder: Holder } | { reason: GoneReason }> {
+    if (!TOKEN_PATTERN.test(token)) return { reason: 'unknown' };
+    const row = await this.tokens.findByTokenHash(hashEnrollmentToken(token));
+    if (!row) return { reason: 'unknown' };
+    const state = enrollmentTokenState(row, this.clock.now());
+    if (state !== 'valid') return { reason: state };
+    const holder = await this.holderOf(row);
+    return holder ? { row, holder } : { reason: 'unknown' };
+  }
+
+  private async holderOf(row: EnrollmentTokenEntity): Promise<Holder | null> {
+    const manager = this.db.manager();
+    if (row.administratorId) {
+      const admin = await manager.getRepository(AdministratorEntity).findOneBy({ accountId: row.accountId, id: row.administratorId });
+      return admin ? { identity: admin.identity, name: admin.name } : null;
+    }
+    const user = row.userId ? await manager.getRepository(UserEntity).findOneBy({ accountId: row.accountId, id: row.userId }) : null;
+    return user ? { identity: user.identity, name: user.name ?? user.identity } : null;
+  }
+
+  private async formModel(row: EnrollmentTokenEntity, holder: Holder): Promise<EnrollmentFormModel> {
+    if (!row.pendingSecretEnc) {
+      await this.tokens.setPendingSecretOnce(row.accountId, row.id, this.cipher.encrypt('authenticator.secret', generateSecret({ bytes: 20 })));
+      row = (await this.tokens.findByTokenHash(row.tokenHash)) as EnrollmentTokenEntity;
+    }
+    const secret = this.cipher.decrypt('authenticator.secret', row.pendingSecretEnc as Buffer);
+    const otpauthUri = generateOtpauthUri({ type: 'totp', issuer: ISSUER, account: holder.identity, secret });
+    return {
+      holder: holder.name,
+      secretBase32: toBase32(secret),
+      otpauthUri,
+      qrSvg: await qrSvg(otpauthUri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }),
+    };
+  }
+}
