@@ -1,4 +1,5 @@
 import { Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { AdminsService } from './admins.service';
@@ -11,6 +12,7 @@ export class AdminsV2Controller {
 
   @Post('resend-invitation-email/:id')
   @HttpCode(HttpStatus.OK)
+  @Journal('EnrollmentLink', 'Send')
   resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
     return this.admins.resendInvitation(p.accountId, id);
   }

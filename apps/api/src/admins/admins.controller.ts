@@ -30,6 +30,7 @@ export class AdminsController {
 
   @Post('resend-invitation-email')
   @HttpCode(HttpStatus.OK)
+  @Journal('EnrollmentLink', 'Send')
   resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<void> {
     return this.admins.resendInvitation(p.accountId, lowerCaseKeys(query)['id']);
   }

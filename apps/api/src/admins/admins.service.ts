@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ADMIN_EMAIL_MAX_LENGTH,
+  ADMIN_INVITATION_TTL_MINUTES,
   AdminState,
   assertInvitable,
   assertKeepsScopeAdmin,
@@ -19,6 +20,7 @@ import {
 import { journalDetails } from '@twofold/journal';
 import { AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
+import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { lowerCaseKeys } from '../http/case-insensitive-keys';
 import { PagedModel, pagedModel, pageOfQuery } from '../http/envelope';
 import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, toAdminDto, toFoundAdminDto, toRegisteredAdminDto, UpdateAdminRequest } from './admins.dto';
@@ -38,6 +40,7 @@ function stateOf(admin: AdministratorEntity): AdminState {
 export class AdminsService {
   constructor(
     private readonly admins: AdministratorsRepository,
+    private readonly links: EnrollmentLinksService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -60,8 +63,9 @@ export class AdminsService {
     const email = validateAdminEmail(body.email);
     const name = given(body.name) ? validateAdminName(body.name) : email;
     const role = validateAdminRole(body.role);
+    let admin: AdministratorEntity;
     try {
-      const admin = await this.admins.insert(accountId, {
+      admin = await this.admins.insert(accountId, {
         identity: email,
         name,
         role,
@@ -70,15 +74,15 @@ export class AdminsService {
         lastLoginDate: null,
         activatedAt: null,
       });
-      journalDetails.add({ EmployeeId: admin.id });
-      // TODO(issue 4, invitation): send the invitation e-mail with the enrollment link here.
-      return toRegisteredAdminDto(admin);
     } catch (error) {
       if (isUniqueViolation(error, 'administrators_account_identity')) {
         throw new DomainError('ADMIN_EMAIL_TAKEN', `An administrator with the e-mail ${email} already exists.`);
       }
       throw error;
     }
+    journalDetails.add({ EmployeeId: admin.id });
+    await this.invite(accountId, admin);
+    return toRegisteredAdminDto(admin);
   }
 
   async update(accountId: string, id: string, body: UpdateAdminRequest): Promise<void> {
@@ -110,13 +114,38 @@ export class AdminsService {
     await this.admins.update(accountId, admin.id, { status: unlockedStatus(stateOf(admin)) });
   }
 
-  /** Checks the administrator can be invited again. The e-mail itself is not sent yet (issue 4, invitation). */
+  /** A new invitation link for a Pending administrator; the older link stops working. */
   async resendInvitation(accountId: string, id: unknown): Promise<void> {
     if (Array.isArray(id)) throw new ValidationFailed('id must be given once.');
     if (typeof id !== 'string' || id.trim() === '') throw new ValidationFailed('id is required.');
     const admin = await this.admins.findById(accountId, requireUuid(id.trim(), 'Administrator'));
     if (!admin) throw new NotFound('Administrator');
+    journalDetails.add({ EmployeeId: admin.id, EmployeeIdentity: admin.identity });
     assertInvitable(admin);
+    await this.invite(accountId, admin);
+  }
+
+  /** Mails the link to the administrator's own second-factor setup (CONTRACT §5). */
+  private async invite(accountId: string, admin: AdministratorEntity): Promise<void> {
+    const link = await this.links.issue(accountId, { administratorId: admin.id }, { ttlMinutes: ADMIN_INVITATION_TTL_MINUTES, email: admin.identity });
+    journalDetails.add({
+      EnrollmentLink: redactedLink(link.url),
+      EnrollmentLinkEmail: admin.identity,
+      EnrollmentLinkTTL: String(ADMIN_INVITATION_TTL_MINUTES),
+    });
+    await this.links.mail(
+      admin.identity,
+      'You are invited as an administrator: set up your second factor',
+      [
+        `Hello ${admin.name},`,
+        '',
+        'You were registered as an administrator. Set up your second factor with an authenticator app here:',
+        link.url,
+        '',
+        `The link works once and expires at ${link.expiresAt.toISOString()}.`,
+        'If you did not expect this message, ignore it.',
+      ].join('\n'),
+    );
   }
 
   /** Locks the account's Active Admins and tells how many there are; first, so every caller locks in one order. */

@@ -328,7 +328,7 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
     });
   });
 
-  describe('invitation re-send (the e-mail itself is not sent yet)', () => {
+  describe('invitation re-send', () => {
     it('answers 200 without a body for a Pending administrator, by V1 query id (any key case) and by V2 path id', async () => {
       const { authorization } = await t.newAccount();
       const invited = await t.http().post('/admins').set('Authorization', authorization).send({ email: 'inv@example.com', role: 'Support 1' });
@@ -395,13 +395,25 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
     await t.http().post(`/admins/lock/${owner.id}`).set('Authorization', authorization); // last scope admin
     await t.http().post(`/v1/admins/unlock/${id}`).set('Authorization', authorization);
     await t.http().post(`/admins/unlock/${owner.id}`).set('Authorization', authorization); // not locked
-    await t.http().post(`/admins/resend-invitation-email?id=${id}`).set('Authorization', authorization); // not journaled
+    await t.http().post(`/admins/resend-invitation-email?id=${id}`).set('Authorization', authorization); // journaled as EnrollmentLink Send, not Employee
     await t.http().delete(`/admins/${owner.id}`).set('Authorization', authorization); // last scope admin
     await t.http().delete(`/admins/${id}`).set('Authorization', authorization);
 
     const events = await journalOfToday(authorization);
     expect(events.map((e) => [e.object, e.action, e.success, e.additionalFields])).toEqual([
-      ['Employee', 'Create', true, { EmployeeId: id, EmployeeIdentity: 'emp@example.com' }],
+      [
+        'Employee',
+        'Create',
+        true,
+        {
+          EmployeeId: id,
+          EmployeeIdentity: 'emp@example.com',
+          // the invitation: its link with the token cut short, never usable from the journal
+          EnrollmentLink: expect.stringMatching(/^http:\/\/twofold\.test\/access\/enroll\/[A-Za-z0-9_-]{6}…$/),
+          EnrollmentLinkEmail: 'emp@example.com',
+          EnrollmentLinkTTL: '10080',
+        },
+      ],
       ['Employee', 'Create', false, { EmployeeIdentity: 'emp@example.com' }],
       ['Employee', 'Update', true, { EmployeeId: id, EmployeeIdentity: 'emp@example.com' }],
       ['Employee', 'Update', false, { EmployeeId: id, EmployeeIdentity: 'emp@example.com' }],

@@ -16,6 +16,14 @@ export function hashEnrollmentToken(token: string): Buffer {
 }
 
 /**
+ * A link for the journal: the token is a credential, so only its first characters are kept, enough to
+ * tell links apart, never enough to use one.
+ */
+export function redactedLink(url: string): string {
+  return url.replace(/\/enroll\/([A-Za-z0-9_-]{6})[A-Za-z0-9_-]+$/, '/enroll/$1…');
+}
+
+/**
  * Enrollment links (users) and invitations (administrators): a random single-use token, stored only
  * as its hash, opening `$ACCESS_URL/enroll/<token>`. A new link for a person revokes their older ones.
  */
