@@ -1,5 +1,4 @@
-import { isEmail } from 'class-validator';
-import { Clock, NotFound, requireUuid, SYSTEM_GROUP_NAME, ValidationFailed } from '@twofold/domain';
+import { Clock, NotFound, requireUuid, SYSTEM_GROUP_NAME, validateAdminEmail, ValidationFailed } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import {
   AccountEntity,
@@ -55,8 +54,13 @@ export class Provisioning {
   }): Promise<CreatedAccount> {
     const name = input.name.trim();
     if (!name) throw new ValidationFailed('--name must not be empty.');
-    const email = input.ownerEmail.trim();
-    if (!isEmail(email)) throw new ValidationFailed('--owner-email must be an e-mail address.');
+    let email: string;
+    try {
+      // the owner is an administrator: the same e-mail rule as POST /admins
+      email = validateAdminEmail(input.ownerEmail);
+    } catch {
+      throw new ValidationFailed('--owner-email must be an e-mail address.');
+    }
     const licenses = input.licenses ?? DEFAULT_LICENSES;
     if (!Number.isInteger(licenses) || licenses < 0) throw new ValidationFailed('--licenses must be a non-negative integer.');
 
