@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock, enrollmentTokenState } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
-import { AdministratorEntity, AuthenticatorEntity, Db, EnrollmentTokenEntity, EnrollmentTokensRepository, SecretCipher, UserEntity } from '@twofold/persistence';
+import { AdministratorsRepository, AuthenticatorEntity, Db, EnrollmentTokenEntity, EnrollmentTokensRepository, SecretCipher, UserEntity } from '@twofold/persistence';
 import { toString as qrSvg } from 'qrcode';
 import { CLOCK } from '../app/tokens';
 import { hashEnrollmentToken } from './enrollment-links.service';
@@ -33,6 +33,7 @@ export class EnrollmentPageService {
   constructor(
     private readonly db: Db,
     private readonly tokens: EnrollmentTokensRepository,
+    private readonly administrators: AdministratorsRepository,
     private readonly cipher: SecretCipher,
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -48,8 +49,9 @@ export class EnrollmentPageService {
     const found = await this.usableToken(token);
     if ('reason' in found) return { kind: 'gone', reason: found.reason };
     const { row, holder } = found;
-    if (!row.pendingSecretEnc) return { kind: 'form', model: await this.formModel(row, holder) };
-    const secret = this.cipher.decrypt('authenticator.secret', row.pendingSecretEnc);
+    const pendingSecretEnc = row.pendingSecretEnc;
+    if (!pendingSecretEnc) return { kind: 'form', model: await this.formModel(row, holder) };
+    const secret = this.cipher.decrypt('authenticator.secret', pendingSecretEnc);
     const now = this.clock.now();
     const result = verifyTotp({ secret, code: typeof code === 'string' ? code.trim() : '', time: now.getTime() });
     if (!result.valid) {
@@ -60,17 +62,7 @@ export class EnrollmentPageService {
     const completed = await this.db.transaction(async (manager) => {
       if (!(await this.tokens.markUsed(row.accountId, row.id, now))) return false;
       if (row.administratorId) {
-        await manager
-          .getRepository(AdministratorEntity)
-          .createQueryBuilder()
-          .update()
-          .set({
-            secondFactorSecretEnc: row.pendingSecretEnc,
-            status: () => "CASE WHEN status = 'Pending' THEN 'Active' ELSE status END",
-            activatedAt: () => 'COALESCE(activated_at, CAST(:now AS timestamptz))',
-          })
-          .where('account_id = :accountId AND id = :id', { accountId: row.accountId, id: row.administratorId, now })
-          .execute();
+        await this.administrators.completeEnrollment(row.accountId, row.administratorId, pendingSecretEnc, now);
         await this.journal.record(row.accountId, {
           object: 'Employee',
           action: 'Update',
@@ -120,12 +112,11 @@ export class EnrollmentPageService {
   }
 
   private async holderOf(row: EnrollmentTokenEntity): Promise<Holder | null> {
-    const manager = this.db.manager();
     if (row.administratorId) {
-      const admin = await manager.getRepository(AdministratorEntity).findOneBy({ accountId: row.accountId, id: row.administratorId });
+      const admin = await this.administrators.findById(row.accountId, row.administratorId);
       return admin ? { identity: admin.identity, name: admin.name } : null;
     }
-    const user = row.userId ? await manager.getRepository(UserEntity).findOneBy({ accountId: row.accountId, id: row.userId }) : null;
+    const user = row.userId ? await this.db.manager().getRepository(UserEntity).findOneBy({ accountId: row.accountId, id: row.userId }) : null;
     return user ? { identity: user.identity, name: user.name ?? user.identity } : null;
   }
 

@@ -75,6 +75,20 @@ export class AdministratorsRepository {
     await this.repo().update({ accountId, id }, values);
   }
 
+  /** The invitation completed: their second factor is kept, and a Pending administrator becomes Active. */
+  async completeEnrollment(accountId: string, id: string, secondFactorSecretEnc: Buffer, at: Date): Promise<void> {
+    await this.repo()
+      .createQueryBuilder()
+      .update()
+      .set({
+        secondFactorSecretEnc,
+        status: () => "CASE WHEN status = 'Pending' THEN 'Active' ELSE status END",
+        activatedAt: () => 'COALESCE(activated_at, CAST(:at AS timestamptz))',
+      })
+      .where('account_id = :accountId AND id = :id', { accountId, id, at })
+      .execute();
+  }
+
   async delete(accountId: string, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
   }
