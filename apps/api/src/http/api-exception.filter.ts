@@ -73,9 +73,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
     } else if (exception instanceof HttpException) {
       status = exception.getStatus();
       message = messageOfHttpException(exception);
-      const cause = (exception as { cause?: unknown }).cause;
-      const causeType = bodyParserError(cause);
-      if (causeType) ({ status, message } = causeType);
     } else {
       status = HttpStatus.INTERNAL_SERVER_ERROR;
       message = 'Internal error. Quote the trace id when reporting it.';

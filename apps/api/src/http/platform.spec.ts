@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, request as request_ } from 'node:http';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 describe('HTTP platform (CONTRACT §4)', () => {
@@ -34,6 +35,32 @@ describe('HTTP platform (CONTRACT §4)', () => {
     const res = await t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send(big);
     expect(res.status).toBe(413);
     expect(res.body.message).toBe('Request body exceeds 1 MiB.');
+  });
+
+  it('answers a chunked body over 1 MiB, without Content-Length, with 413 too', async () => {
+    // a server of its own on the same express app: closing it leaves the shared one alone
+    const server = createServer(t.app.getHttpAdapter().getInstance()).listen(0);
+    try {
+      const port = (server.address() as { port: number }).port;
+      const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request_(
+          { host: '127.0.0.1', port, path: '/groups', method: 'POST', headers: { authorization, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.write('{"name":"');
+        for (let i = 0; i < 17; i += 1) req.write('x'.repeat(64 * 1024));
+        req.end('"}');
+      });
+      expect(status.status).toBe(413);
+      expect(JSON.parse(status.body).message).toBe('Request body exceeds 1 MiB.');
+    } finally {
+      server.close();
+    }
   });
 
   it('uses the caller mf-trace-id as trace id and echoes it', async () => {
