@@ -1,11 +1,11 @@
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsString, Matches, MaxLength } from 'class-validator';
 import { ResourceEntity } from '@twofold/persistence';
 
 export const RESOURCE_NAME_MAX_LENGTH = 200;
 
 export class ResourceNameRequest {
   @IsString()
-  @IsNotEmpty()
+  @Matches(/\S/, { message: 'name must not be empty.' })
   @MaxLength(RESOURCE_NAME_MAX_LENGTH)
   name!: string;
 }

@@ -45,6 +45,7 @@ describe('resources (CONTRACT §3)', () => {
 
   it('answers 400 for an empty name', async () => {
     expect((await t.http().post('/resources').set('Authorization', authorization).send({ name: '' })).status).toBe(400);
+    expect((await t.http().post('/resources').set('Authorization', authorization).send({ name: '   ' })).status).toBe(400);
   });
 
   it("answers 404 for another account's resource", async () => {
