@@ -5,3 +5,8 @@ export * from './lib/groups';
 export * from './lib/clock';
 export * from './lib/enrollment';
 export * from './lib/administrators';
+export * from './lib/email';
+export * from './lib/users';
+export * from './lib/custom-fields';
+export * from './lib/phones';
+export * from './lib/authenticators';

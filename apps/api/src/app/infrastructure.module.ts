@@ -4,12 +4,14 @@ import { JournalInterceptor, JournalWriter } from '@twofold/journal';
 import {
   AccountsRepository,
   AdministratorsRepository,
+  AuthenticatorsRepository,
   Db,
   EnrollmentTokensRepository,
   GroupsRepository,
   JournalRepository,
   ResourcesRepository,
   SecretCipher,
+  UsersRepository,
 } from '@twofold/persistence';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -31,6 +33,8 @@ const REPOSITORIES = [
   ResourcesRepository,
   JournalRepository,
   EnrollmentTokensRepository,
+  UsersRepository,
+  AuthenticatorsRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

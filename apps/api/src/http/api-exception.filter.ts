@@ -15,6 +15,7 @@ export function statusOfDomainError(code: DomainErrorCode): number {
     case 'LAST_SCOPE_ADMIN_LOCK':
     case 'ADMIN_UNLOCK_STATE':
     case 'USERS_QUOTA_EXCEEDED':
+    case 'DIRECTORY_SYNC_ENABLED':
     case 'SYSTEM_GROUP':
       return HttpStatus.BAD_REQUEST;
     case 'ADMIN_EMAIL_TAKEN':

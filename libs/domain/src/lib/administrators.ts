@@ -1,4 +1,5 @@
 import { DomainError, ErrorMessages, ValidationFailed } from './domain-error';
+import { EMAIL_PATTERN } from './email';
 
 /** SPEC.md "Administrator": the allowed roles, exact strings. */
 export const ADMIN_ROLES = ['Admin', 'Support 1', 'Support 2', 'Support 3', 'Support 4'] as const;
@@ -18,8 +19,6 @@ export type SettableAdminStatus = (typeof SETTABLE_ADMIN_STATUSES)[number];
 export const ADMIN_EMAIL_MAX_LENGTH = 254;
 export const ADMIN_NAME_MAX_LENGTH = 200;
 
-/** local@domain.tld, no spaces, one @, a dot in the domain; the RFC's corner cases are not worth accepting. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export function isAdminRole(raw: unknown): raw is AdminRole {
   return typeof raw === 'string' && (ADMIN_ROLES as readonly string[]).includes(raw);

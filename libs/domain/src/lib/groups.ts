@@ -21,3 +21,34 @@ export function validateGroupName(raw: unknown): string {
 export function assertNotSystemGroup(group: { system: boolean }): void {
   if (group.system) throw new DomainError('SYSTEM_GROUP', `The system group ${SYSTEM_GROUP_NAME} cannot be changed.`);
 }
+
+/**
+ * SPEC.md rule 5 (V2 GroupNames, and V1 Groups.Add/Remove): a list of group names, not empty unless
+ * `allowEmpty`; the system group can be neither added again nor removed. Names are trimmed and
+ * de-duplicated case-insensitively, like the groups' unique index.
+ */
+export function parseGroupNames(raw: unknown, field: string, options: { allowEmpty: boolean }): string[] {
+  if (raw === undefined || raw === null) {
+    if (options.allowEmpty) return [];
+    throw new ValidationFailed(`${field} must not be empty.`);
+  }
+  if (!Array.isArray(raw) || raw.some((name) => typeof name !== 'string' || name.trim() === '')) {
+    throw new ValidationFailed(`${field} must be an array of group names.`);
+  }
+  if (raw.length === 0 && !options.allowEmpty) throw new ValidationFailed(`${field} must not be empty.`);
+  const names: string[] = [];
+  for (const name of (raw as string[]).map((item) => item.trim())) {
+    if (isSystemGroupName(name)) {
+      throw new DomainError('SYSTEM_GROUP', `The system group ${SYSTEM_GROUP_NAME} can be neither added nor removed.`);
+    }
+    if (!names.some((known) => known.toLowerCase() === name.toLowerCase())) names.push(name);
+  }
+  return names;
+}
+
+/** Rule 5: each named group must exist in the account; returns the groups in the order named. */
+export function requireExistingGroups<G extends { name: string }>(names: readonly string[], found: readonly G[]): G[] {
+  const missing = names.filter((name) => !found.some((group) => group.name.toLowerCase() === name.toLowerCase()));
+  if (missing.length > 0) throw new ValidationFailed(`Group not found: ${missing.join(', ')}.`);
+  return names.map((name) => found.find((group) => group.name.toLowerCase() === name.toLowerCase()) as G);
+}

@@ -36,4 +36,18 @@ export class AccountsRepository {
   async setDirectorySync(accountId: string, enabled: boolean): Promise<void> {
     await this.repo().update({ id: accountId }, { directorySync: enabled });
   }
+
+  /**
+   * Locks the account row (SELECT ... FOR UPDATE) and returns its licensed user count: user creations
+   * of one account queue up here, so a count taken after it cannot be outrun by a parallel insert.
+   */
+  async lockForUserCreation(accountId: string): Promise<number> {
+    const account = await this.repo()
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.id = :accountId', { accountId })
+      .getOne();
+    if (!account) throw new Error(`account ${accountId} does not exist`);
+    return account.licenses;
+  }
 }

@@ -33,4 +33,14 @@ export class GroupsRepository {
   async delete(accountId: string, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
   }
+
+  /** The groups of these names, compared case-insensitively like the unique index groups_account_name. */
+  findByNames(accountId: string, names: readonly string[]): Promise<GroupEntity[]> {
+    if (names.length === 0) return Promise.resolve([]);
+    return this.repo()
+      .createQueryBuilder('g')
+      .where('g.account_id = :accountId', { accountId })
+      .andWhere('lower(g.name) IN (:...names)', { names: names.map((name) => name.toLowerCase()) })
+      .getMany();
+  }
 }

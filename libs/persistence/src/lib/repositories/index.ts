@@ -5,3 +5,5 @@ export * from './groups.repository';
 export * from './resources.repository';
 export * from './journal.repository';
 export * from './enrollment-tokens.repository';
+export * from './users.repository';
+export * from './authenticators.repository';

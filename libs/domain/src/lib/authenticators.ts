@@ -1,0 +1,60 @@
+import { NotFound, ValidationFailed } from './domain-error';
+
+/** CONTRACT §6: the kinds, as map keys; in paths they are written in lower case. */
+export const AUTHENTICATOR_KINDS = ['Totp', 'TotpToken', 'HotpToken', 'Telegram', 'Sms'] as const;
+export type AuthenticatorKindName = (typeof AUTHENTICATOR_KINDS)[number];
+/** The kinds a client can register through the API: hardware OTP tokens. */
+export const OTP_TOKEN_KINDS = ['TotpToken', 'HotpToken'] as const;
+export type OtpTokenKind = (typeof OTP_TOKEN_KINDS)[number];
+
+export const OTP_TOKEN_ALGORITHMS = ['SHA1', 'SHA256', 'SHA512'] as const;
+export type OtpTokenAlgorithm = (typeof OTP_TOKEN_ALGORITHMS)[number];
+
+/** CONTRACT §6 token parameters. */
+export const OTP_TOKEN_DIGITS = 6;
+export const OTP_TOKEN_KEY_MIN_BYTES = 16;
+export const OTP_TOKEN_KEY_MAX_BYTES = 64;
+export const TOTP_STEP_SECONDS = 30;
+/** TOTP codes are accepted one step either side of now. */
+export const TOTP_WINDOW_STEPS = 1;
+/** HOTP: the next 10 counters are looked ahead. */
+export const HOTP_LOOK_AHEAD = 10;
+export const AUTHENTICATOR_NAME_MAX_LENGTH = 100;
+
+/** `{type}` of a path: the kind in any case; an unknown kind names nothing, so 404. */
+export function parseAuthenticatorKind(raw: string): AuthenticatorKindName {
+  const kind = AUTHENTICATOR_KINDS.find((known) => known.toLowerCase() === raw.toLowerCase());
+  if (!kind) throw new NotFound('Authenticator kind');
+  return kind;
+}
+
+/** Registration, move and copy are for OTP tokens only (SPEC.md "Authenticators"). */
+export function parseOtpTokenKind(raw: string): OtpTokenKind {
+  const kind = parseAuthenticatorKind(raw);
+  if (kind !== 'TotpToken' && kind !== 'HotpToken') throw new ValidationFailed('Only totptoken and hotptoken authenticators can be registered, moved or copied.');
+  return kind;
+}
+
+/** CONTRACT §6: SHA1 by default; TOTP tokens are SHA-1 only, HOTP tokens SHA-1, SHA-256 or SHA-512. */
+export function validateOtpTokenAlgorithm(kind: OtpTokenKind, raw: unknown): OtpTokenAlgorithm {
+  if (raw === undefined || raw === null || raw === '') return 'SHA1';
+  const algorithm = OTP_TOKEN_ALGORITHMS.find((known) => typeof raw === 'string' && known === raw.trim().toUpperCase().replace('-', ''));
+  if (!algorithm) throw new ValidationFailed(`Algorithm must be one of: ${OTP_TOKEN_ALGORITHMS.join(', ')}.`);
+  if (kind === 'TotpToken' && algorithm !== 'SHA1') throw new ValidationFailed('A TOTP token uses SHA1.');
+  return algorithm;
+}
+
+export function validateAuthenticatorName(raw: unknown, field = 'Name'): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationFailed(`${field} must be a non-empty string.`);
+  const name = raw.trim();
+  if (name.length > AUTHENTICATOR_NAME_MAX_LENGTH) throw new ValidationFailed(`${field} must be at most ${AUTHENTICATOR_NAME_MAX_LENGTH} characters.`);
+  return name;
+}
+
+/**
+ * The `authenticators` of a user object: the kinds configured, in the fixed order above; stored
+ * phones count as `Sms` (CONTRACT §6). `isEnrolled` is exactly "this list is not empty".
+ */
+export function configuredKinds(authenticatorKinds: readonly string[], hasPhones: boolean): AuthenticatorKindName[] {
+  return AUTHENTICATOR_KINDS.filter((kind) => authenticatorKinds.includes(kind) || (kind === 'Sms' && hasPhones));
+}

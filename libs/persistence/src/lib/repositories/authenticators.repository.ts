@@ -1,0 +1,80 @@
+import { Db } from '../transaction-context';
+import { AuthenticatorEntity, AuthenticatorKind } from '../entities';
+
+export type NewAuthenticator = Pick<
+  AuthenticatorEntity,
+  'userId' | 'kind' | 'name' | 'secretEnc' | 'privateIdEnc' | 'algorithm' | 'digits' | 'hotpCounter' | 'lastTimeStep' | 'createdAt'
+>;
+
+/**
+ * Users' authenticators. The accept* methods are the replay guard: a conditional UPDATE that only one
+ * of any number of parallel callers (in any API process) can win for a given time step or counter.
+ */
+export class AuthenticatorsRepository {
+  constructor(private readonly db: Db) {}
+
+  private repo() {
+    return this.db.manager().getRepository(AuthenticatorEntity);
+  }
+
+  insert(accountId: string, values: NewAuthenticator): Promise<AuthenticatorEntity> {
+    return this.repo().save(this.repo().create({ ...values, accountId }));
+  }
+
+  listByUser(accountId: string, userId: string): Promise<AuthenticatorEntity[]> {
+    return this.repo().find({ where: { accountId, userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  findOfUser(accountId: string, userId: string, id: string): Promise<AuthenticatorEntity | null> {
+    return this.repo().findOneBy({ accountId, userId, id });
+  }
+
+  async rename(accountId: string, id: string, name: string): Promise<void> {
+    await this.repo().update({ accountId, id }, { name });
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.repo().delete({ accountId, id });
+  }
+
+  /** Removes every authenticator of one kind of a user; returns the removed rows. */
+  async deleteKind(accountId: string, userId: string, kind: AuthenticatorKind): Promise<AuthenticatorEntity[]> {
+    const rows = await this.repo().findBy({ accountId, userId, kind });
+    if (rows.length > 0) await this.repo().delete({ accountId, userId, kind });
+    return rows;
+  }
+
+  async moveToUser(accountId: string, id: string, targetUserId: string): Promise<void> {
+    await this.repo().update({ accountId, id }, { userId: targetUserId });
+  }
+
+  /**
+   * Accepts a TOTP time step once: succeeds only when no step at or after it was accepted before for
+   * this authenticator. Returns false when another request got there first.
+   */
+  async acceptTotpStep(accountId: string, id: string, timeStep: number): Promise<boolean> {
+    const result = await this.repo()
+      .createQueryBuilder()
+      .update()
+      .set({ lastTimeStep: String(timeStep) })
+      .where('account_id = :accountId AND id = :id', { accountId, id })
+      .andWhere('(last_time_step IS NULL OR last_time_step < :timeStep)', { timeStep })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  /**
+   * Accepts an HOTP counter once: moves the stored next-expected counter past `counter`, only if it
+   * is not already past it. Returns false when another request got there first.
+   */
+  async acceptHotpCounter(accountId: string, id: string, counter: number): Promise<boolean> {
+    const result = await this.repo()
+      .createQueryBuilder()
+      .update()
+      .set({ hotpCounter: String(counter + 1) })
+      .where('account_id = :accountId AND id = :id', { accountId, id })
+      .andWhere('hotp_counter <= :counter', { counter })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+}
