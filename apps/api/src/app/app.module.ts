@@ -1,12 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { AccessModule } from '../access/access.module';
 import { AdminsModule } from '../admins/admins.module';
+import { AuthenticatorsModule } from '../authenticators/authenticators.module';
 import { AuthModule } from '../auth/auth.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { GroupsModule } from '../groups/groups.module';
 import { JournalModule } from '../journal/journal.module';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
+import { UsersModule } from '../users/users.module';
 import { TracedRequest } from '../http/trace-id';
 import { createLogger } from './logger';
 import { AppRuntime, InfrastructureModule } from './infrastructure.module';
@@ -35,6 +38,9 @@ export class AppModule {
         AdminsModule,
         GroupsModule,
         ResourcesModule,
+        UsersModule,
+        AuthenticatorsModule,
+        AccessModule,
       ],
       controllers: [PingController],
     };

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { assertWithinLicenses, Clock, DomainError, UserSourceName } from '@twofold/domain';
+import { AccountsRepository, isUniqueViolation, UserEntity, UsersRepository } from '@twofold/persistence';
+import { CLOCK } from '../app/tokens';
+
+export interface UserRegistration {
+  identity: string;
+  name: string | null;
+  email: string | null;
+  source: UserSourceName;
+}
+
+/**
+ * The one way a user comes to exist, whether through POST /users or at the first visit of the access
+ * page: within the account's licenses (CONTRACT §6), with a unique identity. Runs in the caller's
+ * transaction; the account row lock makes the license count exact under parallel creations.
+ */
+@Injectable()
+export class UserRegistrationService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly users: UsersRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async register(accountId: string, registration: UserRegistration): Promise<UserEntity> {
+    const licenses = await this.accounts.lockForUserCreation(accountId);
+    assertWithinLicenses(await this.users.count(accountId), licenses);
+    try {
+      return await this.users.insert(accountId, { ...registration, createdAt: this.clock.now() });
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_account_identity')) {
+        throw new DomainError('USER_IDENTITY_TAKEN', `A user with the identity ${registration.identity} already exists.`);
+      }
+      throw error;
+    }
+  }
+}
