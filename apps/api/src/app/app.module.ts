@@ -9,6 +9,7 @@ import { GroupsModule } from '../groups/groups.module';
 import { JournalModule } from '../journal/journal.module';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
+import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
 import { TracedRequest } from '../http/trace-id';
 import { createLogger } from './logger';
@@ -39,6 +40,7 @@ export class AppModule {
         GroupsModule,
         ResourcesModule,
         UsersModule,
+        SettingsModule,
         AuthenticatorsModule,
         AccessModule,
       ],

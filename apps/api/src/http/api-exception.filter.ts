@@ -50,6 +50,11 @@ function bodyParserError(exception: unknown): { status: number; message: string 
   return undefined;
 }
 
+/** Neither a refusal of the input nor a protocol error: our own failure, answered as 500 and logged. */
+export function isOurFailure(exception: unknown): boolean {
+  return !(exception instanceof DomainError) && !(exception instanceof HttpException) && bodyParserError(exception) === undefined;
+}
+
 /**
  * The one place that turns an exception into a response: stable status per domain code, the
  * envelope of the endpoint, the trace id. Anything unknown is our bug: 500, logged, no detail leaked.

@@ -1,4 +1,4 @@
-import { assertNotSystemGroup, validateGroupName } from './groups';
+import { assertNotSystemGroup, parseGroupNames, requireExistingGroups, validateGroupName } from './groups';
 import { DomainError } from './domain-error';
 
 describe('group rules', () => {
@@ -17,5 +17,30 @@ describe('group rules', () => {
   it('protects the system group from change', () => {
     expect(() => assertNotSystemGroup({ system: true })).toThrow(expect.objectContaining({ code: 'SYSTEM_GROUP' }));
     expect(() => assertNotSystemGroup({ system: false })).not.toThrow();
+  });
+});
+
+describe('rule 5: group add and remove', () => {
+  it('GroupNames must not be empty', () => {
+    expect(() => parseGroupNames([], 'GroupNames', { allowEmpty: false })).toThrow('GroupNames must not be empty.');
+    expect(() => parseGroupNames(undefined, 'GroupNames', { allowEmpty: false })).toThrow('GroupNames must not be empty.');
+    expect(() => parseGroupNames([''], 'GroupNames', { allowEmpty: false })).toThrow('GroupNames must be an array of group names.');
+    expect(parseGroupNames(undefined, 'Groups.Add', { allowEmpty: true })).toEqual([]);
+  });
+
+  it('the system group AllUsers can be neither added again nor removed', () => {
+    expect(() => parseGroupNames(['Staff', 'allusers'], 'GroupNames', { allowEmpty: false })).toThrow(
+      expect.objectContaining({ code: 'SYSTEM_GROUP', message: 'The system group AllUsers can be neither added nor removed.' }),
+    );
+  });
+
+  it('each named group must exist in the account', () => {
+    const found = [{ id: '1', name: 'Staff' }];
+    expect(requireExistingGroups(['staff'], found)).toEqual(found);
+    expect(() => requireExistingGroups(['Staff', 'Ghosts'], found)).toThrow('Group not found: Ghosts.');
+  });
+
+  it('names are trimmed and de-duplicated case-insensitively', () => {
+    expect(parseGroupNames([' Staff ', 'STAFF', 'Ops'], 'GroupNames', { allowEmpty: false })).toEqual(['Staff', 'Ops']);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The one source of journal objects and their actions: SPEC.md "Events", plus what SPEC.md saw in
- * event records (EnrollmentLink Send) and CONTRACT.md §5 adds (Employee Create).
+ * event records (EnrollmentLink Send) and CONTRACT.md §5 adds (Employee Create), and the directory sync switch of CONTRACT §6.
  */
 export const JOURNAL_EVENTS = {
   AccessRequest: ['Bypass'],
   Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
   AdminPanel: ['SignIn'],
   Authenticator: ['Disable'],
+  /** ours (CONTRACT §6): the account's directory synchronization switch */
+  DirectorySync: ['Update'],
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
   EnrollmentLink: ['Send'],
   ExternalSIP: ['Enable', 'Disable'],

@@ -1,0 +1,25 @@
+import { Body, Controller, Get, Put, UseGuards } from '@nestjs/common';
+import { Journal } from '@twofold/journal';
+import { AccountAuthGuard } from '../auth/auth.guards';
+import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
+import { ModelEnvelope, ok } from '../http/envelope';
+import { DirectorySyncDto, SettingsService } from './settings.service';
+import { DirectorySyncRequest } from '../users/users.dto';
+
+/** CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"). */
+@Controller('settings')
+@UseGuards(AccountAuthGuard)
+export class SettingsController {
+  constructor(private readonly settings: SettingsService) {}
+
+  @Get('directory-sync')
+  async directorySync(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<DirectorySyncDto>> {
+    return ok(await this.settings.directorySync(p.accountId));
+  }
+
+  @Put('directory-sync')
+  @Journal('DirectorySync', 'Update')
+  async setDirectorySync(@CurrentPrincipal() p: AccountPrincipal, @Body() body: DirectorySyncRequest): Promise<ModelEnvelope<DirectorySyncDto>> {
+    return ok(await this.settings.setDirectorySync(p.accountId, body.enabled));
+  }
+}

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationFailed } from '@twofold/domain';
+import { journalDetails } from '@twofold/journal';
+import { AccountsRepository } from '@twofold/persistence';
+
+export interface DirectorySyncDto {
+  enabled: boolean;
+}
+
+@Injectable()
+export class SettingsService {
+  constructor(private readonly accounts: AccountsRepository) {}
+
+  async directorySync(accountId: string): Promise<DirectorySyncDto> {
+    const account = await this.accounts.findById(accountId);
+    return { enabled: account?.directorySync ?? false };
+  }
+
+  async setDirectorySync(accountId: string, enabled: unknown): Promise<DirectorySyncDto> {
+    if (typeof enabled !== 'boolean') throw new ValidationFailed('enabled must be true or false.');
+    journalDetails.add({ Enabled: String(enabled) });
+    await this.accounts.setDirectorySync(accountId, enabled);
+    return { enabled };
+  }
+}

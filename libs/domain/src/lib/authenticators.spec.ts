@@ -1,0 +1,36 @@
+import { DomainError } from './domain-error';
+import { configuredKinds, parseAuthenticatorKind, parseOtpTokenKind, validateAuthenticatorName, validateOtpTokenAlgorithm } from './authenticators';
+
+describe('authenticator kinds', () => {
+  it('are read from paths in any case', () => {
+    expect(parseAuthenticatorKind('totptoken')).toBe('TotpToken');
+    expect(parseAuthenticatorKind('HOTPTOKEN')).toBe('HotpToken');
+    expect(parseAuthenticatorKind('telegram')).toBe('Telegram');
+    expect(() => parseAuthenticatorKind('yubikey')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+  });
+
+  it('only OTP tokens are registered, moved or copied', () => {
+    expect(parseOtpTokenKind('hotptoken')).toBe('HotpToken');
+    expect(() => parseOtpTokenKind('telegram')).toThrow(expect.objectContaining({ code: 'VALIDATION' }));
+    expect(() => parseOtpTokenKind('totp')).toThrow(expect.objectContaining({ code: 'VALIDATION' }));
+  });
+
+  it('algorithms: SHA1 by default, SHA-2 for HOTP tokens only', () => {
+    expect(validateOtpTokenAlgorithm('TotpToken', undefined)).toBe('SHA1');
+    expect(validateOtpTokenAlgorithm('HotpToken', 'sha-256')).toBe('SHA256');
+    expect(validateOtpTokenAlgorithm('HotpToken', 'SHA512')).toBe('SHA512');
+    expect(() => validateOtpTokenAlgorithm('TotpToken', 'SHA256')).toThrow(DomainError);
+    expect(() => validateOtpTokenAlgorithm('HotpToken', 'MD5')).toThrow(DomainError);
+  });
+
+  it('names are non-empty', () => {
+    expect(validateAuthenticatorName(' Key fob ')).toBe('Key fob');
+    expect(() => validateAuthenticatorName('')).toThrow(DomainError);
+  });
+
+  it('a user lists the kinds configured, phones counting as Sms', () => {
+    expect(configuredKinds(['HotpToken', 'Totp', 'Totp'], false)).toEqual(['Totp', 'HotpToken']);
+    expect(configuredKinds([], true)).toEqual(['Sms']);
+    expect(configuredKinds([], false)).toEqual([]);
+  });
+});
