@@ -10,3 +10,4 @@ export * from './lib/users';
 export * from './lib/custom-fields';
 export * from './lib/phones';
 export * from './lib/authenticators';
+export * from './lib/access-requests';
