@@ -58,3 +58,20 @@ export function validateAuthenticatorName(raw: unknown, field = 'Name'): string 
 export function configuredKinds(authenticatorKinds: readonly string[], hasPhones: boolean): AuthenticatorKindName[] {
   return AUTHENTICATOR_KINDS.filter((kind) => authenticatorKinds.includes(kind) || (kind === 'Sms' && hasPhones));
 }
+
+/** An OTP token's PrivateId (hex uid of a hardware token): at most this many bytes. */
+export const OTP_TOKEN_PRIVATE_ID_MAX_BYTES = 64;
+
+/**
+ * PrivateId of a token registration (SPEC.md: optional, hex). Absent, null or empty: none. The value
+ * is kept secret like the key, so no message repeats it.
+ */
+export function parseOtpTokenPrivateId(raw: unknown): Buffer | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw !== 'string') throw new ValidationFailed('PrivateId must be a hex string.');
+  const hex = raw.trim();
+  if (hex === '') return null;
+  if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length % 2 !== 0) throw new ValidationFailed('PrivateId must be hex-encoded (an even number of the digits 0-9, a-f).');
+  if (hex.length / 2 > OTP_TOKEN_PRIVATE_ID_MAX_BYTES) throw new ValidationFailed(`PrivateId must be at most ${OTP_TOKEN_PRIVATE_ID_MAX_BYTES} bytes.`);
+  return Buffer.from(hex, 'hex');
+}

@@ -29,6 +29,15 @@ export class AuthenticatorsRepository {
     return this.repo().findOneBy({ accountId, userId, id });
   }
 
+  /** The row locked for the rest of the transaction: a move or copy reads a state nobody changes meanwhile. */
+  findOfUserForUpdate(accountId: string, userId: string, id: string): Promise<AuthenticatorEntity | null> {
+    return this.repo()
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.account_id = :accountId AND a.user_id = :userId AND a.id = :id', { accountId, userId, id })
+      .getOne();
+  }
+
   async rename(accountId: string, id: string, name: string): Promise<void> {
     await this.repo().update({ accountId, id }, { name });
   }
