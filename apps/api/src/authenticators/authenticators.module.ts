@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuthenticatorsController } from './authenticators.controller';
+import { AuthenticatorsService } from './authenticators.service';
 
-@Module({ controllers: [], providers: [] })
+@Module({ controllers: [AuthenticatorsController], providers: [AuthenticatorsService], exports: [AuthenticatorsService] })
 export class AuthenticatorsModule {}
