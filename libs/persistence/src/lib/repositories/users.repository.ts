@@ -84,24 +84,22 @@ export class UsersRepository {
     if (userIds.length === 0) return details;
     const manager = this.db.manager();
     const ids = [...userIds];
-    const [groups, kinds, phones, fields] = await Promise.all([
-      manager
-        .createQueryBuilder(UserGroupEntity, 'ug')
-        .innerJoin(GroupEntity, 'g', 'g.id = ug.group_id')
-        .select(['ug.user_id AS user_id', 'g.name AS name'])
-        .where('ug.account_id = :accountId AND ug.user_id IN (:...ids)', { accountId, ids })
-        .orderBy('g.created_at', 'ASC')
-        .addOrderBy('g.id', 'ASC')
-        .getRawMany<{ user_id: string; name: string }>(),
-      manager
-        .createQueryBuilder(AuthenticatorEntity, 'a')
-        .select(['a.user_id AS user_id', 'a.kind AS kind'])
-        .distinct(true)
-        .where('a.account_id = :accountId AND a.user_id IN (:...ids)', { accountId, ids })
-        .getRawMany<{ user_id: string; kind: string }>(),
-      manager.getRepository(PhoneEntity).find({ where: { accountId, userId: In(ids) }, order: { createdAt: 'ASC', number: 'ASC' } }),
-      manager.getRepository(CustomFieldEntity).find({ where: { accountId, userId: In(ids) }, order: { name: 'ASC' } }),
-    ]);
+    // one after another: inside a transaction they share one connection
+    const groups = await manager
+      .createQueryBuilder(UserGroupEntity, 'ug')
+      .innerJoin(GroupEntity, 'g', 'g.id = ug.group_id')
+      .select(['ug.user_id AS user_id', 'g.name AS name'])
+      .where('ug.account_id = :accountId AND ug.user_id IN (:...ids)', { accountId, ids })
+      .orderBy('lower(g.name)', 'ASC')
+      .getRawMany<{ user_id: string; name: string }>();
+    const kinds = await manager
+      .createQueryBuilder(AuthenticatorEntity, 'a')
+      .select(['a.user_id AS user_id', 'a.kind AS kind'])
+      .distinct(true)
+      .where('a.account_id = :accountId AND a.user_id IN (:...ids)', { accountId, ids })
+      .getRawMany<{ user_id: string; kind: string }>();
+    const phones = await manager.getRepository(PhoneEntity).find({ where: { accountId, userId: In(ids) }, order: { number: 'ASC' } });
+    const fields = await manager.getRepository(CustomFieldEntity).find({ where: { accountId, userId: In(ids) }, order: { name: 'ASC' } });
     for (const row of groups) details.get(row.user_id)?.groups.push(row.name);
     for (const row of kinds) details.get(row.user_id)?.authenticatorKinds.push(row.kind);
     for (const phone of phones) details.get(phone.userId)?.phones.push(phone.number);
@@ -127,7 +125,7 @@ export class UsersRepository {
   }
 
   async phonesOf(accountId: string, userId: string): Promise<string[]> {
-    const rows = await this.db.manager().getRepository(PhoneEntity).find({ where: { accountId, userId }, order: { createdAt: 'ASC', number: 'ASC' } });
+    const rows = await this.db.manager().getRepository(PhoneEntity).find({ where: { accountId, userId }, order: { number: 'ASC' } });
     return rows.map((row) => row.number);
   }
 
