@@ -1,5 +1,5 @@
 import { AUTHENTICATOR_KINDS, AuthenticatorKindName } from '@twofold/domain';
-import { AuthenticatorEntity } from '@twofold/persistence';
+import { AuthenticatorEntity, PhoneEntity } from '@twofold/persistence';
 import { Allow } from 'class-validator';
 
 /**
@@ -54,11 +54,13 @@ export function toAuthenticatorDto(authenticator: AuthenticatorEntity): Authenti
   return { id: authenticator.id, name: authenticator.name };
 }
 
-export function toAuthenticatorsByKindDto(authenticators: readonly AuthenticatorEntity[]): AuthenticatorsByKindDto {
+/** Stored phone numbers are the user's `Sms` authenticators: id of the phone, the number as name. */
+export function toAuthenticatorsByKindDto(authenticators: readonly AuthenticatorEntity[], smsPhones: readonly PhoneEntity[] = []): AuthenticatorsByKindDto {
   const model: AuthenticatorsByKindDto = {};
   for (const kind of AUTHENTICATOR_KINDS) {
-    const ofKind = authenticators.filter((authenticator) => authenticator.kind === kind);
-    if (ofKind.length > 0) model[kind] = ofKind.map(toAuthenticatorDto);
+    const ofKind = authenticators.filter((authenticator) => authenticator.kind === kind).map(toAuthenticatorDto);
+    if (kind === 'Sms') ofKind.push(...smsPhones.map((phone) => ({ id: phone.id, name: phone.number })));
+    if (ofKind.length > 0) model[kind] = ofKind;
   }
   return model;
 }

@@ -82,7 +82,8 @@ export class AuthenticatorsService {
 
   async list(accountId: string, userId: string): Promise<AuthenticatorsByKindDto> {
     const user = await this.findUser(accountId, userId);
-    return toAuthenticatorsByKindDto(await this.authenticators.listByUser(accountId, user.id));
+    const rows = await this.authenticators.listByUser(accountId, user.id);
+    return toAuthenticatorsByKindDto(rows, await this.authenticators.smsPhonesOf(accountId, user.id));
   }
 
   async registerToken(accountId: string, userId: string, rawKind: string, body: RegisterTokenRequest): Promise<RegisteredTokenDto> {
@@ -121,7 +122,9 @@ export class AuthenticatorsService {
       await this.move(accountId, userId, rawKind, id, body);
       return 'moved';
     }
-    const { authenticator } = await this.find(accountId, userId, parseAuthenticatorKind(rawKind), id);
+    const kind = parseAuthenticatorKind(rawKind);
+    if (kind === 'Sms') await this.refuseSmsRename(accountId, userId, id);
+    const { authenticator } = await this.find(accountId, userId, kind, id);
     const name = validateAuthenticatorName(body.name);
     journalDetails.add({ AuthenticatorName: name, AuthenticatorPreviousName: authenticator.name });
     await this.authenticators.rename(accountId, authenticator.id, name);
@@ -129,7 +132,9 @@ export class AuthenticatorsService {
   }
 
   async delete(accountId: string, userId: string, rawKind: string, id: string): Promise<void> {
-    const { authenticator } = await this.find(accountId, userId, parseAuthenticatorKind(rawKind), id);
+    const kind = parseAuthenticatorKind(rawKind);
+    if (kind === 'Sms' && (await this.deleteSmsPhone(accountId, userId, id))) return;
+    const { authenticator } = await this.find(accountId, userId, kind, id);
     journalDetails.add({ AuthenticatorName: authenticator.name });
     await this.authenticators.delete(accountId, authenticator.id);
   }
@@ -138,8 +143,9 @@ export class AuthenticatorsService {
   async deleteKind(accountId: string, userId: string, rawKind: string): Promise<number> {
     const kind = parseAuthenticatorKind(rawKind);
     journalDetails.add({ AuthenticatorKind: kind });
-    const user = await this.findUser(accountId, userId);
-    const removed = await this.authenticators.deleteKind(accountId, user.id, kind);
+    const user = await this.findUser(accountId, userId, { lock: kind === 'Sms' });
+    const removed: { id: string }[] = await this.authenticators.deleteKind(accountId, user.id, kind);
+    if (kind === 'Sms') removed.push(...(await this.authenticators.deleteSmsPhones(accountId, user.id)));
     journalDetails.add({ AuthenticatorCount: String(removed.length) });
     if (removed.length > 0) journalDetails.add({ AuthenticatorIds: removed.map((row) => row.id).join(',') });
     return removed.length;
@@ -190,9 +196,27 @@ export class AuthenticatorsService {
     if (target.id !== user.id) await this.authenticators.moveToUser(accountId, authenticator.id, target.id);
   }
 
-  private async findUser(accountId: string, userId: string): Promise<UserEntity> {
+  /** SMS is the user's phone numbers: one is removed here, under the user row lock the phone endpoints take too. */
+  private async deleteSmsPhone(accountId: string, userId: string, id: string): Promise<boolean> {
+    journalDetails.add({ AuthenticatorKind: 'Sms' });
+    const user = await this.findUser(accountId, userId, { lock: true });
+    journalDetails.add({ AuthenticatorId: id });
+    return this.authenticators.deleteSmsPhone(accountId, user.id, requireUuid(id, 'Authenticator'));
+  }
+
+  /** A phone's name is its number, changed through the phone endpoints; an unknown id stays a 404. */
+  private async refuseSmsRename(accountId: string, userId: string, id: string): Promise<void> {
+    const user = await this.findUser(accountId, userId);
+    const phones = await this.authenticators.smsPhonesOf(accountId, user.id);
+    if (phones.some((phone) => phone.id === id.toLowerCase())) {
+      throw new ValidationFailed('An SMS authenticator is a phone number: change it with the phone endpoints of the user API.');
+    }
+  }
+
+  private async findUser(accountId: string, userId: string, options: { lock?: boolean } = {}): Promise<UserEntity> {
     journalDetails.add({ UserId: userId });
-    const user = await this.users.findById(accountId, requireUuid(userId, 'User'));
+    const id = requireUuid(userId, 'User');
+    const user = options.lock ? await this.users.findByIdForUpdate(accountId, id) : await this.users.findById(accountId, id);
     if (!user) throw new NotFound('User');
     journalDetails.add({ UserId: user.id, [JournalField.userIdentity]: user.identity });
     return user;

@@ -479,6 +479,59 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     });
   });
 
+  describe('Sms: the user\'s stored phone numbers', () => {
+    it('lists each phone as an Sms authenticator, deletes one or all, refuses a rename', async () => {
+      const s = await setup();
+      const other = await setup();
+      const userId = await s.newUser('fay');
+      const users = new UsersRepository(t.db);
+      await users.changePhones(s.account.id, userId, { add: ['+15550000002', '+15550000001'], remove: [] }, TEST_NOW);
+      const token = await s.register(userId, 'totptoken');
+      const list = await s.http.get(`/users/${userId}/authenticators`);
+      expect(list.body.model).toEqual({
+        TotpToken: [{ id: token, name: 'Token' }],
+        Sms: [
+          { id: expect.any(String), name: '+15550000001' },
+          { id: expect.any(String), name: '+15550000002' },
+        ],
+      });
+      const [first, second] = list.body.model.Sms.map((entry: { id: string }) => entry.id);
+
+      expect((await s.http.put(`/users/${userId}/authenticators/sms/${first}`, { Name: 'Mobile' })).status).toBe(400);
+      expect((await s.http.put(`/users/${userId}/authenticators/sms/${first}`, { user: userId })).status).toBe(400);
+      expect((await s.http.patch(`/users/${userId}/authenticators/sms/${first}`, { users: [userId] })).status).toBe(400);
+      expect((await s.http.delete(`/users/${userId}/authenticators/sms/${token}`)).status).toBe(404);
+      expect((await s.http.delete(`/users/${userId}/authenticators/totptoken/${first}`)).status).toBe(404);
+      const theirUser = await other.newUser('mallory');
+      expect((await other.http.delete(`/users/${theirUser}/authenticators/sms/${first}`)).status).toBe(404);
+      expect((await other.http.delete(`/users/${userId}/authenticators/sms/${first}`)).status).toBe(404);
+
+      const one = await s.http.delete(`/users/${userId}/authenticators/sms/${first}`);
+      expect(one.status).toBe(200);
+      expect(await users.phonesOf(s.account.id, userId)).toEqual(['+15550000002']);
+      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model.Sms).toEqual([{ id: second, name: '+15550000002' }]);
+
+      await users.changePhones(s.account.id, userId, { add: ['+15550000003'], remove: [] }, TEST_NOW);
+      const all = await s.http.delete(`/users/${userId}/authenticators/SMS`);
+      expect(all.status).toBe(200);
+      expect(all.body.message).toBe('2 authenticators deleted.');
+      expect(await users.phonesOf(s.account.id, userId)).toEqual([]);
+      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ TotpToken: [{ id: token, name: 'Token' }] });
+
+      const events = await s.journal('Authenticator');
+      expect(events.map((e) => [e.action, e.success])).toEqual([
+        ['Disable', false],
+        ['Disable', false],
+        ['Disable', true],
+        ['Disable', true],
+      ]);
+      expect(events[2].additionalFields).toMatchObject({ UserId: userId, UserIdentity: 'fay', AuthenticatorKind: 'Sms', AuthenticatorId: first });
+      expect(events[3].additionalFields).toMatchObject({ AuthenticatorKind: 'Sms', AuthenticatorCount: '2' });
+      const journalText = JSON.stringify(events);
+      expect(journalText).not.toContain('+1555');
+    });
+  });
+
   describe('DELETE', () => {
     it('deletes one authenticator, journaled as Authenticator Disable', async () => {
       const s = await setup();
