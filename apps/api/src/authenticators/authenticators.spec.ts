@@ -439,9 +439,13 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       expect((await patch({ users: target })).status).toBe(400);
       expect((await patch({ users: [target, 5] })).status).toBe(400);
       expect((await patch({ users: [target, source] })).status).toBe(400);
+      const tooMany = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+      const limit = await patch({ users: tooMany });
+      expect(limit.status).toBe(400);
+      expect(limit.body.message).toBe('users may name at most 100 users.');
       expect((await s.http.get(`/users/${target}/authenticators`)).body.model).toEqual({});
       const events = await s.journal('User');
-      expect(events.slice(1).map((e) => e.success)).toEqual([false, false, false, false, false]);
+      expect(events.slice(1).map((e) => e.success)).toEqual([false, false, false, false, false, false]);
     });
 
     it("answers 404 when any target is of another account or unknown, and copies nothing", async () => {
@@ -476,6 +480,36 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       expect((await s.http.patch(`/users/${theirUser}/authenticators/totptoken/${theirs}`, { users: [target] })).status).toBe(404);
       expect((await s.http.patch(`/users/${source}/authenticators/totptoken/${theirs}`, { users: [target] })).status).toBe(404);
       expect((await s.http.get(`/users/${target}/authenticators`)).body.model).toEqual({});
+    });
+  });
+
+  describe('moves and copies in parallel', () => {
+    it('serialize on the token and target rows: no deadlock, no error, a consistent end state', async () => {
+      const s = await setup();
+      const [a, b, c, d] = [await s.newUser('p-a'), await s.newUser('p-b'), await s.newUser('p-c'), await s.newUser('p-d')];
+      const tokenA = await s.register(a, 'hotptoken');
+      const tokenB = await s.register(b, 'hotptoken');
+      const results = await Promise.all([
+        s.http.patch(`/users/${a}/authenticators/hotptoken/${tokenA}`, { users: [c, d] }),
+        s.http.patch(`/users/${b}/authenticators/hotptoken/${tokenB}`, { users: [d, c] }),
+        s.http.put(`/users/${a}/authenticators/hotptoken/${tokenA}`, { user: d }),
+        s.http.patch(`/users/${a}/authenticators/hotptoken/${tokenA}`, { users: [b] }),
+      ]);
+      expect(results.map((res) => res.status).slice(0, 3)).toEqual([200, 200, 200]);
+      // the second copy of tokenA ran before the move (200) or after it (404: tokenA is d's by then)
+      expect([200, 404]).toContain(results[3].status);
+      expect((await row(tokenA)).userId).toBe(d);
+      const list = (await s.http.get(`/users/${c}/authenticators`)).body.model;
+      expect(list.HotpToken).toHaveLength(2);
+    });
+
+    it('a move to the user it already has changes only the name', async () => {
+      const s = await setup();
+      const userId = await s.newUser('same');
+      const id = await s.register(userId, 'totptoken');
+      const res = await s.http.put(`/users/${userId}/authenticators/totptoken/${id}`, { user: userId, name: 'Renamed' });
+      expect(res.status).toBe(200);
+      expect(await row(id)).toMatchObject({ userId, name: 'Renamed' });
     });
   });
 
