@@ -9,7 +9,7 @@ describe('migrations', () => {
     try {
       await dataSource.initialize();
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000', 'EnrollmentTokens1763800000000', 'AdministratorActivation1763900000000']);
+      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000', 'EnrollmentTokens1763800000000', 'AdministratorActivation1763900000000', 'AccessRequestPendingSecret1764000000000']);
       expect(await dataSource.showMigrations()).toBe(false);
 
       const client = new Client({ connectionString: empty.url });
@@ -40,6 +40,7 @@ describe('migrations', () => {
         'administrators_account_identity',
         'journal_events_account_date',
         'access_requests_account_created',
+        'access_requests_account_awaiting',
         'groups_account_name',
       ]) {
         expect(indexNames).toContain(expected);

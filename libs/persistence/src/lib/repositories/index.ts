@@ -7,3 +7,4 @@ export * from './journal.repository';
 export * from './enrollment-tokens.repository';
 export * from './users.repository';
 export * from './authenticators.repository';
+export * from './access-requests.repository';

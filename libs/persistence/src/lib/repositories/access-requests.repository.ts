@@ -1,0 +1,138 @@
+import { Page } from '@twofold/domain';
+import { In, LessThanOrEqual } from 'typeorm';
+import { Db } from '../transaction-context';
+import { AccessRequestEntity, AccessRequestStatus, ResourceEntity } from '../entities';
+
+export type NewAccessRequest = Pick<
+  AccessRequestEntity,
+  'resourceId' | 'userId' | 'identity' | 'email' | 'phone' | 'language' | 'claims' | 'callbackAction' | 'callbackTarget' | 'createdAt'
+>;
+
+/** What a decision writes beside the status (SPEC.md history item). */
+export type AccessDecision = Partial<
+  Pick<AccessRequestEntity, 'userId' | 'grantedAt' | 'authenticator' | 'ip' | 'remoteHost' | 'twoFADeviceIp' | 'countryCode' | 'region' | 'city'>
+>;
+
+export interface AccessHistoryFilter {
+  /** inclusive */
+  from: Date;
+  /** exclusive */
+  to: Date;
+  identity?: string;
+}
+
+/**
+ * Access requests and their history. Every status change is a conditional UPDATE on
+ * `status = 'AwaitingAuthentication'`: of parallel deciders exactly one wins, in any API process.
+ */
+export class AccessRequestsRepository {
+  constructor(private readonly db: Db) {}
+
+  private repo() {
+    return this.db.manager().getRepository(AccessRequestEntity);
+  }
+
+  insert(accountId: string, values: NewAccessRequest & Partial<Pick<AccessRequestEntity, 'status'>>): Promise<AccessRequestEntity> {
+    return this.repo().save(this.repo().create({ status: 'AwaitingAuthentication', failedAttempts: 0, ...values, accountId }));
+  }
+
+  findById(accountId: string, id: string): Promise<AccessRequestEntity | null> {
+    return this.repo().findOneBy({ accountId, id });
+  }
+
+  /** The access page's lookup: the request id in its URL is all the visitor has, so not scoped by account. */
+  findForPage(id: string): Promise<AccessRequestEntity | null> {
+    return this.repo().findOneBy({ id });
+  }
+
+  /** The row locked for the rest of the transaction: code submissions of one request queue up. */
+  findByIdForUpdate(accountId: string, id: string): Promise<AccessRequestEntity | null> {
+    return this.repo()
+      .createQueryBuilder('r')
+      .setLock('pessimistic_write')
+      .where('r.account_id = :accountId AND r.id = :id', { accountId, id })
+      .getOne();
+  }
+
+  /** Awaiting requests of the account created at or before `createdUpTo` become Expired. */
+  async expireStale(accountId: string, createdUpTo: Date): Promise<void> {
+    await this.repo().update({ accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) }, { status: 'Expired' });
+  }
+
+  /** One window of a day's history, oldest first; with `identity`, only that login (case-insensitively). */
+  list(accountId: string, filter: AccessHistoryFilter, page: Page): Promise<[AccessRequestEntity[], number]> {
+    const query = this.repo()
+      .createQueryBuilder('r')
+      .where('r.account_id = :accountId', { accountId })
+      .andWhere('r.created_at >= :from AND r.created_at < :to', { from: filter.from, to: filter.to });
+    if (filter.identity !== undefined) query.andWhere('lower(r.identity) = lower(:identity)', { identity: filter.identity });
+    return query.orderBy('r.created_at', 'ASC').addOrderBy('r.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
+  }
+
+  /** Names of the account's resources by id, for the history's resourceName. */
+  async resourceNames(accountId: string, resourceIds: readonly string[]): Promise<Map<string, string>> {
+    if (resourceIds.length === 0) return new Map();
+    const rows = await this.db
+      .manager()
+      .getRepository(ResourceEntity)
+      .find({ where: { accountId, id: In([...new Set(resourceIds)]) }, select: { id: true, name: true } });
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
+  async setUser(accountId: string, id: string, userId: string): Promise<void> {
+    await this.repo().update({ accountId, id }, { userId });
+  }
+
+  /** The first visit's address; later visits keep it. */
+  async recordVisit(accountId: string, id: string, address: { ip: string; remoteHost: string }): Promise<void> {
+    await this.repo()
+      .createQueryBuilder()
+      .update()
+      .set({ ip: address.ip, remoteHost: address.remoteHost })
+      .where('account_id = :accountId AND id = :id AND ip IS NULL', { accountId, id })
+      .execute();
+  }
+
+  /** The encrypted authenticator-app secret offered on this request's page, if one was. */
+  async pendingSecret(accountId: string, id: string): Promise<Buffer | null> {
+    const rows: { pending_secret_enc: Buffer | null }[] = await this.db
+      .manager()
+      .query('SELECT pending_secret_enc FROM access_requests WHERE account_id = $1 AND id = $2', [accountId, id]);
+    return rows[0]?.pending_secret_enc ?? null;
+  }
+
+  /** Keeps the first secret offered: a reload or a parallel visit shows the same one. */
+  async setPendingSecretOnce(accountId: string, id: string, secretEnc: Buffer): Promise<void> {
+    await this.db
+      .manager()
+      .query('UPDATE access_requests SET pending_secret_enc = $3 WHERE account_id = $1 AND id = $2 AND pending_secret_enc IS NULL', [
+        accountId,
+        id,
+        secretEnc,
+      ]);
+  }
+
+  /**
+   * Counts a wrong code on an awaiting request; the `limit`-th makes it Denied. Returns the new count
+   * and status, or null when the request was no longer awaiting.
+   */
+  async recordFailedAttempt(accountId: string, id: string, limit: number): Promise<{ failedAttempts: number; status: AccessRequestStatus } | null> {
+    const rows: { failed_attempts: number; status: AccessRequestStatus }[] = await this.db.manager().query(
+      `UPDATE access_requests
+          SET failed_attempts = failed_attempts + 1,
+              status = CASE WHEN failed_attempts + 1 >= $3 THEN 'Denied' ELSE status END
+        WHERE account_id = $1 AND id = $2 AND status = 'AwaitingAuthentication'
+        RETURNING failed_attempts, status`,
+      [accountId, id, limit],
+    );
+    // node-postgres returns [rows, affected] for UPDATE ... RETURNING through TypeORM
+    const row = Array.isArray(rows[0]) ? (rows[0] as unknown as { failed_attempts: number; status: AccessRequestStatus }[])[0] : rows[0];
+    return row ? { failedAttempts: row.failed_attempts, status: row.status } : null;
+  }
+
+  /** Moves an awaiting request to its final status; true for exactly one of parallel callers. */
+  async decide(accountId: string, id: string, status: Exclude<AccessRequestStatus, 'AwaitingAuthentication'>, decision: AccessDecision = {}): Promise<boolean> {
+    const result = await this.repo().update({ accountId, id, status: 'AwaitingAuthentication' }, { ...decision, status });
+    return (result.affected ?? 0) === 1;
+  }
+}
