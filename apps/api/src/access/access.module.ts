@@ -1,5 +1,19 @@
 import { Module } from '@nestjs/common';
+import { AccessRequestsRepository, Db } from '@twofold/persistence';
 import { UsersModule } from '../users/users.module';
+import { AccessPageController } from './access-page.controller';
+import { AccessPageService } from './access-page.service';
+import { AccessRequestsController } from './access-requests.controller';
+import { AccessRequestsService } from './access-requests.service';
 
-@Module({ imports: [UsersModule], controllers: [], providers: [] })
+@Module({
+  imports: [UsersModule],
+  // order matters: /access/requests before the page's /access/:id
+  controllers: [AccessRequestsController, AccessPageController],
+  providers: [
+    { provide: AccessRequestsRepository, useFactory: (db: Db) => new AccessRequestsRepository(db), inject: [Db] },
+    AccessRequestsService,
+    AccessPageService,
+  ],
+})
 export class AccessModule {}

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -15,6 +16,11 @@ export interface AppConfig {
   mailFrom: string;
   logLevel: LogLevel;
   dataDir: string;
+  /**
+   * TRUSTED_PROXIES: addresses and CIDR ranges of reverse proxies whose `X-Forwarded-For` is believed
+   * (the access page records the user's address). Absent or empty: none, the peer's address is used.
+   */
+  trustedProxies?: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -30,6 +36,22 @@ function parseUrl(name: string, value: string, protocols: string[]): string {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
   }
   return value.replace(/\/+$/, '');
+}
+
+/** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`: each entry an IP address, optionally with a prefix length. */
+export function parseTrustedProxies(text: string | undefined): string[] {
+  if (!text || text.trim() === '') return [];
+  return text.split(',').map((raw) => {
+    const entry = raw.trim();
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new ConfigError(`TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges, got "${entry}"`);
+    }
+    return entry;
+  });
 }
 
 /** Reads and validates the environment (CONTRACT §1); a bad value stops the process with a clear message. */
@@ -55,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (error instanceof SettingError) throw new ConfigError(error.message);
     throw error;
   }
-  return { port, databaseUrl, publicUrl, accessUrl, encryptionKey, smtpUrl, mailFrom, logLevel, dataDir };
+  const trustedProxies = parseTrustedProxies(env['TRUSTED_PROXIES']);
+  return { port, databaseUrl, publicUrl, accessUrl, encryptionKey, smtpUrl, mailFrom, logLevel, dataDir, trustedProxies };
 }

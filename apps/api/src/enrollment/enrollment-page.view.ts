@@ -1,4 +1,7 @@
-/** Server-rendered pages of the enrollment link: no script, one inline style guarded by a nonce. */
+/**
+ * Server-rendered pages of the enrollment link and the access page (apps/api/src/access): one layout,
+ * one inline style guarded by a nonce; no script except the access page's callback auto-submit.
+ */
 
 export type PageLanguage = 'en' | 'ru';
 
@@ -45,7 +48,8 @@ export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
   return /^\s*ru\b/i.test(acceptLanguage ?? '') ? 'ru' : 'en';
 }
 
-function layout(lang: PageLanguage, nonce: string, title: string, body: string): string {
+/** The page frame shared by the enrollment and access pages: brand, one column, phone-sized. */
+export function renderLayout(lang: PageLanguage, nonce: string, title: string, body: string): string {
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -67,6 +71,10 @@ function layout(lang: PageLanguage, nonce: string, title: string, body: string):
   button { margin-top: 1rem; width: 100%; font-size: 1.05rem; padding: .7rem; border: 0; border-radius: .5rem; background: var(--accent); color: #fff; cursor: pointer; }
   button:focus-visible, input:focus-visible, a:focus-visible { outline: 3px solid color-mix(in srgb, var(--accent) 60%, transparent); outline-offset: 2px; }
   .error { color: #b3261e; font-weight: 600; }
+  .muted { opacity: .75; font-size: .95rem; }
+  .badge { display: inline-block; font-size: .85rem; font-weight: 600; padding: .15rem .6rem; border-radius: 1rem; margin-bottom: .75rem; }
+  .badge.ok { background: color-mix(in srgb, #1e8e3e 18%, Canvas); color: #1e8e3e; }
+  .badge.stop { background: color-mix(in srgb, #b3261e 15%, Canvas); color: #b3261e; }
   a { color: var(--accent); }
 </style>
 </head>
@@ -80,39 +88,54 @@ export interface EnrollmentFormModel {
   otpauthUri: string;
   qrSvg: string;
   error?: { attemptsLeft: number };
+  /** hidden inputs of the form (the access page's anti-forgery token) */
+  hidden?: Record<string, string>;
+}
+
+/** `<input type="hidden">` for each field, escaped. */
+export function hiddenInputs(fields: Record<string, string> | undefined): string {
+  return Object.entries(fields ?? {})
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
+}
+
+/** The 6-digit code field with its label and error, as the enrollment and access forms show it. */
+export function codeField(label: string, error: string | null): string {
+  const alert = error ? `<p class="error" role="alert" id="code-error">${escapeHtml(error)}</p>` : '';
+  return `<label for="code">${escapeHtml(label)}</label>
+  ${alert}
+  <input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required autofocus${error ? ' aria-invalid="true" aria-describedby="code-error"' : ''}>`;
 }
 
 export function renderEnrollmentForm(lang: PageLanguage, nonce: string, model: EnrollmentFormModel): string {
   const t = TEXT[lang];
-  const error = model.error ? `<p class="error" role="alert" id="code-error">${escapeHtml(t.wrongCode(model.error.attemptsLeft))}</p>` : '';
-  const grouped = model.secretBase32.replace(/(.{4})/g, '$1 ').trim();
-  return layout(
-    lang,
-    nonce,
-    t.title,
-    `<h1>${escapeHtml(t.title)}</h1>
-<p>${escapeHtml(t.intro(model.holder))}</p>
+  return renderLayout(lang, nonce, t.title, `<h1>${escapeHtml(t.title)}</h1>\n${enrollmentSection(lang, model)}`);
+}
+
+/** QR code, Base32 secret (as text, `data-testid="secret"`), otpauth link and the code form. */
+export function enrollmentSection(lang: PageLanguage, model: EnrollmentFormModel): string {
+  const t = TEXT[lang];
+  const error = model.error ? t.wrongCode(model.error.attemptsLeft) : null;
+  return `<p>${escapeHtml(t.intro(model.holder))}</p>
 <div class="qr" role="img" aria-label="QR code">${model.qrSvg}</div>
 <p>${escapeHtml(t.manual)}</p>
-<code class="secret" id="secret">${escapeHtml(grouped)}</code>
+<code class="secret" id="secret" data-testid="secret">${escapeHtml(model.secretBase32)}</code>
 <p><a href="${escapeHtml(model.otpauthUri)}">${escapeHtml(t.openInApp)}</a></p>
 <form method="post">
-  <label for="code">${escapeHtml(t.codeLabel)}</label>
-  ${error}
-  <input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required autofocus${model.error ? ' aria-invalid="true" aria-describedby="code-error"' : ''}>
+  ${hiddenInputs(model.hidden)}
+  ${codeField(t.codeLabel, error)}
   <button type="submit">${escapeHtml(t.submit)}</button>
-</form>`,
-  );
+</form>`;
 }
 
 export function renderEnrollmentDone(lang: PageLanguage, nonce: string): string {
   const t = TEXT[lang];
-  return layout(lang, nonce, t.doneTitle, `<h1>${escapeHtml(t.doneTitle)}</h1><p>${escapeHtml(t.done)}</p>`);
+  return renderLayout(lang, nonce, t.doneTitle, `<h1>${escapeHtml(t.doneTitle)}</h1><p>${escapeHtml(t.done)}</p>`);
 }
 
 export type GoneReason = 'expired' | 'used' | 'revoked' | 'unknown';
 
 export function renderEnrollmentGone(lang: PageLanguage, nonce: string, reason: GoneReason): string {
   const t = TEXT[lang];
-  return layout(lang, nonce, t.goneTitle, `<h1>${escapeHtml(t.goneTitle)}</h1><p>${escapeHtml(t[reason])}</p>`);
+  return renderLayout(lang, nonce, t.goneTitle, `<h1>${escapeHtml(t.goneTitle)}</h1><p>${escapeHtml(t[reason])}</p>`);
 }

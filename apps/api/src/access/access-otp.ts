@@ -1,0 +1,55 @@
+import { HOTP_LOOK_AHEAD, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
+import { OtpAlgorithm, verifyHotp, verifyTotp } from '@twofold/otp';
+import { AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
+
+/** The kinds whose codes the access page and /access/requests/ra check (CONTRACT §7). */
+export const OTP_KINDS: readonly AuthenticatorKind[] = ['Totp', 'TotpToken', 'HotpToken'];
+
+export function otpAuthenticators(all: readonly AuthenticatorEntity[]): AuthenticatorEntity[] {
+  return all.filter((authenticator) => OTP_KINDS.includes(authenticator.kind) && authenticator.secretEnc !== null);
+}
+
+function algorithmOf(authenticator: AuthenticatorEntity): OtpAlgorithm {
+  const algorithm = authenticator.algorithm?.toUpperCase();
+  return algorithm === 'SHA256' || algorithm === 'SHA512' ? algorithm : 'SHA1';
+}
+
+/**
+ * Checks a code against the user's OTP authenticators and spends it: a TOTP time step or HOTP counter
+ * is accepted through the repository's conditional UPDATE, so one code is accepted once, whatever
+ * the number of parallel requests or API processes. Returns the authenticator that accepted it.
+ */
+export async function acceptOtpCode(
+  repository: AuthenticatorsRepository,
+  cipher: SecretCipher,
+  authenticators: readonly AuthenticatorEntity[],
+  code: string,
+  now: Date,
+): Promise<AuthenticatorEntity | null> {
+  if (!/^\d{6}$/.test(code)) return null;
+  for (const authenticator of otpAuthenticators(authenticators)) {
+    const secret = cipher.decrypt('authenticator.secret', authenticator.secretEnc as Buffer);
+    if (authenticator.kind === 'HotpToken') {
+      const result = verifyHotp({
+        secret,
+        code,
+        counter: Number(authenticator.hotpCounter ?? 0),
+        lookAhead: HOTP_LOOK_AHEAD,
+        algorithm: algorithmOf(authenticator),
+        digits: OTP_TOKEN_DIGITS,
+      });
+      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, authenticator.id, result.counter))) return authenticator;
+    } else {
+      const result = verifyTotp({
+        secret,
+        code,
+        time: now.getTime(),
+        window: TOTP_WINDOW_STEPS,
+        digits: OTP_TOKEN_DIGITS,
+        afterTimeStep: authenticator.lastTimeStep === null ? undefined : Number(authenticator.lastTimeStep),
+      });
+      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, authenticator.id, result.timeStep))) return authenticator;
+    }
+  }
+  return null;
+}

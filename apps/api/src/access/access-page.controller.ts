@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { Body, Controller, Get, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Request, Response } from 'express';
+import { APP_CONFIG } from '../app/tokens';
+import { AppConfig } from '../config/app-config';
+import { pageLanguage } from '../enrollment/enrollment-page.view';
+import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
+import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
+import { ClientAddressResolver } from './client-address';
+
+const FINAL_STATUS = { unknown: 404, expired: 410, used: 410, denied: 403, locked: 403, tooManyCodes: 403, noLicense: 403, forged: 403 } as const;
+
+/**
+ * `$ACCESS_URL/<id>`: HTML for people. No credentials: the unguessable request id is the key, and the
+ * form carries a per-request anti-forgery token. Registered after AccessRequestsController, so that
+ * `/access/requests` is never taken for an id.
+ */
+@Controller({ path: 'access', version: VERSION_NEUTRAL })
+export class AccessPageController {
+  private readonly addresses: ClientAddressResolver;
+
+  constructor(
+    private readonly page: AccessPageService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.addresses = new ClientAddressResolver(config.trustedProxies ?? []);
+  }
+
+  @Get(':id')
+  async show(@Param('id') id: string, @Req() req: Request, @Headers('accept-language') language: string | undefined, @Res() res: Response): Promise<void> {
+    send(res, await this.page.show(id, this.visitor(req), pageLanguage(language)));
+  }
+
+  @Post(':id')
+  async submit(
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown> | undefined,
+    @Req() req: Request,
+    @Headers('accept-language') language: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, await this.page.submit(id, body ?? {}, this.visitor(req), pageLanguage(language)));
+  }
+
+  private visitor(req: Request): Visitor {
+    return { ip: this.addresses.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']) };
+  }
+}
+
+/**
+ * Strict CSP with a fresh nonce. The success page may run its one auto-submit script and post to the
+ * callback's origin. Requests whose callback target is _parent or _top are meant for an iframe: any
+ * site may frame them (`frame-ancestors *`); all others cannot be framed.
+ */
+function send(res: Response, outcome: AccessPageOutcome): void {
+  const nonce = randomBytes(16).toString('base64');
+  const formAction = outcome.kind === 'granted' && outcome.callback ? `'self' ${new URL(outcome.callback.action).origin}` : "'self'";
+  const script = outcome.kind === 'granted' && outcome.callback ? `; script-src 'nonce-${nonce}'` : '';
+  const frameAncestors = outcome.frameable ? '*' : "'none'";
+  res.setHeader(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${script}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
+  );
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  if (!outcome.frameable) res.setHeader('X-Frame-Options', 'DENY');
+  res.type('html');
+  switch (outcome.kind) {
+    case 'enroll':
+      res.status(200).send(renderAccessEnroll(outcome.lang, nonce, outcome.model));
+      return;
+    case 'code':
+      res.status(200).send(renderAccessCode(outcome.lang, nonce, outcome.model));
+      return;
+    case 'granted':
+      res.status(200).send(renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken));
+      return;
+    case 'final':
+      res.status(FINAL_STATUS[outcome.reason]).send(renderAccessFinal(outcome.lang, nonce, outcome.reason));
+  }
+}

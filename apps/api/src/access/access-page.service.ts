@@ -1,0 +1,291 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AccessCallback,
+  ACCESS_REQUEST_MAX_FAILED_CODES,
+  CallbackTarget,
+  Clock,
+  DomainError,
+  effectiveAccessStatus,
+  OTP_TOKEN_DIGITS,
+  TOTP_WINDOW_STEPS,
+} from '@twofold/domain';
+import { JournalField, JournalWriter } from '@twofold/journal';
+import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
+import {
+  AccessRequestEntity,
+  AccessRequestsRepository,
+  AuthenticatorsRepository,
+  Db,
+  ResourcesRepository,
+  SecretCipher,
+  UserEntity,
+  UsersRepository,
+} from '@twofold/persistence';
+import { toString as qrSvg } from 'qrcode';
+import { APP_CONFIG, CLOCK } from '../app/tokens';
+import { AppConfig } from '../config/app-config';
+import { ISSUER } from '../enrollment/enrollment-page.service';
+import { PageLanguage } from '../enrollment/enrollment-page.view';
+import { UserRegistrationService } from '../users/user-registration.service';
+import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
+import { acceptOtpCode, otpAuthenticators } from './access-otp';
+import { AccessCodeModel, AccessEnrollModel, AccessFinalReason } from './access-page.view';
+import { signAccessToken } from './access-token';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What the page shows; `frameable` when the request's callback target implies an iframe. */
+export type AccessPageOutcome = { lang: PageLanguage; frameable: boolean } & (
+  | { kind: 'enroll'; model: AccessEnrollModel }
+  | { kind: 'code'; model: AccessCodeModel }
+  | { kind: 'granted'; callback: AccessCallback | null; accessToken: string }
+  | { kind: 'final'; reason: AccessFinalReason }
+);
+
+/** The browser's address as the access page saw it (behind TRUSTED_PROXIES). */
+export interface Visitor {
+  ip: string;
+}
+
+type Resolved = { user: UserEntity } | { reason: AccessFinalReason };
+
+const FINAL_OF_STATUS = { Granted: 'used', Denied: 'denied', Expired: 'expired' } as const;
+
+/**
+ * The access page `$ACCESS_URL/<id>` (CONTRACT §7): registers an unknown identity, enrolls an
+ * authenticator app for a user without a second factor, checks codes, and on success hands the
+ * browser an AccessToken for the callback.
+ */
+@Injectable()
+export class AccessPageService {
+  private readonly formTokens: AccessFormTokens;
+
+  constructor(
+    private readonly db: Db,
+    private readonly requests: AccessRequestsRepository,
+    private readonly users: UsersRepository,
+    private readonly authenticators: AuthenticatorsRepository,
+    private readonly resources: ResourcesRepository,
+    private readonly registration: UserRegistrationService,
+    private readonly cipher: SecretCipher,
+    private readonly journal: JournalWriter,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.formTokens = new AccessFormTokens(config.encryptionKey);
+  }
+
+  async show(id: string, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
+    const row = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
+    if (!row) return { lang: fallbackLang, frameable: false, kind: 'final', reason: 'unknown' };
+    const frame = { lang: languageOf(row), frameable: isFrameable(row.callbackTarget) };
+    const status = await this.settleExpiry(row);
+    if (status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[status] };
+    await this.requests.recordVisit(row.accountId, row.id, { ip: visitor.ip, remoteHost: visitor.ip });
+    const resolved = await this.resolveUser(row);
+    if ('reason' in resolved) return { ...frame, kind: 'final', reason: resolved.reason };
+    const otp = otpAuthenticators(await this.authenticators.listByUser(row.accountId, resolved.user.id));
+    if (otp.length === 0) return { ...frame, kind: 'enroll', model: await this.enrollModel(row, resolved.user) };
+    return { ...frame, kind: 'code', model: await this.codeModel(row) };
+  }
+
+  async submit(id: string, body: Record<string, unknown>, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
+    const found = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
+    if (!found) return { lang: fallbackLang, frameable: false, kind: 'final', reason: 'unknown' };
+    const frame = { lang: languageOf(found), frameable: isFrameable(found.callbackTarget) };
+    if (!this.formTokens.verify(found.id, body[FORM_TOKEN_FIELD])) return { ...frame, kind: 'final', reason: 'forged' };
+    const code = typeof body['code'] === 'string' ? body['code'].replace(/\s+/g, '') : '';
+
+    // registration cannot run inside the locked transaction below: a lost race aborts a transaction
+    const status = await this.settleExpiry(found);
+    if (status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[status] };
+    await this.requests.recordVisit(found.accountId, found.id, { ip: visitor.ip, remoteHost: visitor.ip });
+    const resolved = await this.resolveUser(found);
+    if ('reason' in resolved) return { ...frame, kind: 'final', reason: resolved.reason };
+
+    const outcome = await this.db.transaction(async (): Promise<AccessPageOutcome> => {
+      // submissions of one request queue up here: of parallel correct codes only the first grants
+      const row = await this.requests.findByIdForUpdate(found.accountId, found.id);
+      if (!row) return { ...frame, kind: 'final', reason: 'unknown' };
+      const now = this.clock.now();
+      const current = effectiveAccessStatus(row, now);
+      if (current !== 'AwaitingAuthentication') {
+        if (current === 'Expired') await this.requests.decide(row.accountId, row.id, 'Expired');
+        return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[current] };
+      }
+      const user = await this.users.findByIdForUpdate(row.accountId, resolved.user.id);
+      if (!user) return { ...frame, kind: 'final', reason: 'unknown' };
+      if (user.isLocked) {
+        await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
+        return { ...frame, kind: 'final', reason: 'locked' };
+      }
+      const otp = otpAuthenticators(await this.authenticators.listByUser(row.accountId, user.id));
+      let accepted: string | null = null;
+      if (otp.length === 0) {
+        const pendingEnc = await this.requests.pendingSecret(row.accountId, row.id);
+        // no secret was shown for this request yet: show one, no attempt is counted
+        if (!pendingEnc) return { ...frame, kind: 'enroll', model: await this.enrollModel(row, user) };
+        accepted = (await this.enrollPending(row, user, pendingEnc, code, now)) ? 'Totp' : null;
+      } else {
+        accepted = (await acceptOtpCode(this.authenticators, this.cipher, otp, code, now))?.kind ?? null;
+      }
+      if (!accepted) {
+        const failed = await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES);
+        if (!failed || failed.status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: 'tooManyCodes' };
+        const error = { attemptsLeft: ACCESS_REQUEST_MAX_FAILED_CODES - failed.failedAttempts };
+        if (otp.length === 0) return { ...frame, kind: 'enroll', model: { ...(await this.enrollModel(row, user)), error } };
+        return { ...frame, kind: 'code', model: { ...(await this.codeModel(row)), error } };
+      }
+      const granted = await this.requests.decide(row.accountId, row.id, 'Granted', {
+        userId: user.id,
+        grantedAt: now,
+        authenticator: accepted,
+        ip: row.ip ?? visitor.ip,
+        remoteHost: row.remoteHost ?? visitor.ip,
+        twoFADeviceIp: visitor.ip,
+      });
+      if (!granted) return { ...frame, kind: 'final', reason: 'used' };
+      await this.users.update(row.accountId, user.id, { lastLogin: now });
+      return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: await this.accessToken(row, user, now) };
+    });
+    return outcome;
+  }
+
+  /** A request found awaiting past its expiry is written as Expired; returns the status as of now. */
+  private async settleExpiry(row: AccessRequestEntity): Promise<AccessRequestEntity['status']> {
+    const status = effectiveAccessStatus(row, this.clock.now());
+    if (status === 'Expired' && row.status === 'AwaitingAuthentication') await this.requests.decide(row.accountId, row.id, 'Expired');
+    return status;
+  }
+
+  /**
+   * The request's user: found by identity, or registered at this first visit (journal User Create,
+   * subject the identity: the user is the one acting). A locked user's request is Denied.
+   */
+  private async resolveUser(row: AccessRequestEntity): Promise<Resolved> {
+    let user = row.userId
+      ? await this.users.findById(row.accountId, row.userId)
+      : await this.users.findByIdentity(row.accountId, row.identity);
+    if (!user) {
+      try {
+        user = await this.db.transaction(async () => {
+          const created = await this.registration.register(row.accountId, { identity: row.identity, name: null, email: row.email, source: 'Api' });
+          await this.journal.record(row.accountId, {
+            object: 'User',
+            action: 'Create',
+            subject: row.identity,
+            success: true,
+            additionalFields: { [JournalField.userIdentity]: row.identity, UserId: created.id, AccessRequestId: row.id, Source: 'AccessPage' },
+          });
+          return created;
+        });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        if (error.code === 'USER_IDENTITY_TAKEN') {
+          user = await this.users.findByIdentity(row.accountId, row.identity);
+        } else if (error.code === 'USERS_QUOTA_EXCEEDED') {
+          await this.journal.record(row.accountId, {
+            object: 'User',
+            action: 'Create',
+            subject: row.identity,
+            success: false,
+            additionalFields: { [JournalField.userIdentity]: row.identity, AccessRequestId: row.id, Source: 'AccessPage', Reason: error.message },
+          });
+          await this.requests.decide(row.accountId, row.id, 'Denied');
+          return { reason: 'noLicense' };
+        } else {
+          throw error;
+        }
+      }
+      if (!user) return { reason: 'unknown' };
+    }
+    if (row.userId !== user.id) await this.requests.setUser(row.accountId, row.id, user.id);
+    row.userId = user.id;
+    if (user.isLocked) {
+      await this.requests.decide(row.accountId, row.id, 'Denied');
+      return { reason: 'locked' };
+    }
+    return { user };
+  }
+
+  /** The first valid code of the secret bound to this request becomes the user's Totp authenticator. */
+  private async enrollPending(row: AccessRequestEntity, user: UserEntity, pendingEnc: Buffer, code: string, now: Date): Promise<boolean> {
+    const secret = this.cipher.decrypt('authenticator.secret', pendingEnc);
+    const result = verifyTotp({ secret, code, time: now.getTime(), window: TOTP_WINDOW_STEPS, digits: OTP_TOKEN_DIGITS });
+    if (!result.valid) return false;
+    await this.authenticators.insert(row.accountId, {
+      userId: user.id,
+      kind: 'Totp',
+      name: ISSUER,
+      secretEnc: this.cipher.encrypt('authenticator.secret', secret),
+      privateIdEnc: null,
+      algorithm: 'SHA1',
+      digits: OTP_TOKEN_DIGITS,
+      hotpCounter: null,
+      // the enrolling code is spent: it cannot be replayed to sign in again
+      lastTimeStep: String(result.timeStep),
+      createdAt: now,
+    });
+    await this.journal.record(row.accountId, {
+      object: 'User',
+      action: 'Update',
+      subject: user.identity,
+      success: true,
+      additionalFields: { [JournalField.userIdentity]: user.identity, [JournalField.twoFactorMethod]: 'Totp', AccessRequestId: row.id },
+    });
+    return true;
+  }
+
+  private async enrollModel(row: AccessRequestEntity, user: UserEntity): Promise<AccessEnrollModel> {
+    let pendingEnc = await this.requests.pendingSecret(row.accountId, row.id);
+    if (!pendingEnc) {
+      await this.requests.setPendingSecretOnce(row.accountId, row.id, this.cipher.encrypt('authenticator.secret', generateSecret({ bytes: 20 })));
+      pendingEnc = (await this.requests.pendingSecret(row.accountId, row.id)) as Buffer;
+    }
+    const secret = this.cipher.decrypt('authenticator.secret', pendingEnc);
+    const otpauthUri = generateOtpauthUri({ type: 'totp', issuer: ISSUER, account: user.identity, secret });
+    return {
+      resourceName: await this.resourceName(row),
+      holder: user.name ?? user.identity,
+      secretBase32: toBase32(secret),
+      otpauthUri,
+      qrSvg: await qrSvg(otpauthUri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }),
+      hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) },
+    };
+  }
+
+  private async codeModel(row: AccessRequestEntity): Promise<AccessCodeModel> {
+    return { resourceName: await this.resourceName(row), identity: row.identity, hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) } };
+  }
+
+  private async resourceName(row: AccessRequestEntity): Promise<string> {
+    return (await this.resources.findById(row.accountId, row.resourceId))?.name ?? ISSUER;
+  }
+
+  private async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date): Promise<string> {
+    const resource = await this.resources.findById(row.accountId, row.resourceId);
+    if (!resource) throw new Error('the resource of an access request is gone');
+    return signAccessToken({
+      resourceSecret: this.cipher.decryptText('resource.api-secret', resource.apiSecretEnc),
+      issuer: this.config.publicUrl,
+      audience: resource.apiKey,
+      identity: row.identity,
+      requestId: row.id,
+      claims: row.claims ?? {},
+      now,
+    });
+  }
+}
+
+function languageOf(row: AccessRequestEntity): PageLanguage {
+  return row.language === 'en' ? 'en' : 'ru';
+}
+
+function isFrameable(target: string | null): boolean {
+  return target === '_parent' || target === '_top';
+}
+
+function callbackOf(row: AccessRequestEntity): AccessCallback | null {
+  if (!row.callbackAction) return null;
+  return { action: row.callbackAction, target: (row.callbackTarget ?? '_self') as CallbackTarget };
+}

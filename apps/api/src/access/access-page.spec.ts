@@ -1,0 +1,233 @@
+import { generateHotp, generateTotp, parseBase32Key } from '@twofold/otp';
+import { jwtVerify } from 'jose';
+import { startTestApp, TestApp } from '../testing/test-app';
+
+describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
+  let t: TestApp;
+  let accountId: string;
+  let accountAuth: string;
+  let resource: Awaited<ReturnType<TestApp['newResource']>>;
+
+  beforeAll(async () => {
+    t = await startTestApp({ trustedProxies: ['10.9.0.0/16'] });
+    const account = await t.newAccount();
+    accountId = account.account.id;
+    accountAuth = account.authorization;
+    resource = await t.newResource(accountId, 'Intranet');
+  });
+  afterAll(() => t.close());
+
+  async function createRequest(body: Record<string, unknown>): Promise<{ id: string; url: string; path: string }> {
+    const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send(body);
+    expect(res.status).toBe(201);
+    return { ...res.body.model, path: new URL(res.body.model.url).pathname };
+  }
+  const secretOf = (html: string) => {
+    const match = /data-testid="secret">([A-Z2-7]+)<\/code>/.exec(html);
+    if (!match) throw new Error('no secret on the page');
+    return parseBase32Key(match[1]);
+  };
+  const formTokenOf = (html: string) => {
+    const match = /<input type="hidden" name="formToken" value="([^"]+)">/.exec(html);
+    if (!match) throw new Error('no form token on the page');
+    return match[1];
+  };
+  const codeAt = (secret: Buffer, offsetMs = 0) => generateTotp({ secret, time: t.clock.now().getTime() + offsetMs });
+  const wrongCode = (secret: Buffer) => (codeAt(secret) === '000000' || codeAt(secret, -30_000) === '000000' || codeAt(secret, 30_000) === '000000' ? '999999' : '000000');
+  const post = (path: string, fields: Record<string, string>) => t.http().post(path).type('form').send(fields);
+  const requestRow = async (id: string) => (await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [id]))[0];
+
+  async function enrolledUser(identity: string): Promise<Buffer> {
+    const request = await createRequest({ identity, language: 'en' });
+    const page = await t.http().get(request.path);
+    const secret = secretOf(page.text);
+    const done = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
+    expect(done.status).toBe(200);
+    t.clock.advance(60_000);
+    return secret;
+  }
+
+  it('registers an unknown identity, enrolls an authenticator app and returns a signed AccessToken to the callback', async () => {
+    const request = await createRequest({
+      Identity: 'alice',
+      Email: 'alice@example.test',
+      Language: 'en',
+      Claims: { role: 'staff', iss: 'https://evil.example', sub: 'root' },
+      Callback: { Action: 'https://app.example/sso/callback?x=1', Target: '_self' },
+    });
+    expect(request.url).toBe(`http://twofold.test/access/${request.id}`);
+
+    const page = await t.http().get(request.path).set('X-Forwarded-For', '203.0.113.9');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.text).toContain('<html lang="en">');
+    expect(page.text).toContain('Set up your second factor for Intranet');
+    expect(page.text).toContain('<svg');
+    expect(page.text).toMatch(/href="otpauth:\/\/totp\/Twofold:alice\?[^"]*secret=[A-Z2-7]+/);
+    expect(page.text).toContain('<form method="post">');
+    expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric"[^>]*autocomplete="one-time-code"/);
+    expect(page.text).toContain('<button type="submit">');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).not.toContain('script-src');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    const secret = secretOf(page.text);
+    // a reload shows the same secret, bound to the request on the server
+    expect(secretOf((await t.http().get(request.path)).text).equals(secret)).toBe(true);
+
+    const [user] = await t.database.dataSource.query('SELECT id, identity, email, last_login FROM users WHERE account_id = $1 AND identity = $2', [accountId, 'alice']);
+    expect(user).toMatchObject({ identity: 'alice', email: 'alice@example.test', last_login: null });
+    const created = await t.database.dataSource.query(`SELECT subject, success, additional_fields FROM journal_events WHERE object = 'User' AND action = 'Create'`);
+    expect(created).toEqual([{ subject: 'alice', success: true, additional_fields: expect.objectContaining({ UserIdentity: 'alice', UserId: user.id, AccessRequestId: request.id }) }]);
+
+    const granted = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
+    expect(granted.status).toBe(200);
+    expect(granted.text).toMatch(/<form method="post" action="https:\/\/app\.example\/sso\/callback\?x=1" target="_self" id="callback">/);
+    const csp = granted.headers['content-security-policy'];
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(granted.text).toContain(`<script nonce="${nonce}">document.getElementById('callback').submit();</script>`);
+    expect(csp).toContain("form-action 'self' https://app.example;");
+    const token = /<input type="hidden" name="AccessToken" value="([^"]+)">/.exec(granted.text)?.[1] as string;
+    const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), {
+      issuer: 'http://twofold.test',
+      audience: resource.apiKey,
+      currentDate: t.clock.now(),
+    });
+    expect(protectedHeader.alg).toBe('HS256');
+    expect(payload).toEqual({
+      role: 'staff',
+      iss: 'http://twofold.test',
+      aud: resource.apiKey,
+      sub: 'alice',
+      jti: request.id,
+      iat: t.clock.now().getTime() / 1000,
+      exp: t.clock.now().getTime() / 1000 + 3600,
+    });
+
+    const row = await requestRow(request.id);
+    expect(row).toMatchObject({ status: 'Granted', authenticator: 'Totp', user_id: user.id, failed_attempts: 0 });
+    expect(row.granted_at.toISOString()).toBe(t.clock.now().toISOString());
+    // the test client is not a trusted proxy: X-Forwarded-For is ignored
+    expect(row.ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(row.two_fa_device_ip).toBe(row.ip);
+    const [after] = await t.database.dataSource.query('SELECT last_login FROM users WHERE id = $1', [user.id]);
+    expect(after.last_login.toISOString()).toBe(t.clock.now().toISOString());
+    const [authenticator] = await t.database.dataSource.query('SELECT kind, last_time_step, secret_enc FROM authenticators WHERE user_id = $1', [user.id]);
+    expect(authenticator.kind).toBe('Totp');
+    expect(t.cipher.decrypt('authenticator.secret', authenticator.secret_enc).equals(secret)).toBe(true);
+
+    // a Granted request cannot be reused
+    const again = await t.http().get(request.path);
+    expect(again.status).toBe(410);
+    expect(again.text).toContain('already been used');
+    expect(again.text).not.toContain('AccessToken');
+    expect((await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })).status).toBe(410);
+  });
+
+  it('prompts an enrolled user for a code, in Russian by default; one TOTP step is accepted once', async () => {
+    const secret = await enrolledUser('bob');
+    const first = await createRequest({ identity: 'BOB' });
+    const page = await t.http().get(first.path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<html lang="ru">');
+    expect(page.text).toContain('Подтверждение входа в Intranet');
+    expect(page.text).not.toContain('data-testid="secret"');
+    expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric"[^>]*autocomplete="one-time-code"/);
+    const code = codeAt(secret);
+    const granted = await post(first.path, { code, formToken: formTokenOf(page.text) });
+    expect(granted.status).toBe(200);
+    expect(granted.text).toContain('Доступ разрешён');
+    expect((await requestRow(first.id)).status).toBe('Granted');
+
+    // the same code (same time step) on another request is a replay
+    const second = await createRequest({ identity: 'bob' });
+    const secondPage = await t.http().get(second.path);
+    const replay = await post(second.path, { code, formToken: formTokenOf(secondPage.text) });
+    expect(replay.status).toBe(200);
+    expect(replay.text).toContain('Осталось попыток: 4');
+    expect(await requestRow(second.id)).toMatchObject({ status: 'AwaitingAuthentication', failed_attempts: 1 });
+    // the next step's code is fine
+    t.clock.advance(30_000);
+    expect((await post(second.path, { code: codeAt(secret), formToken: formTokenOf(secondPage.text) })).status).toBe(200);
+    expect((await requestRow(second.id)).status).toBe('Granted');
+  });
+
+  it('denies the request after five wrong codes; it cannot be used afterwards', async () => {
+    const secret = await enrolledUser('carol');
+    const request = await createRequest({ identity: 'carol', language: 'en' });
+    const formToken = formTokenOf((await t.http().get(request.path)).text);
+    for (let left = 4; left >= 1; left -= 1) {
+      const res = await post(request.path, { code: wrongCode(secret), formToken });
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`${left} attempt(s) left`);
+    }
+    const fifth = await post(request.path, { code: wrongCode(secret), formToken });
+    expect(fifth.status).toBe(403);
+    expect(fifth.text).toContain('Too many wrong codes');
+    expect(await requestRow(request.id)).toMatchObject({ status: 'Denied', failed_attempts: 5 });
+    const late = await post(request.path, { code: codeAt(secret), formToken });
+    expect(late.status).toBe(403);
+    expect(late.text).toContain('Access denied');
+    expect((await t.http().get(request.path)).status).toBe(403);
+  });
+
+  it('denies a locked user', async () => {
+    await enrolledUser('dave');
+    await t.database.dataSource.query('UPDATE users SET is_locked = true WHERE identity = $1', ['dave']);
+    const request = await createRequest({ identity: 'dave', language: 'en' });
+    const page = await t.http().get(request.path);
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('Your account is locked');
+    expect((await requestRow(request.id)).status).toBe('Denied');
+  });
+
+  it('expires a request 15 minutes after its creation', async () => {
+    const request = await createRequest({ identity: 'erin', language: 'en' });
+    const page = await t.http().get(request.path);
+    const secret = secretOf(page.text);
+    t.clock.advance(15 * 60_000);
+    const late = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
+    expect(late.status).toBe(410);
+    expect(late.text).toContain('has expired');
+    expect((await requestRow(request.id)).status).toBe('Expired');
+    expect((await t.http().get(request.path)).status).toBe(410);
+  });
+
+  it('refuses a form without its anti-forgery token, or with another request’s', async () => {
+    const request = await createRequest({ identity: 'frank', language: 'en' });
+    const other = await createRequest({ identity: 'frank', language: 'en' });
+    const page = await t.http().get(request.path);
+    const secret = secretOf(page.text);
+    const otherToken = formTokenOf((await t.http().get(other.path)).text);
+    const missing = await post(request.path, { code: codeAt(secret) });
+    expect(missing.status).toBe(403);
+    expect(missing.text).toContain('The form could not be accepted');
+    expect((await post(request.path, { code: codeAt(secret), formToken: otherToken })).status).toBe(403);
+    expect(await requestRow(request.id)).toMatchObject({ status: 'AwaitingAuthentication', failed_attempts: 0 });
+    expect((await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })).status).toBe(200);
+  });
+
+  it('accepts an HOTP token code and moves its counter; a used counter is refused', async () => {
+    const users = await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'gina' });
+    expect(users.status).toBeLessThan(300);
+    const key = Buffer.from('00112233445566778899aabbccddeeff00112233', 'hex');
+    const registered = await t
+      .http()
+      .post(`/users/${users.body.model.id}/authenticators/hotptoken`)
+      .set('Authorization', accountAuth)
+      .send({ Name: 'Token', Key: key.toString('hex'), Algorithm: 'SHA256' });
+    expect(registered.status).toBeLessThan(300);
+    const code = generateHotp({ secret: key, counter: 3, algorithm: 'SHA256' });
+    const request = await createRequest({ identity: 'gina', language: 'en' });
+    const formToken = formTokenOf((await t.http().get(request.path)).text);
+    expect((await post(request.path, { code, formToken })).status).toBe(200);
+    expect(await requestRow(request.id)).toMatchObject({ status: 'Granted', authenticator: 'HotpToken' });
+    const [row] = await t.database.dataSource.query(`SELECT hotp_counter FROM authenticators WHERE kind = 'HotpToken'`);
+    expect(Number(row.hotp_counter)).toBe(4);
+    const second = await createRequest({ identity: 'gina', language: 'en' });
+    const secondToken = formTokenOf((await t.http().get(second.path)).text);
+    expect((await post(second.path, { code, formToken: secondToken })).text).toContain('4 attempt(s) left');
+    expect((await post(second.path, { code: generateHotp({ secret: key, counter: 4, algorithm: 'SHA256' }), formToken: secondToken })).status).toBe(200);
+  });
+
+});

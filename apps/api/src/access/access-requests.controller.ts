@@ -1,0 +1,38 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
+import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
+import { AccessRequestsService } from './access-requests.service';
+
+/**
+ * `/access/requests` (CONTRACT §7). Registered before the access page's `/access/:id`, so that the
+ * page's one-segment route never shadows these.
+ */
+@Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
+export class AccessRequestsController {
+  constructor(private readonly requests: AccessRequestsService) {}
+
+  @Post()
+  @UseGuards(ResourceAuthGuard)
+  create(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown>) {
+    return this.requests.create(principal, body);
+  }
+
+  @Post('ra')
+  @HttpCode(200)
+  @UseGuards(ResourceAuthGuard)
+  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown>) {
+    return this.requests.passCode(principal, body);
+  }
+
+  @Get()
+  @UseGuards(AccountAuthGuard)
+  history(@CurrentPrincipal() principal: AccountPrincipal, @Query() query: Record<string, unknown>) {
+    return this.requests.history(principal.accountId, query);
+  }
+
+  @Get(':id')
+  @UseGuards(ResourceAuthGuard)
+  find(@CurrentPrincipal() principal: ResourcePrincipal, @Param('id') id: string) {
+    return this.requests.find(principal, id);
+  }
+}

@@ -1,0 +1,52 @@
+import { BlockList, isIP } from 'node:net';
+
+/** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is written as `10.0.0.1`. */
+function normalize(address: string): string {
+  const trimmed = address.trim();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
+  return mapped ? mapped[1] : trimmed;
+}
+
+/**
+ * The user's address behind TRUSTED_PROXIES: `X-Forwarded-For` is read from the right, one hop per
+ * trusted proxy, and the first address not of a trusted proxy is the client's. A peer that is not a
+ * trusted proxy is the client, whatever headers it sends.
+ */
+export class ClientAddressResolver {
+  private readonly trusted = new BlockList();
+  private readonly any: boolean;
+
+  constructor(entries: readonly string[]) {
+    for (const entry of entries) {
+      const [address, prefix] = entry.split('/');
+      const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+      if (prefix === undefined) this.trusted.addAddress(address, type);
+      else this.trusted.addSubnet(address, Number(prefix), type);
+    }
+    this.any = entries.length > 0;
+  }
+
+  isTrusted(address: string): boolean {
+    const family = isIP(address);
+    if (!this.any || family === 0) return false;
+    return this.trusted.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  }
+
+  resolve(peer: string | undefined, forwardedFor: string | string[] | undefined): string {
+    let client = normalize(peer ?? '');
+    if (!this.isTrusted(client) || forwardedFor === undefined) return client || 'unknown';
+    const hops = ([] as string[])
+      .concat(forwardedFor)
+      .join(',')
+      .split(',')
+      .map(normalize)
+      .filter((hop) => hop !== '');
+    for (let i = hops.length - 1; i >= 0; i -= 1) {
+      const hop = hops[i];
+      if (isIP(hop) === 0) break;
+      client = hop;
+      if (!this.isTrusted(hop)) break;
+    }
+    return client;
+  }
+}
