@@ -157,7 +157,7 @@ export class AuthenticatorsService {
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
     const targetIds = parseTargetUserIds(body.users);
     journalDetails.add({ TargetUserIds: targetIds.join(',') });
-    if (targetIds.includes(user.id)) throw new ValidationFailed('users must not name the token\u2019s own user.');
+    if (targetIds.includes(user.id)) throw new ValidationFailed('users must not name the user the token belongs to.');
     const targets = await this.lockUsers(accountId, targetIds);
     journalDetails.add({ TargetUserIdentities: targets.map((target) => target.identity).join(',') });
     const copies = [];
