@@ -1,0 +1,236 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are checked by the assertions */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { jwtVerify } from 'jose';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { createEmptyDatabase } from '@twofold/persistence/testing';
+import { base32Decode, CallbackServer, chromiumAvailability, CHROMIUM_PATH, msUntilSafeStep, startCallbackServer, totp } from './browser';
+import { basic, cleanEnv, freePort, requireBundles, ROOT, RunningApi, runCli, startApi } from './processes';
+
+/**
+ * The second factor end to end, as a user meets it: the built API on a real PostgreSQL, a client site
+ * (a local callback server), and Debian's Chromium driven by playwright-core. Set SCREENSHOT_DIR
+ * (relative to the repository root, e.g. SCREENSHOT_DIR=docs/images) to also save pictures of the
+ * enrollment view for the README.
+ */
+
+const PHONE = { width: 420, height: 860 };
+const DESKTOP = { width: 1280, height: 860 };
+const STEP_TIMEOUT_MS = 30_000;
+
+const chromiumState = chromiumAvailability();
+if (!chromiumState.available) console.warn(chromiumState.message);
+const describeInBrowser = chromiumState.available || chromiumState.mustFail ? describe : describe.skip;
+
+describe('the TOTP of this test (its own RFC 6238 implementation on node:crypto)', () => {
+  it('reproduces the RFC 6238 SHA-1 vectors', () => {
+    // RFC 6238 appendix B: key "12345678901234567890", 8 digits
+    const secret = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+    expect(base32Decode(secret).toString('ascii')).toBe('12345678901234567890');
+    expect(totp(secret, 59_000, 8)).toBe('94287082');
+    expect(totp(secret, 1_111_111_109_000, 8)).toBe('07081804');
+    expect(totp(secret, 20_000_000_000_000, 8)).toBe('65353130');
+    expect(totp('gezd gnbv gy3t qojq gezd gnbv gy3t qojq', 59_000)).toBe('287082');
+  });
+});
+
+describe('a machine without Chromium', () => {
+  it('fails the browser test under CI and skips it loudly elsewhere, never downloading a browser', () => {
+    const missing = '/nonexistent/chromium';
+    expect(chromiumAvailability({ CI: 'true' }, missing)).toMatchObject({ available: false, mustFail: true });
+    expect(chromiumAvailability({ CI: '1' }, missing)).toMatchObject({ available: false, mustFail: true });
+    const local = chromiumAvailability({}, missing);
+    expect(local).toMatchObject({ available: false, mustFail: false });
+    expect(local.available === false && local.message).toContain('apt-get install -y chromium');
+    expect(chromiumAvailability({ CI: 'false' }, missing)).toMatchObject({ mustFail: false });
+  });
+});
+
+describeInBrowser('the access page in headless Chromium: enrollment of a TOTP app, the code, the signed return to the client', () => {
+  let api: RunningApi;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let callback: CallbackServer;
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  let page: Page;
+  let resource: { id: string; apiKey: string; apiSecret: string };
+  let publicUrl: string;
+  const identity = `alice-${randomBytes(4).toString('hex')}`;
+
+  let request: { id: string; url: string } | undefined;
+  let base32Secret = '';
+  let accessToken = '';
+
+  const resourceAuth = () => basic(resource.apiKey, resource.apiSecret);
+
+  async function createAccessRequest(body: Record<string, unknown>): Promise<{ id: string; url: string; status: string }> {
+    const response = await fetch(`${api.baseUrl}/access/requests`, {
+      method: 'POST',
+      headers: { authorization: resourceAuth(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as any;
+    expect({ status: response.status, success: json.success }).toEqual({ status: 201, success: true });
+    return json.model;
+  }
+
+  async function screenshot(target: Page, name: string): Promise<void> {
+    const dir = process.env['SCREENSHOT_DIR'];
+    if (!dir) return;
+    const path = resolve(ROOT, dir, name);
+    mkdirSync(resolve(ROOT, dir), { recursive: true });
+    await target.screenshot({ path, fullPage: true, animations: 'disabled' });
+    console.log(`screenshot: ${path}`);
+  }
+
+  beforeAll(async () => {
+    if (!chromiumState.available) throw new Error(chromiumState.message);
+    requireBundles();
+    const database = await createEmptyDatabase();
+    dropDatabase = database.drop;
+    const port = await freePort();
+    publicUrl = `http://127.0.0.1:${port}`;
+    const env = cleanEnv({
+      DATABASE_URL: database.url,
+      SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      PORT: String(port),
+      PUBLIC_URL: publicUrl,
+    });
+    api = await startApi(env);
+
+    const created = runCli(['account', 'create', '--name', 'Browser', '--owner-email', 'o@browser.test', '--enable-api', '--json'], env);
+    expect(created.stderr).toBe('');
+    const account = JSON.parse(created.stdout).api as { key: string; secret: string };
+    const made = await fetch(`${api.baseUrl}/resources`, {
+      method: 'POST',
+      headers: { authorization: basic(account.key, account.secret), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Intranet' }),
+    });
+    expect(made.status).toBe(201);
+    resource = ((await made.json()) as any).model;
+
+    callback = await startCallbackServer();
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'], timeout: STEP_TIMEOUT_MS });
+    context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, locale: 'en-US' });
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await callback?.close();
+    await api?.stop();
+    await dropDatabase?.();
+  });
+
+  it('enrolls an authenticator app from the page, accepts its code and POSTs a verifiable AccessToken to the callback', async () => {
+    const created = await createAccessRequest({
+      identity,
+      email: `${identity}@client.test`,
+      language: 'en',
+      claims: { role: 'tester' },
+      callback: { action: `${callback.origin}/callback`, target: '_self' },
+    });
+    expect(created).toMatchObject({ id: expect.any(String), status: 'AwaitingAuthentication' });
+    expect(created.url).toBe(`${publicUrl}/access/${created.id}`);
+    request = created;
+
+    const response = await page.goto(created.url, { waitUntil: 'load' });
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toBeTruthy();
+
+    // enrollment: the Base32 secret as text, and the otpauth:// link carrying the same secret
+    const secretText = (await page.locator('[data-testid="secret"]').innerText()).trim();
+    base32Secret = secretText.replace(/[\s-]/g, '').toUpperCase();
+    expect(base32Secret).toMatch(/^[A-Z2-7]{16,}=*$/);
+    expect(base32Decode(base32Secret).length).toBeGreaterThanOrEqual(10);
+    const otpauth = await page.locator('a[href^="otpauth://totp/"]').first().getAttribute('href');
+    expect(new URL(otpauth ?? '').searchParams.get('secret')?.toUpperCase()).toBe(base32Secret);
+    await screenshot(page, 'access-page.png');
+
+    const form = page.locator('form[method="post" i]').filter({ has: page.locator('input[name="code"]') });
+    await expect(form.count()).resolves.toBe(1);
+
+    // type the code in a time step that does not end before the server checks it
+    const wait = msUntilSafeStep();
+    if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+    await form.locator('input[name="code"]').fill(totp(base32Secret));
+    const posted = callback.nextPost(STEP_TIMEOUT_MS);
+    await form.locator('button[type="submit"]').click();
+    const post = await posted;
+    await page.waitForURL(`${callback.origin}/callback`);
+    await expect(page.locator('#client').innerText()).resolves.toBe('Signed in at the client site');
+
+    expect(post.path).toBe('/callback');
+    expect(post.contentType).toContain('application/x-www-form-urlencoded');
+    expect([...post.fields.keys()]).toEqual(['AccessToken']);
+    accessToken = post.fields.get('AccessToken') ?? '';
+
+    const { payload, protectedHeader } = await jwtVerify(accessToken, new TextEncoder().encode(resource.apiSecret), {
+      issuer: publicUrl,
+      audience: resource.apiKey,
+      algorithms: ['HS256'],
+    });
+    expect(protectedHeader.alg).toBe('HS256');
+    expect(payload).toMatchObject({ sub: identity, jti: created.id, role: 'tester' });
+    expect(payload.iat).toEqual(expect.any(Number));
+    expect(Math.abs((payload.iat ?? 0) - Date.now() / 1000)).toBeLessThan(120);
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(3600);
+
+    // the token is bound to this resource's secret
+    await expect(jwtVerify(accessToken, new TextEncoder().encode(`${resource.apiSecret}x`))).rejects.toThrow();
+
+    const polled = await fetch(`${api.baseUrl}/access/requests/${created.id}`, { headers: { authorization: resourceAuth() } });
+    expect(polled.status).toBe(200);
+    expect(((await polled.json()) as any).model).toMatchObject({ id: created.id, identity, status: 'Granted', grantedAt: expect.any(String) });
+  });
+
+  it('does not grant a second time when the same page URL is opened again, in the same browser or another one', async () => {
+    expect(request && accessToken).toBeTruthy();
+    const url = (request as { url: string }).url;
+    const fresh = await (browser as Browser).newContext({ viewport: PHONE });
+    try {
+      for (const visitor of [page, await fresh.newPage()]) {
+        const response = await visitor.goto(url, { waitUntil: 'load' });
+        const html = (await response?.text()) ?? '';
+        expect(html).not.toContain('AccessToken');
+        expect(html).not.toContain(accessToken);
+        await expect(visitor.locator('input[name="AccessToken"]').count()).resolves.toBe(0);
+        await expect(visitor.locator('input[name="code"]').count()).resolves.toBe(0);
+        await expect(visitor.locator('[data-testid="secret"]').count()).resolves.toBe(0);
+        expect(visitor.url()).toBe(url);
+      }
+    } finally {
+      await fresh.close();
+    }
+    expect(callback.posts).toHaveLength(1);
+    const polled = await fetch(`${api.baseUrl}/access/requests/${(request as { id: string }).id}`, { headers: { authorization: resourceAuth() } });
+    expect(((await polled.json()) as any).model.status).toBe('Granted');
+  });
+
+  it('keeps the TOTP secret, the resource secret and the token out of the API log', () => {
+    expect(base32Secret).not.toBe('');
+    const output = api.output();
+    expect(output).not.toContain(base32Secret);
+    expect(output).not.toContain(resource.apiSecret);
+    expect(output).not.toContain(accessToken);
+  });
+
+  it('renders the enrollment view on a desktop screen too (saved with SCREENSHOT_DIR)', async () => {
+    const desktop = await (browser as Browser).newContext({ viewport: DESKTOP, deviceScaleFactor: 1, locale: 'en-US' });
+    try {
+      const other = await createAccessRequest({
+        identity: `bob-${randomBytes(4).toString('hex')}`,
+        language: 'en',
+        callback: { action: `${callback.origin}/callback`, target: '_self' },
+      });
+      const desktopPage = await desktop.newPage();
+      expect((await desktopPage.goto(other.url, { waitUntil: 'load' }))?.status()).toBe(200);
+      await expect(desktopPage.locator('[data-testid="secret"]').count()).resolves.toBe(1);
+      await screenshot(desktopPage, 'access-page-desktop.png');
+    } finally {
+      await desktop.close();
+    }
+  });
+});
