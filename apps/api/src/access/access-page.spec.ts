@@ -230,4 +230,90 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect((await post(second.path, { code: generateHotp({ secret: key, counter: 4, algorithm: 'SHA256' }), formToken: secondToken })).status).toBe(200);
   });
 
+
+  it('10 concurrent submissions of one valid code on one request: exactly one success', async () => {
+    const secret = await enrolledUser('hank');
+    const request = await createRequest({ identity: 'hank', language: 'en', callback: { action: 'https://app.example/cb' } });
+    const formToken = formTokenOf((await t.http().get(request.path)).text);
+    const code = codeAt(secret);
+    const results = await Promise.all(Array.from({ length: 10 }, () => post(request.path, { code, formToken })));
+    const granted = results.filter((r) => r.text.includes('name="AccessToken"'));
+    expect(granted).toHaveLength(1);
+    expect(granted[0].status).toBe(200);
+    expect(results.filter((r) => r.status === 410 && r.text.includes('already been used'))).toHaveLength(9);
+    expect(await requestRow(request.id)).toMatchObject({ status: 'Granted', failed_attempts: 0 });
+  });
+
+  it('10 concurrent enrolling submissions: one success, one authenticator', async () => {
+    const request = await createRequest({ identity: 'iris', language: 'en', callback: { action: 'https://app.example/cb' } });
+    const page = await t.http().get(request.path);
+    const secret = secretOf(page.text);
+    const results = await Promise.all(Array.from({ length: 10 }, () => post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })));
+    expect(results.filter((r) => r.text.includes('name="AccessToken"'))).toHaveLength(1);
+    const authenticators = await t.database.dataSource.query(`SELECT a.kind FROM authenticators a JOIN users u ON u.id = a.user_id WHERE u.identity = 'iris'`);
+    expect(authenticators).toEqual([{ kind: 'Totp' }]);
+  });
+
+  it('lets a request for an iframe (_parent or _top) be framed; others cannot be', async () => {
+    const framed = await createRequest({ identity: 'jill', callback: { action: 'https://app.example/cb', target: '_parent' } });
+    const res = await t.http().get(framed.path);
+    expect(res.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    const plain = await createRequest({ identity: 'jill', callback: { action: 'https://app.example/cb', target: '_self' } });
+    const own = await t.http().get(plain.path);
+    expect(own.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(own.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('answers an unknown or malformed id with a 404 page, and leaves /access/requests to the API', async () => {
+    const unknown = await t.http().get('/access/9b2f7f4e-0000-4000-8000-000000000000').set('Accept-Language', 'en');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('Sign-in request not found');
+    expect((await t.http().get('/access/not-a-uuid')).status).toBe(404);
+    expect((await post('/access/not-a-uuid', { code: '123456' })).status).toBe(404);
+    const api = await t.http().get('/access/requests');
+    expect(api.status).toBe(401);
+    expect(api.body).toMatchObject({ model: null, success: false });
+    expect((await t.http().post('/access/requests').send({ identity: 'x' })).status).toBe(401);
+  });
+
+  it('denies a new identity when the account has no free license', async () => {
+    const full = await t.newAccount({ licenses: 0 });
+    const fullResource = await t.newResource(full.account.id);
+    const created = await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate', language: 'en' });
+    const path = new URL(created.body.model.url).pathname;
+    const page = await t.http().get(path);
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('no free user licenses');
+    expect((await requestRow(created.body.model.id)).status).toBe('Denied');
+    const events = await t.database.dataSource.query(`SELECT subject, success FROM journal_events WHERE account_id = $1 AND object = 'User' AND action = 'Create'`, [full.account.id]);
+    expect(events).toEqual([{ subject: 'kate', success: false }]);
+  });
+
+  it('keeps codes and secrets out of the page URL and out of the history', async () => {
+    const request = await createRequest({ identity: 'liam', language: 'en' });
+    const page = await t.http().get(request.path);
+    const secret = secretOf(page.text);
+    await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
+    const dump = JSON.stringify(await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [request.id]));
+    expect(dump).not.toContain(page.text.match(/data-testid="secret">([A-Z2-7]+)</)?.[1] as string);
+  });
+});
+
+describe('access page behind TRUSTED_PROXIES', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ trustedProxies: ['127.0.0.1', '::1'] });
+  });
+  afterAll(() => t.close());
+
+  it('records the address X-Forwarded-For gives when the peer is a trusted proxy', async () => {
+    const account = await t.newAccount();
+    const resource = await t.newResource(account.account.id);
+    const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'max' });
+    const path = new URL(created.body.model.url).pathname;
+    expect((await t.http().get(path).set('X-Forwarded-For', '198.51.100.7, 127.0.0.1')).status).toBe(200);
+    const [row] = await t.database.dataSource.query('SELECT ip, remote_host FROM access_requests WHERE id = $1', [created.body.model.id]);
+    expect(row).toEqual({ ip: '198.51.100.7', remote_host: '198.51.100.7' });
+  });
 });

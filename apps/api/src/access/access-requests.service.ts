@@ -107,7 +107,7 @@ export class AccessRequestsService {
         createdAt: now,
       });
       const deny = async (replyMessage: string, failed = false): Promise<PassCodeResultDto> => {
-        if (failed) await this.requests.recordFailedAttempt(principal.accountId, row.id, Number.MAX_SAFE_INTEGER);
+        if (failed) await this.requests.recordFailedAttempt(principal.accountId, row.id, 1);
         await this.requests.decide(principal.accountId, row.id, 'Denied');
         return { id: row.id, identity: row.identity, status: 'Denied', authenticator: null, replyMessage };
       };

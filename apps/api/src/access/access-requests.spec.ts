@@ -1,0 +1,266 @@
+import { generateHotp, generateTotp } from '@twofold/otp';
+import { AuthenticatorsRepository, UsersRepository } from '@twofold/persistence';
+import { startTestApp, TestApp } from '../testing/test-app';
+
+describe('access requests API (CONTRACT §7)', () => {
+  let t: TestApp;
+  let accountId: string;
+  let accountAuth: string;
+  let resource: Awaited<ReturnType<TestApp['newResource']>>;
+  let otherResource: Awaited<ReturnType<TestApp['newResource']>>;
+  const totpKey = Buffer.from('3132333435363738393031323334353637383930', 'hex');
+  const hotpKey = Buffer.from('0102030405060708090a0b0c0d0e0f1011121314', 'hex');
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const account = await t.newAccount();
+    accountId = account.account.id;
+    accountAuth = account.authorization;
+    resource = await t.newResource(accountId, 'VPN');
+    otherResource = await t.newResource((await t.newAccount({ name: 'Other' })).account.id, 'Elsewhere');
+  });
+  afterAll(() => t.close());
+
+  async function userWith(identity: string, kind: 'TotpToken' | 'HotpToken' | null, options: { locked?: boolean } = {}) {
+    const user = await new UsersRepository(t.db).insert(accountId, { identity, name: null, email: null, source: 'Api', createdAt: t.clock.now() });
+    if (options.locked) await new UsersRepository(t.db).update(accountId, user.id, { isLocked: true });
+    if (kind) {
+      await new AuthenticatorsRepository(t.db).insert(accountId, {
+        userId: user.id,
+        kind,
+        name: 'Token',
+        secretEnc: t.cipher.encrypt('authenticator.secret', kind === 'TotpToken' ? totpKey : hotpKey),
+        privateIdEnc: null,
+        algorithm: 'SHA1',
+        digits: 6,
+        hotpCounter: kind === 'HotpToken' ? '0' : null,
+        lastTimeStep: null,
+        createdAt: t.clock.now(),
+      });
+    }
+    return user;
+  }
+  const totpNow = () => generateTotp({ secret: totpKey, time: t.clock.now().getTime() });
+  const ra = (body: unknown, authorization = resource.authorization) => t.http().post('/access/requests/ra').set('Authorization', authorization).send(body as object);
+  const create = (body: unknown, authorization = resource.authorization) => t.http().post('/access/requests').set('Authorization', authorization).send(body as object);
+
+  describe('POST /access/requests', () => {
+    it('creates an awaiting request with keys in either casing', async () => {
+      for (const body of [
+        { identity: 'ann', email: 'ann@example.test', language: 'en', claims: { a: 1 }, callback: { action: 'https://app.example/cb', target: '_top' } },
+        { Identity: 'ann', Email: 'ann@example.test', Language: 'EN', Claims: { a: 1 }, Callback: { Action: 'https://app.example/cb', Target: '_top' } },
+      ]) {
+        const res = await create(body);
+        expect(res.status).toBe(201);
+        expect(res.body).toEqual({ model: { id: expect.any(String), url: expect.any(String), status: 'AwaitingAuthentication' }, success: true, message: null });
+        expect(res.body.model.url).toBe(`http://twofold.test/access/${res.body.model.id}`);
+        const [row] = await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [res.body.model.id]);
+        expect(row).toMatchObject({
+          identity: 'ann',
+          email: 'ann@example.test',
+          language: 'en',
+          claims: { a: 1 },
+          callback_action: 'https://app.example/cb',
+          callback_target: '_top',
+          resource_id: resource.resource.id,
+          account_id: accountId,
+        });
+      }
+      const minimal = await create({ identity: 'bea' });
+      const [row] = await t.database.dataSource.query('SELECT language, callback_action FROM access_requests WHERE id = $1', [minimal.body.model.id]);
+      expect(row).toEqual({ language: 'ru', callback_action: null });
+    });
+
+    it('refuses bad input with 400 in the envelope', async () => {
+      for (const body of [
+        {},
+        { identity: '' },
+        { identity: '   ' },
+        { identity: 'ann', email: 'not-an-email' },
+        { identity: 'ann', language: 'de' },
+        { identity: 'ann', claims: [1, 2] },
+        { identity: 'ann', callback: { action: '/relative', target: '_self' } },
+        { identity: 'ann', callback: { action: 'javascript:alert(1)' } },
+        { identity: 'ann', callback: { action: 'https://app.example/cb', target: '_blank' } },
+      ]) {
+        const res = await create(body);
+        expect({ body, status: res.status }).toEqual({ body, status: 400 });
+        expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      }
+      const malformed = await t.http().post('/access/requests').set('Authorization', resource.authorization).set('Content-Type', 'application/json').send('{"identity":');
+      expect(malformed.status).toBe(400);
+    });
+
+    it('needs the resource key: none, a wrong secret or the account key is 401', async () => {
+      const none = await t.http().post('/access/requests').send({ identity: 'ann' });
+      expect(none.status).toBe(401);
+      expect(none.headers['www-authenticate']).toBe('Basic realm="api"');
+      expect(none.body).toMatchObject({ model: null, success: false });
+      expect((await create({ identity: 'ann' }, accountAuth)).status).toBe(401);
+      const wrong = `Basic ${Buffer.from(`${resource.apiKey}:nope`).toString('base64')}`;
+      expect((await create({ identity: 'ann' }, wrong)).status).toBe(401);
+    });
+  });
+
+  describe('GET /access/requests/{id}', () => {
+    it('lets the resource poll its account’s request; expiry after 15 minutes is persisted', async () => {
+      const id = (await create({ identity: 'cid' })).body.model.id;
+      const polled = await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization);
+      expect(polled.status).toBe(200);
+      expect(polled.body).toEqual({
+        model: {
+          id,
+          identity: 'cid',
+          status: 'AwaitingAuthentication',
+          resourceName: 'VPN',
+          createdAt: '2026-05-20T10:00:00.000Z',
+          grantedAt: null,
+          authenticator: null,
+          countryCode: null,
+          region: null,
+          city: null,
+          remoteHost: null,
+          ip: null,
+          twoFADeviceIp: null,
+        },
+        success: true,
+        message: null,
+      });
+      t.clock.advance(15 * 60_000 - 1000);
+      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).body.model.status).toBe('AwaitingAuthentication');
+      t.clock.advance(1000);
+      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).body.model.status).toBe('Expired');
+      const [row] = await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [id]);
+      expect(row.status).toBe('Expired');
+      t.clock.set(new Date('2026-05-20T10:00:00.000Z'));
+    });
+
+    it('is 404 for another account’s resource, an unknown id or a malformed id; 401 for the account key', async () => {
+      const id = (await create({ identity: 'dan' })).body.model.id;
+      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', otherResource.authorization)).status).toBe(404);
+      expect((await t.http().get('/access/requests/9b2f7f4e-0000-4000-8000-000000000000').set('Authorization', resource.authorization)).status).toBe(404);
+      expect((await t.http().get('/access/requests/nope').set('Authorization', resource.authorization)).status).toBe(404);
+      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', accountAuth)).status).toBe(401);
+    });
+  });
+
+  describe('POST /access/requests/ra', () => {
+    it('grants a valid TOTP code once; the replay of the same step is Denied', async () => {
+      const user = await userWith('eve', 'TotpToken');
+      const code = totpNow();
+      const granted = await ra({ Identity: 'EVE', PassCode: code });
+      expect(granted.status).toBe(200);
+      expect(granted.body).toEqual({
+        model: { id: expect.any(String), identity: 'eve', status: 'Granted', authenticator: 'TotpToken', replyMessage: 'Access granted.' },
+        success: true,
+        message: null,
+      });
+      const [after] = await t.database.dataSource.query('SELECT last_login FROM users WHERE id = $1', [user.id]);
+      expect(after.last_login.toISOString()).toBe(t.clock.now().toISOString());
+      const replay = await ra({ identity: 'eve', passCode: code });
+      expect(replay.status).toBe(200);
+      expect(replay.body.model).toMatchObject({ status: 'Denied', authenticator: null, replyMessage: 'Access denied: wrong or already used code.' });
+      const polled = await t.http().get(`/access/requests/${granted.body.model.id}`).set('Authorization', resource.authorization);
+      expect(polled.body.model).toMatchObject({ status: 'Granted', authenticator: 'TotpToken', grantedAt: t.clock.now().toISOString(), resourceName: 'VPN' });
+    });
+
+    it('moves the HOTP counter past the accepted code', async () => {
+      await userWith('fay', 'HotpToken');
+      const ahead = generateHotp({ secret: hotpKey, counter: 5 });
+      expect((await ra({ identity: 'fay', passCode: ahead })).body.model).toMatchObject({ status: 'Granted', authenticator: 'HotpToken' });
+      expect((await ra({ identity: 'fay', passCode: ahead })).body.model.status).toBe('Denied');
+      expect((await ra({ identity: 'fay', passCode: generateHotp({ secret: hotpKey, counter: 2 }) })).body.model.status).toBe('Denied');
+      expect((await ra({ identity: 'fay', passCode: generateHotp({ secret: hotpKey, counter: 6 }) })).body.model.status).toBe('Granted');
+      const [row] = await t.database.dataSource.query(`SELECT a.hotp_counter FROM authenticators a JOIN users u ON u.id = a.user_id WHERE u.identity = 'fay'`);
+      expect(Number(row.hotp_counter)).toBe(7);
+    });
+
+    it('denies a wrong code, a locked user, an unknown user and a user without an OTP authenticator', async () => {
+      await userWith('gus', 'TotpToken');
+      await userWith('hal', 'TotpToken', { locked: true });
+      await userWith('ida', null);
+      const wrong = totpNow() === '000000' ? '111111' : '000000';
+      expect((await ra({ identity: 'gus', passCode: wrong })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
+      expect((await ra({ identity: 'hal', passCode: totpNow() })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: the user is locked.' });
+      expect((await ra({ identity: 'nobody', passCode: totpNow() })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: unknown user.' });
+      expect((await ra({ identity: 'ida', passCode: totpNow() })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: the user has no OTP authenticator.' });
+      expect((await ra({ identity: 'gus', passCode: 'abc' })).body.model.status).toBe('Denied');
+      const [users] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM users WHERE identity = 'nobody'`);
+      expect(users.n).toBe(0);
+    });
+
+    it('is 400 for bad input and 401 for wrong credentials', async () => {
+      expect((await ra({ identity: 'gus' })).status).toBe(400);
+      expect((await ra({ passCode: '123456' })).status).toBe(400);
+      expect((await ra({ identity: 'gus', passCode: 123456 })).status).toBe(400);
+      expect((await ra({ identity: 'gus', passCode: '123456' }, accountAuth)).status).toBe(401);
+    });
+
+    it('10 concurrent submissions of one valid code: exactly one is Granted', async () => {
+      await userWith('jan', 'TotpToken');
+      t.clock.advance(30_000);
+      const code = totpNow();
+      const results = await Promise.all(Array.from({ length: 10 }, () => ra({ identity: 'jan', passCode: code })));
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(results.filter((r) => r.body.model.status === 'Granted')).toHaveLength(1);
+      expect(results.filter((r) => r.body.model.status === 'Denied')).toHaveLength(9);
+    });
+  });
+
+  describe('GET /access/requests (history)', () => {
+    it('lists one past day with every history field, filters by identity and pages', async () => {
+      t.clock.set(new Date('2026-05-18T08:00:00.000Z'));
+      await userWith('kim', 'TotpToken');
+      const first = (await ra({ identity: 'kim', passCode: totpNow() })).body.model.id;
+      t.clock.advance(60_000);
+      const second = (await create({ identity: 'lou' })).body.model.id;
+      t.clock.advance(60_000);
+      await create({ identity: 'Kim' });
+      t.clock.set(new Date('2026-05-20T10:00:00.000Z'));
+
+      const res = await t.http().get('/access/requests?createdAt=2026-05-18').set('Authorization', accountAuth);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, message: null, model: { offset: 0, limit: 100, totalElements: 3 } });
+      expect(res.body.model.data[0]).toEqual({
+        id: first,
+        identity: 'kim',
+        status: 'Granted',
+        resourceName: 'VPN',
+        createdAt: '2026-05-18T08:00:00.000Z',
+        grantedAt: '2026-05-18T08:00:00.000Z',
+        authenticator: 'TotpToken',
+        countryCode: null,
+        region: null,
+        city: null,
+        remoteHost: null,
+        ip: null,
+        twoFADeviceIp: null,
+      });
+      // left awaiting: Expired by now, and written so
+      expect(res.body.model.data[1]).toMatchObject({ id: second, status: 'Expired' });
+      const [row] = await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [second]);
+      expect(row.status).toBe('Expired');
+
+      const kim = await t.http().get('/access/requests?CreatedAt=2026-05-18&Identity=KIM&offset=1&limit=1').set('Authorization', accountAuth);
+      expect(kim.body.model).toMatchObject({ offset: 1, limit: 1, totalElements: 2 });
+      expect(kim.body.model.data.map((item: { identity: string }) => item.identity)).toEqual(['Kim']);
+      const empty = await t.http().get('/access/requests?createdAt=2026-05-17').set('Authorization', accountAuth);
+      expect(empty.body.model).toEqual({ data: [], offset: 0, limit: 100, totalElements: 0 });
+    });
+
+    it('validates createdAt and the window', async () => {
+      const get = (query: string) => t.http().get(`/access/requests${query}`).set('Authorization', accountAuth);
+      for (const query of ['', '?createdAt=2026-05-20', '?createdAt=2026-05-21', '?createdAt=20260519', '?createdAt=2026-02-30', '?createdAt=2026-05-19&limit=1001', '?createdAt=2026-05-19&offset=-1']) {
+        const res = await get(query);
+        expect({ query, status: res.status }).toEqual({ query, status: 400 });
+        expect(res.body).toMatchObject({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      }
+      expect((await get('?createdAt=2026-05-19&limit=1000')).status).toBe(200);
+    });
+
+    it('needs the account key: a resource key is 401', async () => {
+      expect((await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', resource.authorization)).status).toBe(401);
+      expect((await t.http().get('/access/requests?createdAt=2026-05-19')).status).toBe(401);
+    });
+  });
+});
