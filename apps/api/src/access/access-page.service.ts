@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AccessCallback,
   ACCESS_REQUEST_MAX_FAILED_CODES,
+  ACCESS_REQUEST_TTL_MINUTES,
+  ACCESS_USER_MAX_RECENT_FAILED_CODES,
   CallbackTarget,
   Clock,
   DomainError,
@@ -118,6 +120,12 @@ export class AccessPageService {
       if (user.isLocked) {
         await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
         return { ...frame, kind: 'final', reason: 'locked' };
+      }
+      // guessing across many requests of one user: refused before any code is checked
+      const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000);
+      if ((await this.requests.recentFailedAttempts(row.accountId, user.id, since)) >= ACCESS_USER_MAX_RECENT_FAILED_CODES) {
+        await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
+        return { ...frame, kind: 'final', reason: 'tooManyCodes' };
       }
       const otp = otpAuthenticators(await this.authenticators.listByUser(row.accountId, user.id));
       let accepted: string | null = null;

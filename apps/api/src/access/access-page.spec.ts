@@ -171,6 +171,22 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect((await t.http().get(request.path)).status).toBe(403);
   });
 
+  it('refuses any code of a user with 10 wrong codes over recent requests', async () => {
+    const secret = await enrolledUser('mona');
+    for (let round = 0; round < 2; round += 1) {
+      const request = await createRequest({ identity: 'mona', language: 'en' });
+      const formToken = formTokenOf((await t.http().get(request.path)).text);
+      for (let i = 0; i < 5; i += 1) await post(request.path, { code: wrongCode(secret), formToken });
+      expect((await requestRow(request.id)).status).toBe('Denied');
+    }
+    const third = await createRequest({ identity: 'mona', language: 'en' });
+    const formToken = formTokenOf((await t.http().get(third.path)).text);
+    const refused = await post(third.path, { code: codeAt(secret), formToken });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Too many wrong codes');
+    expect(await requestRow(third.id)).toMatchObject({ status: 'Denied', authenticator: null });
+  });
+
   it('denies a locked user', async () => {
     await enrolledUser('dave');
     await t.database.dataSource.query('UPDATE users SET is_locked = true WHERE identity = $1', ['dave']);

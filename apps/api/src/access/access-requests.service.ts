@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ACCESS_REQUEST_TTL_MINUTES,
+  ACCESS_USER_MAX_RECENT_FAILED_CODES,
   Clock,
   effectiveAccessStatus,
   NotFound,
@@ -26,6 +27,7 @@ export const RA_REPLIES = {
   locked: 'Access denied: the user is locked.',
   noAuthenticator: 'Access denied: the user has no OTP authenticator.',
   wrongCode: 'Access denied: wrong or already used code.',
+  tooManyCodes: 'Access denied: too many wrong codes. Try again later.',
 } as const;
 
 /** The API side of access requests (CONTRACT §7): create, poll, history, and pass-code checks. */
@@ -115,6 +117,10 @@ export class AccessRequestsService {
       if (user.isLocked) return deny(RA_REPLIES.locked);
       const authenticators = otpAuthenticators(await this.authenticators.listByUser(principal.accountId, user.id));
       if (authenticators.length === 0) return deny(RA_REPLIES.noAuthenticator);
+      const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000);
+      if ((await this.requests.recentFailedAttempts(principal.accountId, user.id, since)) >= ACCESS_USER_MAX_RECENT_FAILED_CODES) {
+        return deny(RA_REPLIES.tooManyCodes);
+      }
       const accepted = await acceptOtpCode(this.authenticators, this.cipher, authenticators, passCode, now);
       if (!accepted) return deny(RA_REPLIES.wrongCode, true);
       await this.requests.decide(principal.accountId, row.id, 'Granted', { grantedAt: now, authenticator: accepted.kind });

@@ -189,6 +189,16 @@ describe('access requests API (CONTRACT §7)', () => {
       expect(users.n).toBe(0);
     });
 
+    it('stops checking a user’s codes after 10 wrong ones within 15 minutes', async () => {
+      await userWith('ken', 'TotpToken');
+      const wrong = () => (totpNow() === '000000' ? '111111' : '000000');
+      for (let i = 0; i < 10; i += 1) expect((await ra({ identity: 'ken', passCode: wrong() })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
+      const refused = await ra({ identity: 'ken', passCode: totpNow() });
+      expect(refused.body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: too many wrong codes. Try again later.' });
+      t.clock.advance(15 * 60_000 + 1000);
+      expect((await ra({ identity: 'ken', passCode: totpNow() })).body.model.status).toBe('Granted');
+    });
+
     it('is 400 for bad input and 401 for wrong credentials', async () => {
       expect((await ra({ identity: 'gus' })).status).toBe(400);
       expect((await ra({ passCode: '123456' })).status).toBe(400);

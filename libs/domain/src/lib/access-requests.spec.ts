@@ -32,7 +32,9 @@ describe('access requests', () => {
 
   it('takes only absolute http(s) callbacks with a known target', () => {
     expect(validateCallback({ action: 'http://localhost:8080/cb' })).toEqual({ action: 'http://localhost:8080/cb', target: '_self' });
-    for (const action of ['/relative', 'javascript:alert(1)', 'ftp://x.example/', 'https://user:pw@x.example/', '', 42]) {
+    expect(validateCallback({ action: 'https://[::1]:8443/cb?a=b' })).toEqual({ action: 'https://[::1]:8443/cb?a=b', target: '_self' });
+    expect(validateCallback({ action: 'https://пример.рф/cb' })?.action).toBe('https://xn--e1afmkfd.xn--p1ai/cb');
+    for (const action of ['/relative', 'javascript:alert(1)', 'ftp://x.example/', 'https://user:pw@x.example/', 'https://a;b.example/', 'https://a_b.example/', '', 42]) {
       expect(() => validateCallback({ action })).toThrow(ValidationFailed);
     }
     expect(() => validateCallback({ action: 'https://x.example/', target: '_blank' })).toThrow(ValidationFailed);

@@ -130,6 +130,18 @@ export class AccessRequestsRepository {
     return row ? { failedAttempts: row.failed_attempts, status: row.status } : null;
   }
 
+  /** Wrong codes of one user over the requests created since `since`. */
+  async recentFailedAttempts(accountId: string, userId: string, since: Date): Promise<number> {
+    const rows: { n: number }[] = await this.db
+      .manager()
+      .query('SELECT COALESCE(SUM(failed_attempts), 0)::int AS n FROM access_requests WHERE account_id = $1 AND user_id = $2 AND created_at >= $3', [
+        accountId,
+        userId,
+        since,
+      ]);
+    return rows[0]?.n ?? 0;
+  }
+
   /** Moves an awaiting request to its final status; true for exactly one of parallel callers. */
   async decide(accountId: string, id: string, status: Exclude<AccessRequestStatus, 'AwaitingAuthentication'>, decision: AccessDecision = {}): Promise<boolean> {
     const result = await this.repo().update({ accountId, id, status: 'AwaitingAuthentication' }, { ...decision, status });
