@@ -3,7 +3,10 @@
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('../..', import.meta.url).pathname;
-const benchmarks = [{ name: 'otp', command: ['npx', 'ts-node', 'tools/bench/otp/bench-otp.ts'] }];
+const benchmarks = [
+  { name: 'otp', command: ['npx', 'ts-node', 'tools/bench/otp/bench-otp.ts'] },
+  { name: 'api', command: ['npx', 'ts-node', 'tools/bench/api/bench-api.ts'] },
+];
 
 let failed = 0;
 for (const bench of benchmarks) {
