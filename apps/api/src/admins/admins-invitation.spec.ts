@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { outboxMails } from '../testing/outbox';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
 describe('administrator invitations (CONTRACT §5)', () => {
@@ -12,18 +11,9 @@ describe('administrator invitations (CONTRACT §5)', () => {
   });
   afterAll(() => t.close());
 
-  const outbox = () => join(t.app.get('twofold:app-config').dataDir, 'outbox');
-  const mails = (): string[] => {
-    try {
-      return readdirSync(outbox())
-        .sort()
-        .map((name) => readFileSync(join(outbox(), name), 'utf8'));
-    } catch {
-      return [];
-    }
-  };
+  const mails = () => outboxMails(t);
   const linkIn = (eml: string) => {
-    const match = /http:\/\/twofold\.test\/access\/enroll\/[A-Za-z0-9_-]{43}/.exec(eml.replace(/=\r?\n/g, ''));
+    const match = /http:\/\/twofold\.test\/access\/enroll\/[A-Za-z0-9_-]{43}/.exec(eml);
     if (!match) throw new Error('no link in the mail');
     return new URL(match[0]).pathname;
   };

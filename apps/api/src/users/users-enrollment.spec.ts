@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createServer, Server } from 'node:net';
 import { journalOfToday } from '../testing/journal-of-today';
+import { outboxMails } from '../testing/outbox';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
 const LINK = /http:\/\/twofold\.test\/access\/enroll\/[A-Za-z0-9_-]{43}/;
@@ -16,14 +15,7 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
   });
   afterAll(() => t.close());
 
-  const outbox = () => join(t.app.get('twofold:app-config').dataDir, 'outbox');
-  const mails = (): string[] => {
-    try {
-      return readdirSync(outbox()).sort().map((name) => readFileSync(join(outbox(), name), 'utf8').replace(/=\r?\n/g, ''));
-    } catch {
-      return [];
-    }
-  };
+  const mails = () => outboxMails(t);
   const path = (url: string) => new URL(url).pathname;
 
   it('POST /users with EnrollmentLink and no To returns the link; it opens the enrollment page', async () => {
