@@ -49,13 +49,15 @@ export class AccessPageController {
 
 /**
  * Strict CSP with a fresh nonce. The success page may run its one auto-submit script and post to the
- * callback's origin. Requests whose callback target is _parent or _top are meant for an iframe: any
- * site may frame them (`frame-ancestors *`); all others cannot be framed.
+ * callback's origin; the enrollment view may run its Copy button's script. Requests whose callback
+ * target is _parent or _top are meant for an iframe: any site may frame them (`frame-ancestors *`);
+ * all others cannot be framed.
  */
 function send(res: Response, outcome: AccessPageOutcome): void {
   const nonce = randomBytes(16).toString('base64');
   const formAction = outcome.kind === 'granted' && outcome.callback ? `'self' ${new URL(outcome.callback.action).origin}` : "'self'";
-  const script = outcome.kind === 'granted' && outcome.callback ? `; script-src 'nonce-${nonce}'` : '';
+  // scripts: the callback auto-submit, and the Copy button of the enrollment key
+  const script = (outcome.kind === 'granted' && outcome.callback) || outcome.kind === 'enroll' ? `; script-src 'nonce-${nonce}'` : '';
   const frameAncestors = outcome.frameable ? '*' : "'none'";
   res.setHeader(
     'Content-Security-Policy',

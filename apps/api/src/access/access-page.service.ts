@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AccessCallback,
+  accessRequestExpiresAt,
   ACCESS_REQUEST_MAX_FAILED_CODES,
   ACCESS_REQUEST_TTL_MINUTES,
   ACCESS_USER_MAX_RECENT_FAILED_CODES,
@@ -31,7 +32,7 @@ import { PageLanguage } from '../enrollment/enrollment-page.view';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { acceptOtpCode, otpAuthenticators } from './access-otp';
-import { AccessCodeModel, AccessEnrollModel, AccessFinalReason } from './access-page.view';
+import { AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
 import { signAccessToken } from './access-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -259,11 +260,22 @@ export class AccessPageService {
       otpauthUri,
       qrSvg: await qrSvg(otpauthUri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }),
       hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) },
+      expiry: this.expiry(row),
     };
   }
 
   private async codeModel(row: AccessRequestEntity): Promise<AccessCodeModel> {
-    return { resourceName: await this.resourceName(row), identity: row.identity, hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) } };
+    return {
+      resourceName: await this.resourceName(row),
+      identity: row.identity,
+      hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) },
+      expiry: this.expiry(row),
+    };
+  }
+
+  /** The page shows the minutes left, by the injected clock. */
+  private expiry(row: AccessRequestEntity): AccessExpiry {
+    return { at: accessRequestExpiresAt(row.createdAt), now: this.clock.now() };
   }
 
   private async resourceName(row: AccessRequestEntity): Promise<string> {

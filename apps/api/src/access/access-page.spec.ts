@@ -68,8 +68,27 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric"[^>]*autocomplete="one-time-code"/);
     expect(page.text).toContain('<button type="submit">');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(page.headers['content-security-policy']).not.toContain('script-src');
+    // the one script (the Copy button of the key) runs by the page's nonce, nothing else may
+    const enrollNonce = /script-src 'nonce-([^']+)'/.exec(page.headers['content-security-policy'])?.[1];
+    expect(enrollNonce).toBeDefined();
+    expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script nonce="${enrollNonce}">`]);
     expect(page.headers['referrer-policy']).toBe('no-referrer');
+    // the key as one unbroken string for tests, copying and screen readers; groups of four for the eye
+    const shownKey = /data-testid="secret">([A-Z2-7]+)<\/code>/.exec(page.text)?.[1] as string;
+    const groups = (shownKey.match(/.{1,4}/g) ?? []).map((group) => `<span>${group}</span>`).join('');
+    expect(groups).toContain(`<span>${shownKey.slice(0, 4)}</span><span>${shownKey.slice(4, 8)}</span>`);
+    expect(page.text).toContain(`<span class="key-groups" id="secret-groups" aria-hidden="true">${groups}</span>`);
+    expect(page.text).toMatch(/<button type="button" class="copy" id="copy-key"[^>]* hidden>/);
+    // a button to the app above the QR code (shown on narrow screens), a plain link below the key
+    expect(page.text.match(/href="otpauth:\/\/totp\//g)).toHaveLength(2);
+    expect(page.text.indexOf('class="open-app-narrow"')).toBeLessThan(page.text.indexOf('class="qr"'));
+    expect(page.text).toContain('@media (max-width: 40rem)');
+    // enrollment: no autofocus (a phone's keyboard would cover the QR code); a 6-8 digit field
+    expect(page.text).not.toContain('autofocus');
+    expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456"[^>]* required>/);
+    expect(page.text).toContain('<label for="code">');
+    expect(page.text).toContain('<time datetime="' + new Date(t.clock.now().getTime() + 15 * 60_000).toISOString() + '">This request expires in 15 minutes.</time>');
     const secret = secretOf(page.text);
     // a reload shows the same secret, bound to the request on the server
     expect(secretOf((await t.http().get(request.path)).text).equals(secret)).toBe(true);
@@ -121,6 +140,9 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(again.status).toBe(410);
     expect(again.text).toContain('already been used');
     expect(again.text).not.toContain('AccessToken');
+    // final pages: a card with a large status icon and the next step
+    expect(again.text).toContain('<div class="status-icon tone-info" aria-hidden="true"><svg');
+    expect(again.text).toContain('Start signing in again from the application.');
     expect((await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })).status).toBe(410);
   });
 
@@ -133,10 +155,19 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(page.text).toContain('Подтверждение входа в Intranet');
     expect(page.text).not.toContain('data-testid="secret"');
     expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric"[^>]*autocomplete="one-time-code"/);
+    // the code is all this view asks for: the field has the focus; no script here
+    expect(page.text).toMatch(/<input id="code"[^>]* required autofocus>/);
+    expect(page.text).not.toContain('<script');
+    expect(page.headers['content-security-policy']).not.toContain('script-src');
+    expect(page.text).toContain('Запрос действует ещё 15 минут.');
+    t.clock.advance(3 * 60_000 + 30_000);
+    expect((await t.http().get(first.path)).text).toContain('Запрос действует ещё 12 минут.');
     const code = codeAt(secret);
     const granted = await post(first.path, { code, formToken: formTokenOf(page.text) });
     expect(granted.status).toBe(200);
     expect(granted.text).toContain('Доступ разрешён');
+    expect(granted.text).toContain('<div class="status-icon tone-ok" aria-hidden="true"><svg');
+    expect(granted.text).toContain('Закройте эту страницу и вернитесь в приложение.');
     expect((await requestRow(first.id)).status).toBe('Granted');
 
     // the same code (same time step) on another request is a replay
@@ -145,6 +176,8 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const replay = await post(second.path, { code, formToken: formTokenOf(secondPage.text) });
     expect(replay.status).toBe(200);
     expect(replay.text).toContain('Осталось попыток: 4');
+    expect(replay.text).toMatch(/<p class="error" role="alert" id="code-error">.*Неверный код/);
+    expect(replay.text).toMatch(/<input id="code"[^>]* aria-invalid="true" aria-describedby="code-error">/);
     expect(await requestRow(second.id)).toMatchObject({ status: 'AwaitingAuthentication', failed_attempts: 1 });
     // the next step's code is fine
     t.clock.advance(30_000);
@@ -194,6 +227,8 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const page = await t.http().get(request.path);
     expect(page.status).toBe(403);
     expect(page.text).toContain('Your account is locked');
+    expect(page.text).toContain('Contact your administrator.');
+    expect(page.text).toContain('<div class="status-icon tone-stop" aria-hidden="true"><svg');
     expect((await requestRow(request.id)).status).toBe('Denied');
   });
 
@@ -201,10 +236,14 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const request = await createRequest({ identity: 'erin', language: 'en' });
     const page = await t.http().get(request.path);
     const secret = secretOf(page.text);
-    t.clock.advance(15 * 60_000);
+    t.clock.advance(14 * 60_000 + 30_000);
+    expect((await t.http().get(request.path)).text).toContain('This request expires in 1 minute.');
+    t.clock.advance(30_000);
     const late = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
     expect(late.status).toBe(410);
     expect(late.text).toContain('has expired');
+    expect(late.text).toContain('<div class="status-icon tone-warn" aria-hidden="true"><svg');
+    expect(late.text).toContain('Start signing in again from the application.');
     expect((await requestRow(request.id)).status).toBe('Expired');
     expect((await t.http().get(request.path)).status).toBe(410);
   });

@@ -1,5 +1,17 @@
 import { AccessCallback } from '@twofold/domain';
-import { codeField, EnrollmentFormModel, enrollmentSection, escapeHtml, hiddenInputs, PageLanguage, renderLayout } from '../enrollment/enrollment-page.view';
+import {
+  codeField,
+  EnrollmentFormModel,
+  enrollmentSection,
+  escapeHtml,
+  hiddenInputs,
+  ICONS,
+  PageLanguage,
+  renderLayout,
+  renderStatusPage,
+  StatusTone,
+  statusCard,
+} from '../enrollment/enrollment-page.view';
 
 /** Why a request's page shows no form: each is a final page (CONTRACT §7). */
 export type AccessFinalReason = 'unknown' | 'expired' | 'denied' | 'locked' | 'tooManyCodes' | 'used' | 'noLicense' | 'forged';
@@ -10,11 +22,13 @@ const TEXT = {
     codeTitle: (resource: string) => `Confirm sign-in to ${resource}`,
     codeIntro: (identity: string) => `Signed in as ${identity}. Open your authenticator app or token and enter the code it shows.`,
     codeLabel: '6-digit code',
+    codePattern: '6 to 8 digits',
     submit: 'Confirm',
+    expiresIn: (minutes: number) => `This request expires in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
     wrongCode: (left: number) => `That code is not right. ${left} attempt(s) left.`,
     grantedTitle: 'Access granted',
-    granted: 'Returning you to the application…',
-    grantedNoCallback: 'Sign-in confirmed. You can return to the application.',
+    granted: 'Returning you to the application… If nothing happens, press Continue.',
+    grantedNoCallback: 'Sign-in confirmed. You can close this page and return to the application.',
     continue: 'Continue',
     finalTitle: {
       unknown: 'Sign-in request not found',
@@ -43,11 +57,13 @@ const TEXT = {
     codeTitle: (resource: string) => `Подтверждение входа в ${resource}`,
     codeIntro: (identity: string) => `Вход под именем ${identity}. Откройте приложение-аутентификатор или токен и введите показанный код.`,
     codeLabel: 'Код из 6 цифр',
+    codePattern: 'От 6 до 8 цифр',
     submit: 'Подтвердить',
+    expiresIn: (minutes: number) => `Запрос действует ещё ${minutes} ${ruPlural(minutes, 'минуту', 'минуты', 'минут')}.`,
     wrongCode: (left: number) => `Неверный код. Осталось попыток: ${left}.`,
     grantedTitle: 'Доступ разрешён',
-    granted: 'Возвращаем вас в приложение…',
-    grantedNoCallback: 'Вход подтверждён. Можно вернуться в приложение.',
+    granted: 'Возвращаем вас в приложение… Если ничего не происходит, нажмите «Продолжить».',
+    grantedNoCallback: 'Вход подтверждён. Закройте эту страницу и вернитесь в приложение.',
     continue: 'Продолжить',
     finalTitle: {
       unknown: 'Запрос на вход не найден',
@@ -73,22 +89,47 @@ const TEXT = {
   },
 } as const;
 
+/** When the request expires (created + 15 minutes) and the server's now: the page shows the minutes left. */
+export interface AccessExpiry {
+  at: Date;
+  now: Date;
+}
+
 export interface AccessEnrollModel extends EnrollmentFormModel {
   resourceName: string;
+  expiry: AccessExpiry;
+}
+
+/** Russian plural forms: 1 минуту, 2 минуты, 5 минут, 21 минуту. */
+function ruPlural(n: number, one: string, few: string, many: string): string {
+  const tens = n % 100;
+  const units = n % 10;
+  if (tens >= 11 && tens <= 14) return many;
+  if (units === 1) return one;
+  if (units >= 2 && units <= 4) return few;
+  return many;
+}
+
+/** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
+function expiryHint(lang: PageLanguage, expiry: AccessExpiry): string {
+  const minutes = Math.max(1, Math.ceil((expiry.at.getTime() - expiry.now.getTime()) / 60_000));
+  return `<p class="expiry">${ICONS.clock}<time datetime="${expiry.at.toISOString()}">${escapeHtml(TEXT[lang].expiresIn(minutes))}</time></p>\n`;
 }
 
 export function renderAccessEnroll(lang: PageLanguage, nonce: string, model: AccessEnrollModel): string {
   const title = TEXT[lang].enrollTitle(model.resourceName);
-  return renderLayout(lang, nonce, title, `<h1>${escapeHtml(title)}</h1>\n${enrollmentSection(lang, model)}`);
+  return renderLayout(lang, nonce, title, `<h1>${escapeHtml(title)}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`);
 }
 
 export interface AccessCodeModel {
   resourceName: string;
   identity: string;
   hidden: Record<string, string>;
+  expiry: AccessExpiry;
   error?: { attemptsLeft: number };
 }
 
+/** The code prompt of an enrolled user: the code is all it asks for, so the field has the focus. */
 export function renderAccessCode(lang: PageLanguage, nonce: string, model: AccessCodeModel): string {
   const t = TEXT[lang];
   const title = t.codeTitle(model.resourceName);
@@ -98,9 +139,9 @@ export function renderAccessCode(lang: PageLanguage, nonce: string, model: Acces
     title,
     `<h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(t.codeIntro(model.identity))}</p>
-<form method="post">
+${expiryHint(lang, model.expiry)}<form method="post">
   ${hiddenInputs(model.hidden)}
-  ${codeField(t.codeLabel, model.error ? t.wrongCode(model.error.attemptsLeft) : null)}
+  ${codeField(t.codeLabel, model.error ? t.wrongCode(model.error.attemptsLeft) : null, { autofocus: true, title: t.codePattern })}
   <button type="submit">${escapeHtml(t.submit)}</button>
 </form>`,
   );
@@ -112,26 +153,40 @@ export function renderAccessCode(lang: PageLanguage, nonce: string, model: Acces
  */
 export function renderAccessGranted(lang: PageLanguage, nonce: string, callback: AccessCallback | null, accessToken: string): string {
   const t = TEXT[lang];
-  if (!callback) {
-    return renderLayout(lang, nonce, t.grantedTitle, `<div class="badge ok" aria-hidden="true">✓</div><h1>${escapeHtml(t.grantedTitle)}</h1><p>${escapeHtml(t.grantedNoCallback)}</p>`);
-  }
+  if (!callback) return renderStatusPage(lang, nonce, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
   return renderLayout(
     lang,
     nonce,
     t.grantedTitle,
-    `<div class="badge ok" aria-hidden="true">✓</div><h1>${escapeHtml(t.grantedTitle)}</h1>
-<p role="status">${escapeHtml(t.granted)}</p>
+    statusCard(
+      'ok',
+      'check',
+      t.grantedTitle,
+      `<p role="status">${escapeHtml(t.granted)}</p>
 <form method="post" action="${escapeHtml(callback.action)}" target="${escapeHtml(callback.target)}" id="callback">
   <input type="hidden" name="AccessToken" value="${escapeHtml(accessToken)}">
   <button type="submit">${escapeHtml(t.continue)}</button>
 </form>
 <script nonce="${nonce}">document.getElementById('callback').submit();</script>`,
+    ),
   );
 }
 
+const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, keyof typeof ICONS]> = {
+  unknown: ['info', 'question'],
+  expired: ['warn', 'clock'],
+  denied: ['stop', 'cross'],
+  locked: ['stop', 'lock'],
+  tooManyCodes: ['stop', 'cross'],
+  used: ['info', 'info'],
+  noLicense: ['stop', 'cross'],
+  forged: ['warn', 'refresh'],
+};
+
+/** A request's final page: a card with a status icon, what happened and what to do next. */
 export function renderAccessFinal(lang: PageLanguage, nonce: string, reason: AccessFinalReason): string {
   const t = TEXT[lang];
-  const title = t.finalTitle[reason];
-  const action = reason === 'forged' ? `<p><a href="">${escapeHtml(t.reload)}</a></p>` : '';
-  return renderLayout(lang, nonce, title, `<div class="badge stop" aria-hidden="true">✕</div><h1>${escapeHtml(title)}</h1><p>${escapeHtml(t.final[reason])}</p>${action}`);
+  const [tone, icon] = FINAL_LOOK[reason];
+  const action = reason === 'forged' ? `<a class="btn" href="">${ICONS.refresh}<span>${escapeHtml(t.reload)}</span></a>` : '';
+  return renderStatusPage(lang, nonce, tone, icon, t.finalTitle[reason], t.final[reason], action);
 }

@@ -32,7 +32,8 @@ function send(res: Response, acceptLanguage: string | undefined, outcome: Enroll
   const nonce = randomBytes(16).toString('base64');
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    // the form's only script is the Copy button of the key, under the same nonce
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${outcome.kind === 'form' ? `; script-src 'nonce-${nonce}'` : ''}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   // the token is in the URL: never send it on as a referrer
   res.setHeader('Referrer-Policy', 'no-referrer');

@@ -48,6 +48,18 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     expect(res.text).toContain('<form method="post">');
     expect(res.text).toContain('name="code"');
     expect(res.text).toContain('autocomplete="one-time-code"');
+    expect(res.text).toContain('<html lang="en">');
+    // no autofocus here: on a phone the keyboard would cover the QR code
+    expect(res.text).not.toContain('autofocus');
+    expect(res.text).toMatch(/<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456"[^>]* required>/);
+    // the key in groups of four beside the unbroken one, and a Copy button run by the page's nonce only
+    const key = /data-testid="secret">([A-Z2-7]+)<\/code>/.exec(res.text)?.[1] as string;
+    expect(res.text).toContain(`<span class="key-groups" id="secret-groups" aria-hidden="true">${(key.match(/.{1,4}/g) ?? []).map((g) => `<span>${g}</span>`).join('')}</span>`);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers['content-security-policy'])?.[1];
+    expect(nonce).toBeDefined();
+    expect(res.text.match(/<script[^>]*>/g)).toEqual([`<script nonce="${nonce}">`]);
+    expect(res.text).toMatch(/<button type="button" class="copy" id="copy-key"[^>]* hidden>/);
+    expect(res.text).toContain('<a class="btn" href="otpauth://totp/');
     // a reload shows the same secret
     const again = await t.http().get(pathOf(link.url));
     expect(secretOf(again.text).equals(secretOf(res.text))).toBe(true);
@@ -61,10 +73,13 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     const wrong = await t.http().post(pathOf(link.url)).type('form').send({ code: '000000' === codeNow(secret) ? '111111' : '000000' });
     expect(wrong.status).toBe(200);
     expect(wrong.text).toContain('4 attempt(s) left');
+    expect(wrong.text).toMatch(/<p class="error" role="alert" id="code-error">/);
 
     const done = await t.http().post(pathOf(link.url)).type('form').send({ code: codeNow(secret) });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Your second factor is set up');
+    expect(done.text).toContain('<div class="status-icon tone-ok" aria-hidden="true"><svg');
+    expect(done.headers['content-security-policy']).not.toContain('script-src');
 
     const [row] = await t.database.dataSource.query(
       'SELECT status, activated_at, second_factor_secret_enc FROM administrators WHERE id = $1',
@@ -117,6 +132,8 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     const expired = await t.http().get(pathOf(second.url)).set('Accept-Language', 'ru-RU,ru;q=0.9');
     expect(expired.status).toBe(410);
     expect(expired.text).toContain('Срок действия ссылки истёк');
+    expect(expired.text).toContain('<html lang="ru">');
+    expect(expired.text).toContain('Запросите новую у администратора.');
     expect((await t.http().get('/access/enroll/' + 'A'.repeat(43))).status).toBe(404);
     expect((await t.http().get('/access/enroll/short')).status).toBe(404);
   });
