@@ -1,12 +1,13 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send and Employee Create', () => {
+  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create and DirectorySync Update', () => {
     expect(JOURNAL_EVENTS).toEqual({
       AccessRequest: ['Bypass'],
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
       AdminPanel: ['SignIn'],
       Authenticator: ['Disable'],
+      DirectorySync: ['Update'],
       Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
       EnrollmentLink: ['Send'],
       ExternalSIP: ['Enable', 'Disable'],
