@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Body, Controller, Get, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { APP_CONFIG } from '../app/tokens';
-import { AppConfig } from '../config/app-config';
 import { pageLanguage } from '../enrollment/enrollment-page.view';
+import { ClientAddressResolver } from '../http/client-address';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
-import { ClientAddressResolver } from './client-address';
 
 const FINAL_STATUS = { unknown: 404, expired: 410, used: 410, denied: 403, locked: 403, tooManyCodes: 403, noLicense: 403, forged: 403 } as const;
 
@@ -17,14 +15,10 @@ const FINAL_STATUS = { unknown: 404, expired: 410, used: 410, denied: 403, locke
  */
 @Controller({ path: 'access', version: VERSION_NEUTRAL })
 export class AccessPageController {
-  private readonly addresses: ClientAddressResolver;
-
   constructor(
     private readonly page: AccessPageService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.addresses = new ClientAddressResolver(config.trustedProxies ?? []);
-  }
+    private readonly addresses: ClientAddressResolver,
+  ) {}
 
   @Get(':id')
   async show(@Param('id') id: string, @Req() req: Request, @Headers('accept-language') language: string | undefined, @Res() res: Response): Promise<void> {

@@ -12,6 +12,7 @@ export class AccessRequestsController {
   constructor(private readonly requests: AccessRequestsService) {}
 
   @Post()
+  @HttpCode(200)
   @UseGuards(ResourceAuthGuard)
   create(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown>) {
     return this.requests.create(principal, body);

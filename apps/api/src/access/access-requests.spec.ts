@@ -51,7 +51,7 @@ describe('access requests API (CONTRACT §7)', () => {
         { Identity: 'ann', Email: 'ann@example.test', Language: 'EN', Claims: { a: 1 }, Callback: { Action: 'https://app.example/cb', Target: '_top' } },
       ]) {
         const res = await create(body);
-        expect(res.status).toBe(201);
+        expect(res.status).toBe(200);
         expect(res.body).toEqual({ model: { id: expect.any(String), url: expect.any(String), status: 'AwaitingAuthentication' }, success: true, message: null });
         expect(res.body.model.url).toBe(`http://twofold.test/access/${res.body.model.id}`);
         const [row] = await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [res.body.model.id]);

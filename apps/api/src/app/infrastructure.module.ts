@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { AuthThrottle } from '../auth/auth-throttle';
 import { ApiCredentialsVerifier } from '../auth/api-credentials.verifier';
+import { ClientAddressResolver } from '../http/client-address';
 import { APP_CONFIG, CLOCK } from './tokens';
 import { createMailer, MAILER } from '../mail/mailer';
 
@@ -53,6 +54,8 @@ export class InfrastructureModule {
       { provide: JournalWriter, useFactory: (db: Db, clock: Clock) => new JournalWriter(db, clock), inject: [Db, CLOCK] },
       JournalInterceptor,
       { provide: AuthThrottle, useFactory: (clock: Clock) => new AuthThrottle(clock), inject: [CLOCK] },
+      // the client's address behind TRUSTED_PROXIES: for the auth throttle and the access history
+      { provide: ClientAddressResolver, useValue: new ClientAddressResolver(runtime.config.trustedProxies ?? []) },
       {
         provide: ApiCredentialsVerifier,
         useFactory: (a: AccountsRepository, r: ResourcesRepository, c: SecretCipher) => new ApiCredentialsVerifier(a, r, c),

@@ -2,6 +2,7 @@ import { ExecutionContext, Injectable, Type } from '@nestjs/common';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import { Request } from 'express';
 import { AuthenticationRequired, TooManyAttempts } from '../http/api-errors';
+import { ClientAddressResolver } from '../http/client-address';
 import { AuthThrottle } from './auth-throttle';
 import { ACCOUNT_BASIC, RESOURCE_BASIC } from './basic.strategies';
 
@@ -12,13 +13,17 @@ import { ACCOUNT_BASIC, RESOURCE_BASIC } from './basic.strategies';
 function basicAuthGuard(strategy: string): Type<IAuthGuard> {
   @Injectable()
   class BasicAuthGuard extends AuthGuard(strategy) {
-    constructor(private readonly throttle: AuthThrottle) {
+    constructor(
+      private readonly throttle: AuthThrottle,
+      private readonly addresses: ClientAddressResolver,
+    ) {
       super();
     }
 
     override async canActivate(context: ExecutionContext): Promise<boolean> {
       const req = context.switchToHttp().getRequest<Request>();
-      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      // behind a reverse proxy every client would share the proxy's address and its throttle
+      const ip = this.addresses.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']);
       const wait = this.throttle.retryAfterSeconds(ip);
       if (wait > 0) throw new TooManyAttempts(wait);
       try {

@@ -88,3 +88,36 @@ describe('throttling of failed authentication (CONTRACT §4)', () => {
     expect((await t.http().get('/groups').set('Authorization', wrong)).status).toBe(401);
   });
 });
+
+describe('throttling behind a trusted reverse proxy (TRUSTED_PROXIES)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // supertest connects from the loopback address: here it plays the proxy
+    t = await startTestApp({ trustedProxies: ['127.0.0.1', '::1'] });
+  });
+  afterAll(() => t.close());
+
+  it('counts failures per forwarded client, so one attacker does not lock out everyone behind the proxy', async () => {
+    const account = await t.newAccount();
+    const wrong = basicAuthorization(account.apiKey, 'wrong');
+    const from = (client: string, authorization: string) => t.http().get('/groups').set('X-Forwarded-For', client).set('Authorization', authorization);
+    for (let i = 0; i < AUTH_FAILURES_ALLOWED_PER_WINDOW; i += 1) expect((await from('203.0.113.7', wrong)).status).toBe(401);
+    expect((await from('203.0.113.7', wrong)).status).toBe(429);
+    expect((await from('198.51.100.20', account.authorization)).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    const other = await startTestApp({ trustedProxies: ['10.9.9.9'] });
+    try {
+      const account = await other.newAccount();
+      const wrong = basicAuthorization(account.apiKey, 'wrong');
+      for (let i = 0; i < AUTH_FAILURES_ALLOWED_PER_WINDOW; i += 1) {
+        // a client rotating the header still counts as its own address
+        expect((await other.http().get('/groups').set('X-Forwarded-For', `192.0.2.${i}`).set('Authorization', wrong)).status).toBe(401);
+      }
+      expect((await other.http().get('/groups').set('X-Forwarded-For', '192.0.2.200').set('Authorization', wrong)).status).toBe(429);
+    } finally {
+      await other.close();
+    }
+  });
+});
