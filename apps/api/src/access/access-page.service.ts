@@ -9,11 +9,8 @@ import {
   Clock,
   DomainError,
   effectiveAccessStatus,
-  OTP_TOKEN_DIGITS,
-  TOTP_WINDOW_STEPS,
 } from '@twofold/domain';
 import { JournalField, JournalWriter } from '@twofold/journal';
-import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
 import {
   AccessRequestEntity,
   AccessRequestsRepository,
@@ -24,10 +21,9 @@ import {
   UserEntity,
   UsersRepository,
 } from '@twofold/persistence';
-import { toString as qrSvg } from 'qrcode';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { AppConfig } from '../config/app-config';
-import { ISSUER } from '../enrollment/enrollment-page.service';
+import { AuthenticatorAppEnrollment, ISSUER } from '../enrollment/authenticator-app';
 import { PageLanguage } from '../enrollment/enrollment-page.view';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
@@ -70,6 +66,7 @@ export class AccessPageService {
     private readonly authenticators: AuthenticatorsRepository,
     private readonly resources: ResourcesRepository,
     private readonly registration: UserRegistrationService,
+    private readonly authenticatorApp: AuthenticatorAppEnrollment,
     private readonly cipher: SecretCipher,
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -219,46 +216,22 @@ export class AccessPageService {
 
   /** The first valid code of the secret bound to this request becomes the user's Totp authenticator. */
   private async enrollPending(row: AccessRequestEntity, user: UserEntity, pendingEnc: Buffer, code: string, now: Date): Promise<boolean> {
-    const secret = this.cipher.decrypt('authenticator.secret', pendingEnc);
-    const result = verifyTotp({ secret, code, time: now.getTime(), window: TOTP_WINDOW_STEPS, digits: OTP_TOKEN_DIGITS });
-    if (!result.valid) return false;
-    await this.authenticators.insert(row.accountId, {
-      userId: user.id,
-      kind: 'Totp',
-      name: ISSUER,
-      secretEnc: this.cipher.encrypt('authenticator.secret', secret),
-      privateIdEnc: null,
-      algorithm: 'SHA1',
-      digits: OTP_TOKEN_DIGITS,
-      hotpCounter: null,
-      // the enrolling code is spent: it cannot be replayed to sign in again
-      lastTimeStep: String(result.timeStep),
-      createdAt: now,
-    });
-    await this.journal.record(row.accountId, {
-      object: 'User',
-      action: 'Update',
-      subject: user.identity,
-      success: true,
-      additionalFields: { [JournalField.userIdentity]: user.identity, [JournalField.twoFactorMethod]: 'Totp', AccessRequestId: row.id },
-    });
+    const spentTimeStep = this.authenticatorApp.verify(pendingEnc, code, now);
+    if (spentTimeStep === null) return false;
+    await this.authenticatorApp.complete(row.accountId, user, pendingEnc, spentTimeStep, now, { AccessRequestId: row.id });
     return true;
   }
 
   private async enrollModel(row: AccessRequestEntity, user: UserEntity): Promise<AccessEnrollModel> {
     let pendingEnc = await this.requests.pendingSecret(row.accountId, row.id);
     if (!pendingEnc) {
-      await this.requests.setPendingSecretOnce(row.accountId, row.id, this.cipher.encrypt('authenticator.secret', generateSecret({ bytes: 20 })));
+      await this.requests.setPendingSecretOnce(row.accountId, row.id, this.authenticatorApp.newPendingSecret());
       pendingEnc = (await this.requests.pendingSecret(row.accountId, row.id)) as Buffer;
     }
-    const secret = this.cipher.decrypt('authenticator.secret', pendingEnc);
-    const otpauthUri = generateOtpauthUri({ type: 'totp', issuer: ISSUER, account: user.identity, secret });
     return {
       resourceName: await this.resourceName(row),
       holder: user.name ?? user.identity,
-      secretBase32: toBase32(secret),
-      otpauthUri,
-      qrSvg: await qrSvg(otpauthUri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }),
+      ...(await this.authenticatorApp.setup(pendingEnc, user.identity)),
       hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) },
       expiry: this.expiry(row),
     };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessRequestsRepository, Db } from '@twofold/persistence';
+import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { UsersModule } from '../users/users.module';
 import { AccessPageController } from './access-page.controller';
 import { AccessPageService } from './access-page.service';
@@ -7,7 +8,7 @@ import { AccessRequestsController } from './access-requests.controller';
 import { AccessRequestsService } from './access-requests.service';
 
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, EnrollmentModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, AccessPageController],
   providers: [

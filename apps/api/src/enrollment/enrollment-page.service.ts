@@ -1,16 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, enrollmentTokenState } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
-import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
-import { AdministratorsRepository, AuthenticatorEntity, Db, EnrollmentTokenEntity, EnrollmentTokensRepository, SecretCipher, UserEntity } from '@twofold/persistence';
-import { toString as qrSvg } from 'qrcode';
+import { AdministratorsRepository, Db, EnrollmentTokenEntity, EnrollmentTokensRepository, UserEntity } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
+import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { hashEnrollmentToken } from './enrollment-links.service';
 import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
 
 /** Wrong codes allowed on one link before it is revoked. */
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
-export const ISSUER = 'Twofold';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export type EnrollmentOutcome =
@@ -34,7 +32,7 @@ export class EnrollmentPageService {
     private readonly db: Db,
     private readonly tokens: EnrollmentTokensRepository,
     private readonly administrators: AdministratorsRepository,
-    private readonly cipher: SecretCipher,
+    private readonly authenticatorApp: AuthenticatorAppEnrollment,
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -51,15 +49,14 @@ export class EnrollmentPageService {
     const { row, holder } = found;
     const pendingSecretEnc = row.pendingSecretEnc;
     if (!pendingSecretEnc) return { kind: 'form', model: await this.formModel(row, holder) };
-    const secret = this.cipher.decrypt('authenticator.secret', pendingSecretEnc);
     const now = this.clock.now();
-    const result = verifyTotp({ secret, code: typeof code === 'string' ? code.trim() : '', time: now.getTime() });
-    if (!result.valid) {
+    const spentTimeStep = this.authenticatorApp.verify(pendingSecretEnc, typeof code === 'string' ? code.replace(/\s+/g, '') : '', now);
+    if (spentTimeStep === null) {
       const failures = await this.tokens.recordFailedAttempt(row.accountId, row.id, ENROLLMENT_MAX_FAILED_CODES, now);
       if (failures >= ENROLLMENT_MAX_FAILED_CODES) return { kind: 'gone', reason: 'revoked' };
       return { kind: 'form', model: { ...(await this.formModel(row, holder)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } } };
     }
-    const completed = await this.db.transaction(async (manager) => {
+    const completed = await this.db.transaction(async () => {
       if (!(await this.tokens.markUsed(row.accountId, row.id, now))) return false;
       if (row.administratorId) {
         await this.administrators.completeEnrollment(row.accountId, row.administratorId, pendingSecretEnc, now);
@@ -71,30 +68,7 @@ export class EnrollmentPageService {
           additionalFields: { EmployeeId: row.administratorId, '2FAMethod': 'Totp' },
         });
       } else if (row.userId) {
-        const authenticators = manager.getRepository(AuthenticatorEntity);
-        await authenticators.save(
-          authenticators.create({
-            accountId: row.accountId,
-            userId: row.userId,
-            kind: 'Totp',
-            name: ISSUER,
-            secretEnc: this.cipher.encrypt('authenticator.secret', secret),
-            privateIdEnc: null,
-            algorithm: 'SHA1',
-            digits: 6,
-            hotpCounter: null,
-            // the enrolling code is spent: it cannot be replayed to sign in
-            lastTimeStep: String(result.timeStep),
-            createdAt: now,
-          }),
-        );
-        await this.journal.record(row.accountId, {
-          object: 'User',
-          action: 'Update',
-          subject: holder.identity,
-          success: true,
-          additionalFields: { UserIdentity: holder.identity, '2FAMethod': 'Totp' },
-        });
+        await this.authenticatorApp.complete(row.accountId, { id: row.userId, identity: holder.identity }, pendingSecretEnc, spentTimeStep, now);
       }
       return true;
     });
@@ -122,16 +96,9 @@ export class EnrollmentPageService {
 
   private async formModel(row: EnrollmentTokenEntity, holder: Holder): Promise<EnrollmentFormModel> {
     if (!row.pendingSecretEnc) {
-      await this.tokens.setPendingSecretOnce(row.accountId, row.id, this.cipher.encrypt('authenticator.secret', generateSecret({ bytes: 20 })));
+      await this.tokens.setPendingSecretOnce(row.accountId, row.id, this.authenticatorApp.newPendingSecret());
       row = (await this.tokens.findByTokenHash(row.tokenHash)) as EnrollmentTokenEntity;
     }
-    const secret = this.cipher.decrypt('authenticator.secret', row.pendingSecretEnc as Buffer);
-    const otpauthUri = generateOtpauthUri({ type: 'totp', issuer: ISSUER, account: holder.identity, secret });
-    return {
-      holder: holder.name,
-      secretBase32: toBase32(secret),
-      otpauthUri,
-      qrSvg: await qrSvg(otpauthUri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }),
-    };
+    return { holder: holder.name, ...(await this.authenticatorApp.setup(row.pendingSecretEnc as Buffer, holder.identity)) };
   }
 }

@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { EnrollmentLinksService } from './enrollment-links.service';
 import { EnrollmentPageController } from './enrollment-page.controller';
 import { EnrollmentPageService } from './enrollment-page.service';
 
-@Module({ controllers: [EnrollmentPageController], providers: [EnrollmentLinksService, EnrollmentPageService], exports: [EnrollmentLinksService] })
+@Module({
+  controllers: [EnrollmentPageController],
+  providers: [EnrollmentLinksService, EnrollmentPageService, AuthenticatorAppEnrollment],
+  exports: [EnrollmentLinksService, AuthenticatorAppEnrollment],
+})
 export class EnrollmentModule {}
