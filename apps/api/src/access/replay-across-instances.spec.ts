@@ -1,0 +1,78 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { generateHotp, generateTotp } from '@twofold/otp';
+import { AuthenticatorsRepository, openDatabase, UsersRepository } from '@twofold/persistence';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../app/create-app';
+import { AppConfig } from '../config/app-config';
+import { startTestApp, TestApp } from '../testing/test-app';
+
+/**
+ * CONTRACT §7 / issue 6: a code is accepted once also when two API instances serve one database.
+ * The second instance has its own connection pool and its own Nest container; nothing but
+ * PostgreSQL is shared, as between two processes.
+ */
+describe('replay protection across two API instances on one database', () => {
+  let t: TestApp;
+  let second: NestExpressApplication;
+  let secondDataSource: DataSource;
+  let resourceAuth: string;
+  let accountId: string;
+  const key = Buffer.from('000102030405060708090a0b0c0d0e0f10111213', 'hex');
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const config = t.app.get<AppConfig>('twofold:app-config');
+    secondDataSource = await openDatabase({ url: t.database.url, poolSize: 10, applicationName: 'twofold-second-instance' });
+    second = await createApp({ config, dataSource: secondDataSource, clock: t.clock });
+    await second.init();
+    accountId = (await t.newAccount()).account.id;
+    resourceAuth = (await t.newResource(accountId)).authorization;
+  });
+  afterAll(async () => {
+    await second.close();
+    await t.close();
+  });
+
+  async function userWithToken(identity: string, kind: 'TotpToken' | 'HotpToken'): Promise<void> {
+    const user = await new UsersRepository(t.db).insert(accountId, { identity, name: null, email: null, source: 'Api', createdAt: t.clock.now() });
+    await new AuthenticatorsRepository(t.db).insert(accountId, {
+      userId: user.id,
+      kind,
+      name: 'Token',
+      secretEnc: t.cipher.encrypt('authenticator.secret', key),
+      privateIdEnc: null,
+      algorithm: 'SHA1',
+      digits: 6,
+      hotpCounter: kind === 'HotpToken' ? '0' : null,
+      lastTimeStep: null,
+      createdAt: t.clock.now(),
+    });
+  }
+
+  /** Ten submissions of one code, alternating between the two instances, all at once. */
+  async function submitEverywhere(identity: string, passCode: string): Promise<string[]> {
+    const servers = [t.app.getHttpServer(), second.getHttpServer()];
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => request(servers[i % 2]).post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity, passCode })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    return results.map((r) => r.body.model.status as string);
+  }
+
+  it('one TOTP step: exactly one of ten parallel submissions over both instances is Granted', async () => {
+    await userWithToken('two-totp', 'TotpToken');
+    const statuses = await submitEverywhere('two-totp', generateTotp({ secret: key, time: t.clock.now().getTime() }));
+    expect(statuses.filter((s) => s === 'Granted')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'Denied')).toHaveLength(9);
+  });
+
+  it('one HOTP counter: exactly one of ten parallel submissions over both instances is Granted', async () => {
+    await userWithToken('two-hotp', 'HotpToken');
+    const statuses = await submitEverywhere('two-hotp', generateHotp({ secret: key, counter: 3 }));
+    expect(statuses.filter((s) => s === 'Granted')).toHaveLength(1);
+    // the counter moved past 3: the earlier counters are spent too
+    const earlier = await request(second.getHttpServer()).post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity: 'two-hotp', passCode: generateHotp({ secret: key, counter: 2 }) });
+    expect(earlier.body.model.status).toBe('Denied');
+  });
+});
