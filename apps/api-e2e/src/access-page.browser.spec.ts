@@ -107,7 +107,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       headers: { authorization: basic(account.key, account.secret), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Intranet' }),
     });
-    expect(made.status).toBe(200);
+    expect(made.status).toBe(201);
     resource = ((await made.json()) as any).model;
 
     callback = await startCallbackServer();
