@@ -95,7 +95,10 @@ export class AccessRequestsService {
     const { identity, passCode } = validatePassCodeRequest(body);
     const now = this.clock.now();
     const result = await this.db.transaction(async () => {
-      const user = await this.users.findByIdentity(principal.accountId, identity);
+      const found = await this.users.findByIdentity(principal.accountId, identity);
+      // the user row lock queues one user's checks (as on the access page), so parallel calls cannot
+      // each read the wrong-code count below the cap before any of them has added to it
+      const user = found ? await this.users.findByIdForUpdate(principal.accountId, found.id) : null;
       const row = await this.requests.insert(principal.accountId, {
         resourceId: principal.resourceId,
         userId: user?.id ?? null,
