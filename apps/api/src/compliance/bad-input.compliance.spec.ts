@@ -1,0 +1,57 @@
+import { startTestApp, TestApp } from '../testing/test-app';
+
+/**
+ * CONTRACT §4 "500 only for our bugs, never for bad input". PostgreSQL text and jsonb cannot hold
+ * U+0000; a NUL in any body or query string must be a 400 in the endpoint's error body, and change nothing.
+ */
+describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
+  let t: TestApp;
+  let auth: string;
+  let resourceAuth: string;
+  let userId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const account = await t.newAccount();
+    auth = account.authorization;
+    resourceAuth = (await t.newResource(account.account.id)).authorization;
+    userId = (await t.http().post('/users').set('Authorization', auth).send({ Identity: 'nul.probe' })).body.model.id;
+  });
+  afterAll(() => t.close());
+
+  const NUL = '\u0000';
+  const KEY = 'ab'.repeat(20);
+
+  it.each<[string, 'get' | 'post' | 'put' | 'delete', () => string, object | undefined, 'account' | 'resource']>([
+    ['POST /users Identity', 'post', () => '/users', { Identity: `a${NUL}b` }, 'account'],
+    ['POST /users Email', 'post', () => '/users', { Identity: 'nul.mail', Email: `a@b.c${NUL}` }, 'account'],
+    ['GET /users identity filter', 'get', () => '/users?identity=a%00b', undefined, 'account'],
+    ['PUT /users/{id} Name', 'put', () => `/users/${userId}`, { Name: `x${NUL}` }, 'account'],
+    ['PUT /v2/users/{id} Fields', 'put', () => `/v2/users/${userId}`, { Fields: [{ Name: 'Name', Value: `x${NUL}` }] }, 'account'],
+    ['PUT /v2/users/{id}/customfields name', 'put', () => `/v2/users/${userId}/customfields`, { fields: [{ name: `a${NUL}`, value: 'x' }] }, 'account'],
+    ['PUT /v2/users/{id}/customfields value', 'put', () => `/v2/users/${userId}/customfields`, { fields: [{ name: 'a', value: `x${NUL}` }] }, 'account'],
+    ['DELETE /v2/users/{id}/customfields', 'delete', () => `/v2/users/${userId}/customfields`, { fieldNames: [`a${NUL}`] }, 'account'],
+    ['POST /v2/users/{id}/groups', 'post', () => `/v2/users/${userId}/groups`, { GroupNames: [`g${NUL}`] }, 'account'],
+    ['POST /users/{id}/enroll Email', 'post', () => `/users/${userId}/enroll`, { Email: `a${NUL}@b.c`, Ttl: 5 }, 'account'],
+    ['POST /users/{id}/authenticators/totptoken Name', 'post', () => `/users/${userId}/authenticators/totptoken`, { Name: `t${NUL}`, Key: KEY }, 'account'],
+    ['POST /groups name', 'post', () => '/groups', { name: `g${NUL}` }, 'account'],
+    ['GET /access/requests identity filter', 'get', () => '/access/requests?createdAt=2026-05-19&identity=a%00b', undefined, 'account'],
+    ['POST /access/requests identity', 'post', () => '/access/requests', { identity: `a${NUL}` }, 'resource'],
+    ['POST /access/requests claims', 'post', () => '/access/requests', { identity: 'a', claims: { x: `a${NUL}` } }, 'resource'],
+    ['POST /access/requests/ra identity', 'post', () => '/access/requests/ra', { identity: `a${NUL}`, passCode: '123456' }, 'resource'],
+  ])('%s', async (_, method, path, body, key) => {
+    let req = t.http()[method](path()).set('Authorization', key === 'account' ? auth : resourceAuth);
+    if (body) req = req.send(body);
+    const res = await req;
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+  });
+
+  it('a refused NUL changes nothing', async () => {
+    const users = await t.http().get('/users?identity=nul.probe&withPhones=true').set('Authorization', auth);
+    expect(users.body.model).toEqual([
+      expect.objectContaining({ identity: 'nul.probe', name: null, customFields: [], groups: ['AllUsers'], authenticators: [], isEnrolled: false }),
+    ]);
+    expect((await t.http().get('/users').set('Authorization', auth)).body.model).toHaveLength(1);
+  });
+});
