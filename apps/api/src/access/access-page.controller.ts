@@ -6,7 +6,7 @@ import { ClientAddressResolver } from '../http/client-address';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
 
-const FINAL_STATUS = { unknown: 404, expired: 410, used: 410, denied: 403, locked: 403, tooManyCodes: 403, noLicense: 403, forged: 403 } as const;
+const FINAL_STATUS = { unknown: 404, expired: 410, used: 410, denied: 403, locked: 403, tooManyCodes: 403, noLicense: 403, noOtpFactor: 403, forged: 403 } as const;
 
 /**
  * `$ACCESS_URL/<id>`: HTML for people. No credentials: the unguessable request id is the key, and the

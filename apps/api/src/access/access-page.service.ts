@@ -14,6 +14,7 @@ import { JournalField, JournalWriter } from '@twofold/journal';
 import {
   AccessRequestEntity,
   AccessRequestsRepository,
+  AuthenticatorEntity,
   AuthenticatorsRepository,
   Db,
   ResourcesRepository,
@@ -84,8 +85,15 @@ export class AccessPageService {
     await this.requests.recordVisit(row.accountId, row.id, { ip: visitor.ip, remoteHost: visitor.ip });
     const resolved = await this.resolveUser(row);
     if ('reason' in resolved) return { ...frame, kind: 'final', reason: resolved.reason };
-    const otp = otpAuthenticators(await this.authenticators.listByUser(row.accountId, resolved.user.id));
-    if (otp.length === 0) return { ...frame, kind: 'enroll', model: await this.enrollModel(row, resolved.user) };
+    const all = await this.authenticators.listByUser(row.accountId, resolved.user.id);
+    const otp = otpAuthenticators(all);
+    if (otp.length === 0) {
+      if (await this.hasOtherSecondFactor(row.accountId, resolved.user.id, all)) {
+        await this.requests.decide(row.accountId, row.id, 'Denied', { userId: resolved.user.id });
+        return { ...frame, kind: 'final', reason: 'noOtpFactor' };
+      }
+      return { ...frame, kind: 'enroll', model: await this.enrollModel(row, resolved.user) };
+    }
     return { ...frame, kind: 'code', model: await this.codeModel(row) };
   }
 
@@ -125,8 +133,13 @@ export class AccessPageService {
         await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
         return { ...frame, kind: 'final', reason: 'tooManyCodes' };
       }
-      const otp = otpAuthenticators(await this.authenticators.listByUser(row.accountId, user.id));
+      const all = await this.authenticators.listByUser(row.accountId, user.id);
+      const otp = otpAuthenticators(all);
       let accepted: string | null = null;
+      if (otp.length === 0 && (await this.hasOtherSecondFactor(row.accountId, user.id, all))) {
+        await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
+        return { ...frame, kind: 'final', reason: 'noOtpFactor' };
+      }
       if (otp.length === 0) {
         const pendingEnc = await this.requests.pendingSecret(row.accountId, row.id);
         // no secret was shown for this request yet: show one, no attempt is counted
@@ -212,6 +225,15 @@ export class AccessPageService {
       return { reason: 'locked' };
     }
     return { user };
+  }
+
+  /**
+   * A second factor the page cannot check (an SMS phone, Telegram): the user is enrolled (`isEnrolled`),
+   * so whoever holds the request's URL must not enroll an app of their own over it (CONTRACT §7 offers
+   * the enrollment only to a user without a second factor). The administrator sends an enrollment link.
+   */
+  private async hasOtherSecondFactor(accountId: string, userId: string, all: readonly AuthenticatorEntity[]): Promise<boolean> {
+    return all.length > 0 || (await this.authenticators.smsPhonesOf(accountId, userId)).length > 0;
   }
 
   /** The first valid code of the secret bound to this request becomes the user's Totp authenticator. */

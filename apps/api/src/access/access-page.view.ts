@@ -14,7 +14,7 @@ import {
 } from '../enrollment/enrollment-page.view';
 
 /** Why a request's page shows no form: each is a final page (CONTRACT §7). */
-export type AccessFinalReason = 'unknown' | 'expired' | 'denied' | 'locked' | 'tooManyCodes' | 'used' | 'noLicense' | 'forged';
+export type AccessFinalReason = 'unknown' | 'expired' | 'denied' | 'locked' | 'tooManyCodes' | 'used' | 'noLicense' | 'noOtpFactor' | 'forged';
 
 const TEXT = {
   en: {
@@ -38,6 +38,7 @@ const TEXT = {
       tooManyCodes: 'Access denied',
       used: 'This sign-in request has already been used',
       noLicense: 'Access cannot be granted',
+      noOtpFactor: 'Access cannot be granted',
       forged: 'The form could not be accepted',
     },
     final: {
@@ -48,6 +49,7 @@ const TEXT = {
       tooManyCodes: 'Too many wrong codes. Start signing in again from the application.',
       used: 'Each request can be used once. Start signing in again from the application.',
       noLicense: 'Your organization has no free user licenses. Contact your administrator.',
+      noOtpFactor: 'Your second factor cannot be used on this page. Ask your administrator for an enrollment link.',
       forged: 'Reload the page and enter the code again.',
     },
     reload: 'Reload the page',
@@ -73,6 +75,7 @@ const TEXT = {
       tooManyCodes: 'Доступ запрещён',
       used: 'Этот запрос на вход уже использован',
       noLicense: 'Доступ не может быть предоставлен',
+      noOtpFactor: 'Доступ не может быть предоставлен',
       forged: 'Форма не принята',
     },
     final: {
@@ -83,6 +86,7 @@ const TEXT = {
       tooManyCodes: 'Слишком много неверных кодов. Начните вход в приложении заново.',
       used: 'Каждый запрос можно использовать один раз. Начните вход в приложении заново.',
       noLicense: 'У вашей организации нет свободных лицензий. Обратитесь к администратору.',
+      noOtpFactor: 'Ваш второй фактор нельзя использовать на этой странице. Попросите администратора прислать ссылку для подключения.',
       forged: 'Обновите страницу и введите код ещё раз.',
     },
     reload: 'Обновить страницу',
@@ -180,6 +184,7 @@ const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, keyof typeof ICONS]> = 
   tooManyCodes: ['stop', 'cross'],
   used: ['info', 'info'],
   noLicense: ['stop', 'cross'],
+  noOtpFactor: ['stop', 'lock'],
   forged: ['warn', 'refresh'],
 };
 
