@@ -38,7 +38,6 @@ describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
       const secret = parseBase32Key(/data-testid="secret">([A-Z2-7]+)<\/code>/.exec(page.text)?.[1] as string);
       const formToken = /<input type="hidden" name="formToken" value="([^"]+)">/.exec(page.text)?.[1] as string;
       t.clock.advance(30_000);
-      const grantedAt = t.clock.now().toISOString();
       const code = generateTotp({ secret, time: t.clock.now().getTime() });
       const granted = await t.http().post(path).type('form').send({ code, formToken });
       expect(granted.status).toBe(200);
