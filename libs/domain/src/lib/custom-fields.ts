@@ -47,8 +47,9 @@ export function mergeCustomFields(existing: readonly CustomField[], updates: rea
     const current = result.find((field) => sameName(field.name, update.name));
     if (current) current.value = update.value;
     else result.push({ ...update });
+    // refused as soon as it is over: the search above stays over at most that many fields
+    if (result.length > MAX_CUSTOM_FIELDS_PER_USER) throw new ValidationFailed(`A user can have at most ${MAX_CUSTOM_FIELDS_PER_USER} custom fields.`);
   }
-  if (result.length > MAX_CUSTOM_FIELDS_PER_USER) throw new ValidationFailed(`A user can have at most ${MAX_CUSTOM_FIELDS_PER_USER} custom fields.`);
   return result;
 }
 

@@ -3,6 +3,8 @@ import { DomainError, ValidationFailed } from './domain-error';
 /** Every account has this group and every user belongs to it (SPEC.md "User"). */
 export const SYSTEM_GROUP_NAME = 'AllUsers';
 export const GROUP_NAME_MAX_LENGTH = 100;
+/** Group names one call may name (add or remove): bounds the work and the refusal message of one body. */
+export const GROUP_NAMES_MAX_PER_REQUEST = 1000;
 
 export function isSystemGroupName(name: string): boolean {
   return name.trim().toLowerCase() === SYSTEM_GROUP_NAME.toLowerCase();
@@ -36,12 +38,18 @@ export function parseGroupNames(raw: unknown, field: string, options: { allowEmp
     throw new ValidationFailed(`${field} must be an array of group names.`);
   }
   if (raw.length === 0 && !options.allowEmpty) throw new ValidationFailed(`${field} must not be empty.`);
+  if (raw.length > GROUP_NAMES_MAX_PER_REQUEST) throw new ValidationFailed(`${field} must name at most ${GROUP_NAMES_MAX_PER_REQUEST} groups.`);
   const names: string[] = [];
+  const seen = new Set<string>();
   for (const name of (raw as string[]).map((item) => item.trim())) {
+    if (name.length > GROUP_NAME_MAX_LENGTH) throw new ValidationFailed(`A group name must be at most ${GROUP_NAME_MAX_LENGTH} characters.`);
     if (isSystemGroupName(name)) {
       throw new DomainError('SYSTEM_GROUP', `The system group ${SYSTEM_GROUP_NAME} can be neither added nor removed.`);
     }
-    if (!names.some((known) => known.toLowerCase() === name.toLowerCase())) names.push(name);
+    if (!seen.has(name.toLowerCase())) {
+      seen.add(name.toLowerCase());
+      names.push(name);
+    }
   }
   return names;
 }
