@@ -9,7 +9,8 @@ export function containsNul(value: unknown): boolean {
     if (typeof item === 'string') {
       if (item.includes('\u0000')) return true;
     } else if (Array.isArray(item)) {
-      pending.push(...item);
+      // one push per item: spreading a large array into push() overflows the stack (a 500)
+      for (const nested of item) pending.push(nested);
     } else if (item !== null && typeof item === 'object') {
       for (const [key, nested] of Object.entries(item)) {
         if (key.includes('\u0000')) return true;
