@@ -12,7 +12,7 @@ import { ResourcesModule } from '../resources/resources.module';
 import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
 import { TracedRequest } from '../http/trace-id';
-import { createLogger } from './logger';
+import { createLogger, loggedUrl } from './logger';
 import { AppRuntime, InfrastructureModule } from './infrastructure.module';
 
 @Module({})
@@ -28,7 +28,7 @@ export class AppModule {
             genReqId: (req) => (req as unknown as TracedRequest).traceId,
             // one line per request: method, path, status, duration, trace id; no bodies, no headers
             serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ traceId: req.id, method: req.method, url: req.url }),
+              req: (req: { id: string; method: string; url: string }) => ({ traceId: req.id, method: req.method, url: loggedUrl(req.url) }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
           },

@@ -15,6 +15,14 @@ export const REDACTED_PATHS = [
   '*.accessToken',
 ];
 
+/**
+ * The path as a request log line shows it: the enrollment token in `/access/enroll/<token>` is a
+ * credential, so only its first 6 characters are kept, as in the journal.
+ */
+export function loggedUrl(url: string): string {
+  return url.replace(/(\/access\/enroll\/)([^/?#]{0,6})[^/?#]*/i, (_all, prefix: string, kept: string) => `${prefix}${kept}…`);
+}
+
 export function createLogger(level: LogLevel): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'twofold-api' } });
 }

@@ -1,0 +1,44 @@
+import { startTestApp, TestApp } from '../testing/test-app';
+
+/**
+ * Attacker: someone who reads the API's logs (a log pipeline, a support engineer). The enrollment
+ * token in `$ACCESS_URL/enroll/<token>` is a credential (whoever holds it sets up the second factor
+ * of the user, or activates the invited administrator): the request log line must not carry it, as
+ * the journal does not (decisions: "the journal keeps only its first 6 characters").
+ */
+describe('security: credentials in the request log', () => {
+  let t: TestApp;
+  let auth: string;
+  let written: string[];
+  let spy: jest.SpyInstance;
+  const originalWrite = process.stdout.write.bind(process.stdout);
+
+  beforeAll(async () => {
+    t = await startTestApp({ logLevel: 'info' });
+    auth = (await t.newAccount()).authorization;
+  });
+  beforeEach(() => {
+    written = [];
+    // pino writes the request lines to stdout (jest's process.stdout, as it is replaced under jest)
+    spy = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+      written.push(String(chunk));
+      return rest.length === 0 ? true : originalWrite(chunk as string, ...(rest as []));
+    }) as typeof process.stdout.write);
+  });
+  afterEach(() => spy.mockRestore());
+  afterAll(() => t.close());
+
+  it('logs the enrollment page without its token', async () => {
+    const created = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'logged', EnrollmentLink: {} });
+    const url = new URL(created.body.model.enrollmentLink.url);
+    const token = url.pathname.split('/').pop() as string;
+    expect(token).toHaveLength(43);
+
+    written = [];
+    expect((await t.http().get(url.pathname)).status).toBe(200);
+    expect((await t.http().post(url.pathname).type('form').send({ code: '000000' })).status).toBeLessThan(500);
+    const lines = written.join('');
+    expect(lines).toContain('/access/enroll/');
+    expect(lines).not.toContain(token);
+  });
+});
