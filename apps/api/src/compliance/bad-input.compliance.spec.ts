@@ -2,7 +2,8 @@ import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
  * CONTRACT §4 "500 only for our bugs, never for bad input". PostgreSQL text and jsonb cannot hold
- * U+0000; a NUL in any body or query string must be a 400 in the endpoint's error body, and change nothing.
+ * U+0000 nor an unpaired surrogate; either in any body or query string must be a 400 in the
+ * endpoint's error body, and change nothing.
  */
 describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
   let t: TestApp;
@@ -45,6 +46,26 @@ describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
     const res = await req;
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+  });
+
+  it.each<[string, () => string, object, 'account' | 'resource']>([
+    ['POST /users Identity', () => '/users', { Identity: 'lone\uD800' }, 'account'],
+    ['POST /users Name (low surrogate alone)', () => '/users', { Identity: 'lone.low', Name: '\uDC00x' }, 'account'],
+    ['PUT /v2/users/{id}/customfields name', () => `/v2/users/${userId}/customfields`, { fields: [{ name: 'a\uD800', value: 'x' }] }, 'account'],
+    ['POST /access/requests identity (would be stored as U+FFFD)', () => '/access/requests', { identity: 'lone\uD800' }, 'resource'],
+    ['POST /access/requests claims', () => '/access/requests', { identity: 'a', claims: { x: '\uD800' } }, 'resource'],
+  ])('an unpaired UTF-16 surrogate: %s', async (_, path, body, key) => {
+    const method = path().includes('customfields') ? 'put' : 'post';
+    const res = await t.http()[method](path()).set('Authorization', key === 'account' ? auth : resourceAuth).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+  });
+
+  it('a proper surrogate pair (an emoji) is ordinary text', async () => {
+    const res = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'emoji.\uD83D\uDE00', Name: '\uD83D\uDE00' });
+    expect(res.status).toBe(200);
+    expect(res.body.model).toMatchObject({ identity: 'emoji.\u{1F600}', name: '\u{1F600}' });
+    expect((await t.http().delete(`/users/${res.body.model.id}`).set('Authorization', auth)).status).toBe(200);
   });
 
   it('a refused NUL changes nothing', async () => {
