@@ -17,10 +17,14 @@ export const REDACTED_PATHS = [
 
 /**
  * The path as a request log line shows it: the enrollment token in `/access/enroll/<token>` is a
- * credential, so only its first 6 characters are kept, as in the journal.
+ * credential, so only its first 6 characters are kept, as in the journal. So is an access request's
+ * id while its user is not enrolled: the page at `/access/<id>` shows anyone the authenticator-app
+ * secret that becomes the user's (and the form token), so ids keep their first 8 characters too.
  */
 export function loggedUrl(url: string): string {
-  return url.replace(/(\/access\/enroll\/)([^/?#]{0,6})[^/?#]*/i, (_all, prefix: string, kept: string) => `${prefix}${kept}…`);
+  return url
+    .replace(/(\/access\/enroll\/)([^/?#]{0,6})[^/?#]*/i, (_all, prefix: string, kept: string) => `${prefix}${kept}…`)
+    .replace(/(\/access\/(?:requests\/)?)([0-9a-f]{8})[0-9a-f-]{28}(?=[/?#]|$)/i, (_all, prefix: string, kept: string) => `${prefix}${kept}…`);
 }
 
 export function createLogger(level: LogLevel): Logger {

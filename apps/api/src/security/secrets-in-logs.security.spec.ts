@@ -28,6 +28,20 @@ describe('security: credentials in the request log', () => {
   afterEach(() => spy.mockRestore());
   afterAll(() => t.close());
 
+  it('logs the access page and the poll without the request id (the page shows the pending secret to whoever has it)', async () => {
+    const resource = await t.newResource((await t.newAccount({ name: 'Logs' })).account.id, 'App');
+    const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'unenrolled' });
+    const id = created.body.model.id as string;
+    written = [];
+    expect((await t.http().get(`/access/${id}`)).text).toContain('data-testid="secret"');
+    expect((await t.http().post(`/access/${id}`).type('form').send({ code: '000000' })).status).toBe(403);
+    expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).status).toBe(200);
+    const lines = written.join('');
+    expect(lines).toContain(`/access/${id.slice(0, 8)}`);
+    expect(lines).toContain(`/access/requests/${id.slice(0, 8)}`);
+    expect(lines).not.toContain(id);
+  });
+
   it('logs the enrollment page without its token', async () => {
     const created = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'logged', EnrollmentLink: {} });
     const url = new URL(created.body.model.enrollmentLink.url);
