@@ -181,6 +181,9 @@ describe('licenses (CONTRACT §6)', () => {
     expect(third.status).toBe(400);
     expect(third.body).toMatchObject({ model: null, success: false, message: 'Users quota exceeded' });
     expect((await t.http().get('/users/count').set('Authorization', authorization)).body.model).toEqual({ total: 2, limit: 2 });
+    // on a full account an existing identity is still a conflict, not a quota refusal
+    const duplicate = await create('ONE');
+    expect(duplicate.status).toBe(409);
   });
 
   it('holds under parallel creations: ten distinct users on three licenses give exactly three', async () => {
