@@ -232,6 +232,30 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect((await requestRow(request.id)).status).toBe('Denied');
   });
 
+  it('keeps a pending secret only while the request is awaiting: granted, expired or denied drops it', async () => {
+    const granted = await createRequest({ identity: 'pending-granted', language: 'en' });
+    const grantedPage = await t.http().get(granted.path);
+    expect((await requestRow(granted.id)).pending_secret_enc).not.toBeNull();
+    await post(granted.path, { code: codeAt(secretOf(grantedPage.text)), formToken: formTokenOf(grantedPage.text) });
+    expect(await requestRow(granted.id)).toMatchObject({ status: 'Granted', pending_secret_enc: null });
+
+    const expired = await createRequest({ identity: 'pending-expired', language: 'en' });
+    await t.http().get(expired.path);
+    t.clock.advance(15 * 60_000);
+    try {
+      expect((await t.http().get(expired.path)).status).toBe(410);
+    } finally {
+      t.clock.advance(-15 * 60_000);
+    }
+    expect(await requestRow(expired.id)).toMatchObject({ status: 'Expired', pending_secret_enc: null });
+
+    const denied = await createRequest({ identity: 'pending-denied', language: 'en' });
+    const deniedPage = await t.http().get(denied.path);
+    const secret = secretOf(deniedPage.text);
+    for (let i = 0; i < 5; i += 1) await post(denied.path, { code: wrongCode(secret), formToken: formTokenOf(deniedPage.text) });
+    expect(await requestRow(denied.id)).toMatchObject({ status: 'Denied', pending_secret_enc: null });
+  });
+
   it('expires a request 15 minutes after its creation', async () => {
     const request = await createRequest({ identity: 'erin', language: 'en' });
     const page = await t.http().get(request.path);

@@ -17,6 +17,8 @@ export class AccessRequestEntity {
   @Column({ name: 'callback_target', type: 'text', nullable: true }) callbackTarget!: string | null;
   @Column({ type: 'text' }) status!: AccessRequestStatus;
   @Column({ name: 'failed_attempts', type: 'int', default: 0 }) failedAttempts!: number;
+  /** the authenticator-app secret offered on the page, AES-256-GCM; never selected unless asked for */
+  @Column({ name: 'pending_secret_enc', type: 'bytea', nullable: true, select: false }) pendingSecretEnc!: Buffer | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'granted_at', type: 'timestamptz', nullable: true }) grantedAt!: Date | null;
   @Column({ type: 'text', nullable: true }) authenticator!: string | null;

@@ -56,7 +56,7 @@ export class AccessRequestsRepository {
 
   /** Awaiting requests of the account created at or before `createdUpTo` become Expired. */
   async expireStale(accountId: string, createdUpTo: Date): Promise<void> {
-    await this.repo().update({ accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) }, { status: 'Expired' });
+    await this.repo().update({ accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) }, { status: 'Expired', pendingSecretEnc: null });
   }
 
   /** One window of a day's history, oldest first; with `identity`, only that login (case-insensitively). */
@@ -120,7 +120,8 @@ export class AccessRequestsRepository {
     const rows: { failed_attempts: number; status: AccessRequestStatus }[] = await this.db.manager().query(
       `UPDATE access_requests
           SET failed_attempts = failed_attempts + 1,
-              status = CASE WHEN failed_attempts + 1 >= $3 THEN 'Denied' ELSE status END
+              status = CASE WHEN failed_attempts + 1 >= $3 THEN 'Denied' ELSE status END,
+              pending_secret_enc = CASE WHEN failed_attempts + 1 >= $3 THEN NULL ELSE pending_secret_enc END
         WHERE account_id = $1 AND id = $2 AND status = 'AwaitingAuthentication'
         RETURNING failed_attempts, status`,
       [accountId, id, limit],
@@ -142,9 +143,12 @@ export class AccessRequestsRepository {
     return rows[0]?.n ?? 0;
   }
 
-  /** Moves an awaiting request to its final status; true for exactly one of parallel callers. */
+  /**
+   * Moves an awaiting request to its final status; true for exactly one of parallel callers. A pending
+   * secret is dropped: once decided, the request can no longer enroll anything.
+   */
   async decide(accountId: string, id: string, status: Exclude<AccessRequestStatus, 'AwaitingAuthentication'>, decision: AccessDecision = {}): Promise<boolean> {
-    const result = await this.repo().update({ accountId, id, status: 'AwaitingAuthentication' }, { ...decision, status });
+    const result = await this.repo().update({ accountId, id, status: 'AwaitingAuthentication' }, { ...decision, status, pendingSecretEnc: null });
     return (result.affected ?? 0) === 1;
   }
 }
