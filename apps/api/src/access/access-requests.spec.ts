@@ -1,5 +1,5 @@
 import { generateHotp, generateTotp } from '@twofold/otp';
-import { AuthenticatorsRepository, UsersRepository } from '@twofold/persistence';
+import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 describe('access requests API (CONTRACT §7)', () => {
@@ -22,22 +22,8 @@ describe('access requests API (CONTRACT §7)', () => {
   afterAll(() => t.close());
 
   async function userWith(identity: string, kind: 'TotpToken' | 'HotpToken' | null, options: { locked?: boolean } = {}) {
-    const user = await new UsersRepository(t.db).insert(accountId, { identity, name: null, email: null, source: 'Api', createdAt: t.clock.now() });
-    if (options.locked) await new UsersRepository(t.db).update(accountId, user.id, { isLocked: true });
-    if (kind) {
-      await new AuthenticatorsRepository(t.db).insert(accountId, {
-        userId: user.id,
-        kind,
-        name: 'Token',
-        secretEnc: t.cipher.encrypt('authenticator.secret', kind === 'TotpToken' ? totpKey : hotpKey),
-        privateIdEnc: null,
-        algorithm: 'SHA1',
-        digits: 6,
-        hotpCounter: kind === 'HotpToken' ? '0' : null,
-        lastTimeStep: null,
-        createdAt: t.clock.now(),
-      });
-    }
+    const user = await newUser(t.db, accountId, identity, { locked: options.locked, now: t.clock.now() });
+    if (kind) await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind, key: kind === 'TotpToken' ? totpKey : hotpKey, now: t.clock.now() });
     return user;
   }
   const totpNow = () => generateTotp({ secret: totpKey, time: t.clock.now().getTime() });

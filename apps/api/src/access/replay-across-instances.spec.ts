@@ -1,6 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { generateHotp, generateTotp } from '@twofold/otp';
-import { AuthenticatorsRepository, openDatabase, UsersRepository } from '@twofold/persistence';
+import { openDatabase } from '@twofold/persistence';
+import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../app/create-app';
@@ -35,19 +36,8 @@ describe('replay protection across two API instances on one database', () => {
   });
 
   async function userWithToken(identity: string, kind: 'TotpToken' | 'HotpToken'): Promise<void> {
-    const user = await new UsersRepository(t.db).insert(accountId, { identity, name: null, email: null, source: 'Api', createdAt: t.clock.now() });
-    await new AuthenticatorsRepository(t.db).insert(accountId, {
-      userId: user.id,
-      kind,
-      name: 'Token',
-      secretEnc: t.cipher.encrypt('authenticator.secret', key),
-      privateIdEnc: null,
-      algorithm: 'SHA1',
-      digits: 6,
-      hotpCounter: kind === 'HotpToken' ? '0' : null,
-      lastTimeStep: null,
-      createdAt: t.clock.now(),
-    });
+    const user = await newUser(t.db, accountId, identity, { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind, key, now: t.clock.now() });
   }
 
   /** Ten submissions of one code, alternating between the two instances, all at once. */

@@ -1,5 +1,5 @@
 import { generateTotp } from '@twofold/otp';
-import { AuthenticatorsRepository, UsersRepository } from '@twofold/persistence';
+import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
@@ -21,19 +21,8 @@ describe('security: guessing codes through parallel /access/requests/ra calls', 
   afterAll(() => t.close());
 
   async function totpUser(identity: string) {
-    const user = await new UsersRepository(t.db).insert(accountId, { identity, name: null, email: null, source: 'Api', createdAt: t.clock.now() });
-    await new AuthenticatorsRepository(t.db).insert(accountId, {
-      userId: user.id,
-      kind: 'TotpToken',
-      name: 'Token',
-      secretEnc: t.cipher.encrypt('authenticator.secret', totpKey),
-      privateIdEnc: null,
-      algorithm: 'SHA1',
-      digits: 6,
-      hotpCounter: null,
-      lastTimeStep: null,
-      createdAt: t.clock.now(),
-    });
+    const user = await newUser(t.db, accountId, identity, { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: totpKey, now: t.clock.now() });
     return user;
   }
 

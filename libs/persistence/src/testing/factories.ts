@@ -1,6 +1,6 @@
 import { SYSTEM_GROUP_NAME } from '@twofold/domain';
 import { AccountEntity } from '../lib/entities';
-import { AccountsRepository, GroupsRepository, ResourcesRepository } from '../lib/repositories';
+import { AccountsRepository, AuthenticatorsRepository, GroupsRepository, ResourcesRepository, UsersRepository } from '../lib/repositories';
 import { Db } from '../lib/transaction-context';
 import { generateApiCredentials } from '../lib/credentials';
 import { SecretCipher } from '../lib/secret-cipher';
@@ -51,4 +51,37 @@ export async function newResource(db: Db, cipher: SecretCipher, accountId: strin
     createdAt: new Date(),
   });
   return { resource, apiKey: credentials.key, apiSecret: credentials.secret, authorization: basicAuthorization(credentials.key, credentials.secret) };
+}
+
+/** A user of the account, created directly (no licence check, no journal). */
+export async function newUser(db: Db, accountId: string, identity: string, options: { locked?: boolean; now?: Date } = {}) {
+  const users = new UsersRepository(db);
+  const user = await users.insert(accountId, { identity, name: null, email: null, source: 'Api', createdAt: options.now ?? new Date() });
+  if (options.locked) {
+    await users.update(accountId, user.id, { isLocked: true });
+    user.isLocked = true;
+  }
+  return user;
+}
+
+/** An OTP authenticator of a user with this key: SHA-1, 6 digits, fresh replay state (HOTP counter 0). */
+export function newOtpAuthenticator(
+  db: Db,
+  cipher: SecretCipher,
+  accountId: string,
+  userId: string,
+  options: { kind: 'Totp' | 'TotpToken' | 'HotpToken'; key: Buffer; name?: string; now?: Date },
+) {
+  return new AuthenticatorsRepository(db).insert(accountId, {
+    userId,
+    kind: options.kind,
+    name: options.name ?? 'Token',
+    secretEnc: cipher.encrypt('authenticator.secret', options.key),
+    privateIdEnc: null,
+    algorithm: 'SHA1',
+    digits: 6,
+    hotpCounter: options.kind === 'HotpToken' ? '0' : null,
+    lastTimeStep: null,
+    createdAt: options.now ?? new Date(),
+  });
 }
