@@ -70,15 +70,6 @@ export function totp(base32Secret: string, atMs = Date.now(), digits = 6): strin
   return hotp(base32Decode(base32Secret), Math.floor(atMs / 1000 / TOTP_STEP_SECONDS), digits);
 }
 
-/**
- * Milliseconds to wait so that a code typed now is still in its time step when the server checks it.
- * Zero unless the current step ends within `marginMs`; then the rest of this step (at most `marginMs`).
- */
-export function msUntilSafeStep(marginMs = 3000, nowMs = Date.now()): number {
-  const left = TOTP_STEP_SECONDS * 1000 - (nowMs % (TOTP_STEP_SECONDS * 1000));
-  return left < marginMs ? left + 50 : 0;
-}
-
 export interface CallbackPost {
   path: string;
   contentType: string | undefined;
