@@ -233,7 +233,7 @@ export class AccessPageService {
    * the enrollment only to a user without a second factor). The administrator sends an enrollment link.
    */
   private async hasOtherSecondFactor(accountId: string, userId: string, all: readonly AuthenticatorEntity[]): Promise<boolean> {
-    return all.length > 0 || (await this.authenticators.smsPhonesOf(accountId, userId)).length > 0;
+    return all.length > 0 || (await this.users.phoneRowsOf(accountId, userId)).length > 0;
   }
 
   /** The first valid code of the secret bound to this request becomes the user's Totp authenticator. */

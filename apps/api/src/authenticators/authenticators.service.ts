@@ -83,7 +83,7 @@ export class AuthenticatorsService {
   async list(accountId: string, userId: string): Promise<AuthenticatorsByKindDto> {
     const user = await this.findUser(accountId, userId);
     const rows = await this.authenticators.listByUser(accountId, user.id);
-    return toAuthenticatorsByKindDto(rows, await this.authenticators.smsPhonesOf(accountId, user.id));
+    return toAuthenticatorsByKindDto(rows, await this.users.phoneRowsOf(accountId, user.id));
   }
 
   async registerToken(accountId: string, userId: string, rawKind: string, body: RegisterTokenRequest): Promise<RegisteredTokenDto> {
@@ -145,7 +145,7 @@ export class AuthenticatorsService {
     journalDetails.add({ AuthenticatorKind: kind });
     const user = await this.findUser(accountId, userId, { lock: kind === 'Sms' });
     const removed: { id: string }[] = await this.authenticators.deleteKind(accountId, user.id, kind);
-    if (kind === 'Sms') removed.push(...(await this.authenticators.deleteSmsPhones(accountId, user.id)));
+    if (kind === 'Sms') removed.push(...(await this.users.deleteAllPhones(accountId, user.id)));
     journalDetails.add({ AuthenticatorCount: String(removed.length) });
     if (removed.length > 0) journalDetails.add({ AuthenticatorIds: removed.map((row) => row.id).join(',') });
     return removed.length;
@@ -201,13 +201,13 @@ export class AuthenticatorsService {
     journalDetails.add({ AuthenticatorKind: 'Sms' });
     const user = await this.findUser(accountId, userId, { lock: true });
     journalDetails.add({ AuthenticatorId: id });
-    return this.authenticators.deleteSmsPhone(accountId, user.id, requireUuid(id, 'Authenticator'));
+    return this.users.deletePhone(accountId, user.id, requireUuid(id, 'Authenticator'));
   }
 
   /** A phone's name is its number, changed through the phone endpoints; an unknown id stays a 404. */
   private async refuseSmsRename(accountId: string, userId: string, id: string): Promise<void> {
     const user = await this.findUser(accountId, userId);
-    const phones = await this.authenticators.smsPhonesOf(accountId, user.id);
+    const phones = await this.users.phoneRowsOf(accountId, user.id);
     if (phones.some((phone) => phone.id === id.toLowerCase())) {
       throw new ValidationFailed('An SMS authenticator is a phone number: change it with the phone endpoints of the user API.');
     }

@@ -1,5 +1,5 @@
 import { Db } from '../transaction-context';
-import { AuthenticatorEntity, AuthenticatorKind, PhoneEntity } from '../entities';
+import { AuthenticatorEntity, AuthenticatorKind } from '../entities';
 
 export type NewAuthenticator = Pick<
   AuthenticatorEntity,
@@ -55,29 +55,6 @@ export class AuthenticatorsRepository {
 
   async moveToUser(accountId: string, id: string, targetUserId: string): Promise<void> {
     await this.repo().update({ accountId, id }, { userId: targetUserId });
-  }
-
-  /**
-   * A user's stored phone numbers are the SMS method (CONTRACT §6: a user with a phone lists `Sms`),
-   * so the authenticator API shows and removes them as `Sms` authenticators. In number order, as the
-   * user API lists them.
-   */
-  smsPhonesOf(accountId: string, userId: string): Promise<PhoneEntity[]> {
-    return this.db.manager().getRepository(PhoneEntity).find({ where: { accountId, userId }, order: { number: 'ASC', id: 'ASC' } });
-  }
-
-  /** Removes one phone of the user; false when the user has no phone of that id. */
-  async deleteSmsPhone(accountId: string, userId: string, id: string): Promise<boolean> {
-    const result = await this.db.manager().getRepository(PhoneEntity).delete({ accountId, userId, id });
-    return (result.affected ?? 0) > 0;
-  }
-
-  /** Removes every phone of the user; returns the removed rows. */
-  async deleteSmsPhones(accountId: string, userId: string): Promise<PhoneEntity[]> {
-    const phones = this.db.manager().getRepository(PhoneEntity);
-    const rows = await phones.findBy({ accountId, userId });
-    if (rows.length > 0) await phones.delete({ accountId, userId });
-    return rows;
   }
 
   /**

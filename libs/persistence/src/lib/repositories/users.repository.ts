@@ -124,9 +124,29 @@ export class UsersRepository {
     await this.db.manager().getRepository(UserGroupEntity).delete({ accountId, userId, groupId: In([...groupIds]) });
   }
 
+  /**
+   * The user's stored phone numbers, in number order. They are also the user's SMS method (CONTRACT
+   * §6: a user with a phone lists `Sms`), which the authenticator API shows and removes by phone id.
+   */
+  phoneRowsOf(accountId: string, userId: string): Promise<PhoneEntity[]> {
+    return this.db.manager().getRepository(PhoneEntity).find({ where: { accountId, userId }, order: { number: 'ASC', id: 'ASC' } });
+  }
+
   async phonesOf(accountId: string, userId: string): Promise<string[]> {
-    const rows = await this.db.manager().getRepository(PhoneEntity).find({ where: { accountId, userId }, order: { number: 'ASC' } });
-    return rows.map((row) => row.number);
+    return (await this.phoneRowsOf(accountId, userId)).map((row) => row.number);
+  }
+
+  /** Removes one phone of the user; false when the user has no phone of that id. */
+  async deletePhone(accountId: string, userId: string, id: string): Promise<boolean> {
+    const result = await this.db.manager().getRepository(PhoneEntity).delete({ accountId, userId, id });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Removes every phone of the user; returns the removed rows. */
+  async deleteAllPhones(accountId: string, userId: string): Promise<PhoneEntity[]> {
+    const rows = await this.phoneRowsOf(accountId, userId);
+    if (rows.length > 0) await this.db.manager().getRepository(PhoneEntity).delete({ accountId, userId });
+    return rows;
   }
 
   async changePhones(accountId: string, userId: string, change: { add: readonly string[]; remove: readonly string[] }, at: Date): Promise<void> {
