@@ -11,3 +11,4 @@ export * from './lib/custom-fields';
 export * from './lib/phones';
 export * from './lib/authenticators';
 export * from './lib/access-requests';
+export * from './lib/input';

@@ -7,6 +7,7 @@ import {
   assertKeepsScopeAdmin,
   Clock,
   DomainError,
+  isGiven,
   NotFound,
   requireUuid,
   statusAfterSet,
@@ -24,8 +25,6 @@ import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-l
 import { lowerCaseKeys } from '../http/case-insensitive-keys';
 import { PagedModel, pagedModel, pageOfQuery } from '../http/envelope';
 import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, toAdminDto, toFoundAdminDto, toRegisteredAdminDto, UpdateAdminRequest } from './admins.dto';
-
-const given = (value: unknown): boolean => value !== undefined && value !== null;
 
 function stateOf(admin: AdministratorEntity): AdminState {
   return { role: admin.role, status: admin.status, activated: admin.activatedAt !== null };
@@ -61,7 +60,7 @@ export class AdminsService {
   async register(accountId: string, body: RegisterAdminRequest): Promise<RegisteredAdminDto> {
     if (typeof body.email === 'string') journalDetails.add({ EmployeeIdentity: body.email.trim().slice(0, ADMIN_EMAIL_MAX_LENGTH) });
     const email = validateAdminEmail(body.email);
-    const name = given(body.name) ? validateAdminName(body.name) : email;
+    const name = isGiven(body.name) ? validateAdminName(body.name) : email;
     const role = validateAdminRole(body.role);
     let admin: AdministratorEntity;
     try {
@@ -88,12 +87,12 @@ export class AdminsService {
   async update(accountId: string, id: string, body: UpdateAdminRequest): Promise<void> {
     const scopeAdmins = await this.lockScopeAdmins(accountId, id);
     const admin = await this.findForUpdate(accountId, id);
-    if (!given(body.name) && !given(body.role) && !given(body.status)) {
+    if (!isGiven(body.name) && !isGiven(body.role) && !isGiven(body.status)) {
       throw new ValidationFailed('Give at least one of name, role, status.');
     }
-    const name = given(body.name) ? validateAdminName(body.name) : admin.name;
-    const role = given(body.role) ? validateAdminRole(body.role) : admin.role;
-    const status = given(body.status) ? statusAfterSet(stateOf(admin), validateSettableAdminStatus(body.status)) : admin.status;
+    const name = isGiven(body.name) ? validateAdminName(body.name) : admin.name;
+    const role = isGiven(body.role) ? validateAdminRole(body.role) : admin.role;
+    const status = isGiven(body.status) ? statusAfterSet(stateOf(admin), validateSettableAdminStatus(body.status)) : admin.status;
     assertKeepsScopeAdmin(admin, { role, status }, scopeAdmins);
     await this.admins.update(accountId, admin.id, { name, role, status });
   }

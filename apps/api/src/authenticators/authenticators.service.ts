@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AuthenticatorKindName,
   Clock,
+  isGiven,
   NotFound,
   OTP_TOKEN_DIGITS,
   OTP_TOKEN_KEY_MAX_BYTES,
@@ -32,14 +33,12 @@ import {
 /** PATCH copy: at most this many target users in one call. */
 export const TOKEN_COPY_MAX_USERS = 100;
 
-const given = (value: unknown): boolean => value !== undefined && value !== null;
-
 /**
  * The token's key, refused with messages of our own: they say what is wrong and never repeat the
  * key (CONTRACT §6: hex of 16 to 64 bytes, anything else is 400).
  */
 function parseTokenKey(raw: unknown): Buffer {
-  if (!given(raw) || raw === '') throw new ValidationFailed('Key is required: the token secret, hex-encoded.');
+  if (!isGiven(raw) || raw === '') throw new ValidationFailed('Key is required: the token secret, hex-encoded.');
   if (typeof raw !== 'string') throw new ValidationFailed('Key must be a hex string.');
   try {
     return parseHexKey(raw.trim());
@@ -118,7 +117,7 @@ export class AuthenticatorsService {
 
   /** PUT: a rename, or with `user` a move of an OTP token to that user (and a rename if `name` is given). */
   async update(accountId: string, userId: string, rawKind: string, id: string, body: UpdateAuthenticatorRequest): Promise<'renamed' | 'moved'> {
-    if (given(body.user)) {
+    if (isGiven(body.user)) {
       await this.move(accountId, userId, rawKind, id, body);
       return 'moved';
     }
@@ -186,7 +185,7 @@ export class AuthenticatorsService {
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
     if (typeof body.user !== 'string' || body.user.trim() === '') throw new ValidationFailed('user must be a user id.');
     journalDetails.add({ TargetUserId: body.user });
-    const name = given(body.name) ? validateAuthenticatorName(body.name) : null;
+    const name = isGiven(body.name) ? validateAuthenticatorName(body.name) : null;
     const [target] = await this.lockUsers(accountId, [requireUuid(body.user.trim(), 'User')]);
     journalDetails.add({ TargetUserId: target.id, TargetUserIdentity: target.identity });
     if (name !== null && name !== authenticator.name) {

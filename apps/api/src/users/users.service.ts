@@ -3,6 +3,7 @@ import {
   assertCustomFieldsEditable,
   Clock,
   DomainError,
+  isGiven,
   mergeCustomFields,
   normalizePhoneNumber,
   NotFound,
@@ -54,8 +55,6 @@ import {
   UsersCountDto,
 } from './users.dto';
 import { UserRegistrationService } from './user-registration.service';
-
-const given = (value: unknown): boolean => value !== undefined && value !== null;
 
 function objectOrEmpty<T extends object>(raw: unknown, field: string): Partial<T> {
   if (raw === undefined || raw === null) return {};
@@ -116,10 +115,10 @@ export class UsersService {
     const email = validateUserEmail(body.email);
     const name = validateUserName(body.name);
     const source = validateUserSource(body.source);
-    const phone = given(body.phone) ? normalizePhoneNumber(body.phone) : null;
+    const phone = isGiven(body.phone) ? normalizePhoneNumber(body.phone) : null;
     const groupChanges = objectOrEmpty<GroupChangesRequest>(body.groups, 'Groups');
     const groupNames = parseGroupNames(groupChanges.add, 'Groups.Add', { allowEmpty: true });
-    const linkRequest = given(body.enrollmentLink) ? objectOrEmpty<EnrollmentLinkRequest>(body.enrollmentLink, 'EnrollmentLink') : null;
+    const linkRequest = isGiven(body.enrollmentLink) ? objectOrEmpty<EnrollmentLinkRequest>(body.enrollmentLink, 'EnrollmentLink') : null;
     const ttl = linkRequest ? validateEnrollmentTtl(linkRequest.ttl) : null;
     const mailLink = linkRequest ? wantsMailedLink(linkRequest.to) : false;
     if (mailLink && !email) throw new ValidationFailed('EnrollmentLink.To is email but the user has no Email.');
@@ -144,10 +143,10 @@ export class UsersService {
   async updateV1(accountId: string, id: string, body: UpdateUserRequest): Promise<UserDto> {
     const user = await this.findForUpdate(accountId, id);
     const changes: UserFieldChanges & { isLocked?: boolean } = {};
-    if (given(body.identity)) changes.identity = validateUserIdentity(body.identity);
+    if (isGiven(body.identity)) changes.identity = validateUserIdentity(body.identity);
     if (body.name !== undefined) changes.name = validateUserName(body.name);
     if (body.email !== undefined) changes.email = validateUserEmail(body.email);
-    if (given(body.isLocked)) {
+    if (isGiven(body.isLocked)) {
       if (typeof body.isLocked !== 'boolean') throw new ValidationFailed('IsLocked must be true or false.');
       changes.isLocked = body.isLocked;
     }
@@ -181,7 +180,7 @@ export class UsersService {
   /** V2: the one SMS/call number; adds it, or replaces the stored one. */
   async setPhoneV2(accountId: string, id: string, body: PhoneNumberRequest): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
-    if (!given(body.phoneNumber) || body.phoneNumber === '') throw new ValidationFailed('PhoneNumber must not be empty.');
+    if (!isGiven(body.phoneNumber) || body.phoneNumber === '') throw new ValidationFailed('PhoneNumber must not be empty.');
     const phone = normalizePhoneNumber(body.phoneNumber);
     await this.replacePhones(accountId, user, [phone]);
   }
