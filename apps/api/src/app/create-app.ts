@@ -6,9 +6,8 @@ import { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { DtoValidationPipe } from '../http/dto-validation.pipe';
-import { depthGuard } from '../http/depth-guard';
-import { nulGuard } from '../http/nul-guard';
 import { traceIdMiddleware } from '../http/trace-id';
+import { inputGuard } from '../http/input-guard';
 import { AppModule } from './app.module';
 import { AppRuntime } from './infrastructure.module';
 
@@ -43,7 +42,7 @@ export async function createApp(runtime: AppRuntime): Promise<NestExpressApplica
   app.use(traceIdMiddleware, securityHeaders, declaredBodyLimit);
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
   app.useBodyParser('urlencoded', { limit: MAX_BODY_BYTES, extended: false });
-  app.use(depthGuard, nulGuard);
+  app.use(inputGuard);
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(new DtoValidationPipe());
