@@ -1,5 +1,6 @@
 import pino, { Logger } from 'pino';
 import { LogLevel } from '../config/app-config';
+import { redactedLink } from '../enrollment/enrollment-links.service';
 
 /** Never logged, wherever they appear: credentials, secrets, codes. */
 export const REDACTED_PATHS = [
@@ -17,14 +18,15 @@ export const REDACTED_PATHS = [
 
 /**
  * The path as a request log line shows it: the enrollment token in `/access/enroll/<token>` is a
- * credential, so only its first 6 characters are kept, as in the journal. So is an access request's
- * id while its user is not enrolled: the page at `/access/<id>` shows anyone the authenticator-app
+ * credential, cut by the journal's own rule (`redactedLink`). So is an access request's id while its
+ * user is not enrolled: the page at `/access/<id>` shows anyone the authenticator-app
  * secret that becomes the user's (and the form token), so ids keep their first 8 characters too.
  */
 export function loggedUrl(url: string): string {
-  return url
-    .replace(/(\/access\/enroll\/)([^/?#]{0,6})[^/?#]*/i, (_all, prefix: string, kept: string) => `${prefix}${kept}…`)
-    .replace(/(\/access\/(?:requests\/)?)([0-9a-f]{8})[0-9a-f-]{28}(?=[/?#]|$)/i, (_all, prefix: string, kept: string) => `${prefix}${kept}…`);
+  return redactedLink(url).replace(
+    /(\/access\/(?:requests\/)?)([0-9a-f]{8})[0-9a-f-]{28}(?=[/?#]|$)/i,
+    (_all, prefix: string, kept: string) => `${prefix}${kept}…`,
+  );
 }
 
 export function createLogger(level: LogLevel): Logger {

@@ -16,11 +16,12 @@ export function hashEnrollmentToken(token: string): Buffer {
 }
 
 /**
- * A link for the journal: the token is a credential, so only its first characters are kept, enough to
- * tell links apart, never enough to use one.
+ * A link for the journal, or a request path for the log: the token is a credential, so only its first
+ * 6 characters are kept, enough to tell links apart, never enough to use one. Paths match in any case,
+ * as express routes them.
  */
 export function redactedLink(url: string): string {
-  return url.replace(/\/enroll\/([A-Za-z0-9_-]{6})[A-Za-z0-9_-]+$/, '/enroll/$1…');
+  return url.replace(/(\/enroll\/)([^/?#]{0,6})[^/?#]*/i, (_all, prefix: string, kept: string) => `${prefix}${kept}…`);
 }
 
 /**
