@@ -34,8 +34,11 @@ import { signAccessToken } from './access-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** What the page shows; `frameable` when the request's callback target implies an iframe. */
-export type AccessPageOutcome = { lang: PageLanguage; frameable: boolean } & (
+/** The page's language, and `frameable` when the request's callback target implies an iframe. */
+type PageFrame = { lang: PageLanguage; frameable: boolean };
+
+/** What the page shows. */
+export type AccessPageOutcome = PageFrame & (
   | { kind: 'enroll'; model: AccessEnrollModel }
   | { kind: 'code'; model: AccessCodeModel }
   | { kind: 'granted'; callback: AccessCallback | null; accessToken: string }
@@ -77,14 +80,11 @@ export class AccessPageService {
   }
 
   async show(id: string, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
-    const row = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
-    if (!row) return { lang: fallbackLang, frameable: false, kind: 'final', reason: 'unknown' };
-    const frame = { lang: languageOf(row), frameable: isFrameable(row.callbackTarget) };
-    const status = await this.settleExpiry(row);
-    if (status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[status] };
-    await this.requests.recordVisit(row.accountId, row.id, { ip: visitor.ip, remoteHost: visitor.ip });
-    const resolved = await this.resolveUser(row);
-    if ('reason' in resolved) return { ...frame, kind: 'final', reason: resolved.reason };
+    const found = await this.find(id, fallbackLang);
+    if ('kind' in found) return found;
+    const { row, frame } = found;
+    const resolved = await this.admit(row, frame, visitor);
+    if ('kind' in resolved) return resolved;
     const all = await this.authenticators.listByUser(row.accountId, resolved.user.id);
     const otp = otpAuthenticators(all);
     if (otp.length === 0) {
@@ -98,29 +98,23 @@ export class AccessPageService {
   }
 
   async submit(id: string, body: Record<string, unknown>, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
-    const found = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
-    if (!found) return { lang: fallbackLang, frameable: false, kind: 'final', reason: 'unknown' };
-    const frame = { lang: languageOf(found), frameable: isFrameable(found.callbackTarget) };
+    const opened = await this.find(id, fallbackLang);
+    if ('kind' in opened) return opened;
+    const { row: found, frame } = opened;
     if (!this.formTokens.verify(found.id, body[FORM_TOKEN_FIELD])) return { ...frame, kind: 'final', reason: 'forged' };
     const code = typeof body['code'] === 'string' ? body['code'].replace(/\s+/g, '') : '';
 
     // registration cannot run inside the locked transaction below: a lost race aborts a transaction
-    const status = await this.settleExpiry(found);
-    if (status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[status] };
-    await this.requests.recordVisit(found.accountId, found.id, { ip: visitor.ip, remoteHost: visitor.ip });
-    const resolved = await this.resolveUser(found);
-    if ('reason' in resolved) return { ...frame, kind: 'final', reason: resolved.reason };
+    const resolved = await this.admit(found, frame, visitor);
+    if ('kind' in resolved) return resolved;
 
     const outcome = await this.db.transaction(async (): Promise<AccessPageOutcome> => {
       // submissions of one request queue up here: of parallel correct codes only the first grants
       const row = await this.requests.findByIdForUpdate(found.accountId, found.id);
       if (!row) return { ...frame, kind: 'final', reason: 'unknown' };
       const now = this.clock.now();
-      const current = effectiveAccessStatus(row, now);
-      if (current !== 'AwaitingAuthentication') {
-        if (current === 'Expired') await this.requests.decide(row.accountId, row.id, 'Expired');
-        return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[current] };
-      }
+      const current = await this.settleExpiry(row);
+      if (current !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[current] };
       const user = await this.users.findByIdForUpdate(row.accountId, resolved.user.id);
       if (!user) return { ...frame, kind: 'final', reason: 'unknown' };
       if (user.isLocked) {
@@ -168,6 +162,26 @@ export class AccessPageService {
       return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: await this.accessToken(row, user, now) };
     });
     return outcome;
+  }
+
+  /** The request of the page's URL and how its page is framed, or the final page of an unknown id. */
+  private async find(id: string, fallbackLang: PageLanguage): Promise<{ row: AccessRequestEntity; frame: PageFrame } | AccessPageOutcome> {
+    const row = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
+    if (!row) return { lang: fallbackLang, frameable: false, kind: 'final', reason: 'unknown' };
+    return { row, frame: { lang: languageOf(row), frameable: isFrameable(row.callbackTarget) } };
+  }
+
+  /**
+   * What every visit does before its own work: a decided or expired request ends here; otherwise the
+   * visit's address is recorded and the request's user found, or registered at this first visit.
+   */
+  private async admit(row: AccessRequestEntity, frame: PageFrame, visitor: Visitor): Promise<{ user: UserEntity } | AccessPageOutcome> {
+    const status = await this.settleExpiry(row);
+    if (status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[status] };
+    await this.requests.recordVisit(row.accountId, row.id, { ip: visitor.ip, remoteHost: visitor.ip });
+    const resolved = await this.resolveUser(row);
+    if ('reason' in resolved) return { ...frame, kind: 'final', reason: resolved.reason };
+    return resolved;
   }
 
   /** A request found awaiting past its expiry is written as Expired; returns the status as of now. */
