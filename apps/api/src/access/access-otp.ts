@@ -1,6 +1,6 @@
-import { HOTP_LOOK_AHEAD, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
+import { ACCESS_REQUEST_TTL_MINUTES, ACCESS_USER_MAX_RECENT_FAILED_CODES, HOTP_LOOK_AHEAD, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
 import { OtpAlgorithm, verifyHotp, verifyTotp } from '@twofold/otp';
-import { AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
+import { AccessRequestsRepository, AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
 
 /** The kinds whose codes the access page and /access/requests/ra check (CONTRACT §7). */
 export const OTP_KINDS: readonly AuthenticatorKind[] = ['Totp', 'TotpToken', 'HotpToken'];
@@ -52,4 +52,14 @@ export async function acceptOtpCode(
     }
   }
   return null;
+}
+
+/**
+ * Guessing across many requests of one user (each has only five tries), on the page and through
+ * /ra alike: from ACCESS_USER_MAX_RECENT_FAILED_CODES wrong codes over the requests of the last
+ * ACCESS_REQUEST_TTL_MINUTES on, no code of that user is checked. Callers hold the user row lock.
+ */
+export async function userOutOfCodeAttempts(requests: AccessRequestsRepository, accountId: string, userId: string, now: Date): Promise<boolean> {
+  const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000);
+  return (await requests.recentFailedAttempts(accountId, userId, since)) >= ACCESS_USER_MAX_RECENT_FAILED_CODES;
 }

@@ -3,8 +3,6 @@ import {
   AccessCallback,
   accessRequestExpiresAt,
   ACCESS_REQUEST_MAX_FAILED_CODES,
-  ACCESS_REQUEST_TTL_MINUTES,
-  ACCESS_USER_MAX_RECENT_FAILED_CODES,
   CallbackTarget,
   Clock,
   DomainError,
@@ -28,7 +26,7 @@ import { AuthenticatorAppEnrollment, ISSUER } from '../enrollment/authenticator-
 import { PageLanguage } from '../enrollment/enrollment-page.view';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
-import { acceptOtpCode, otpAuthenticators } from './access-otp';
+import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
 import { AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
 import { signAccessToken } from './access-token';
 
@@ -122,8 +120,7 @@ export class AccessPageService {
         return { ...frame, kind: 'final', reason: 'locked' };
       }
       // guessing across many requests of one user: refused before any code is checked
-      const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000);
-      if ((await this.requests.recentFailedAttempts(row.accountId, user.id, since)) >= ACCESS_USER_MAX_RECENT_FAILED_CODES) {
+      if (await userOutOfCodeAttempts(this.requests, row.accountId, user.id, now)) {
         await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
         return { ...frame, kind: 'final', reason: 'tooManyCodes' };
       }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ACCESS_REQUEST_TTL_MINUTES,
-  ACCESS_USER_MAX_RECENT_FAILED_CODES,
   Clock,
   effectiveAccessStatus,
   NotFound,
@@ -18,7 +17,7 @@ import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { lowerCaseKeys } from '../http/case-insensitive-keys';
 import { ModelEnvelope, ok, PagedModel, pagedModel } from '../http/envelope';
-import { acceptOtpCode, otpAuthenticators } from './access-otp';
+import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
 import { AccessRequestDto, CreatedAccessRequestDto, PassCodeResultDto, toAccessRequestDto } from './access.dto';
 
 export const RA_REPLIES = {
@@ -120,10 +119,7 @@ export class AccessRequestsService {
       if (user.isLocked) return deny(RA_REPLIES.locked);
       const authenticators = otpAuthenticators(await this.authenticators.listByUser(principal.accountId, user.id));
       if (authenticators.length === 0) return deny(RA_REPLIES.noAuthenticator);
-      const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000);
-      if ((await this.requests.recentFailedAttempts(principal.accountId, user.id, since)) >= ACCESS_USER_MAX_RECENT_FAILED_CODES) {
-        return deny(RA_REPLIES.tooManyCodes);
-      }
+      if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) return deny(RA_REPLIES.tooManyCodes);
       const accepted = await acceptOtpCode(this.authenticators, this.cipher, authenticators, passCode, now);
       if (!accepted) return deny(RA_REPLIES.wrongCode, true);
       await this.requests.decide(principal.accountId, row.id, 'Granted', { grantedAt: now, authenticator: accepted.kind });
