@@ -9,13 +9,12 @@ import {
   requireUuid,
   validateAccessRequest,
   validatePassCodeRequest,
-  ValidationFailed,
 } from '@twofold/domain';
 import { AccessRequestEntity, AccessRequestsRepository, AuthenticatorsRepository, Db, SecretCipher, UsersRepository } from '@twofold/persistence';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
-import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { ModelEnvelope, ok, PagedModel, pagedModel } from '../http/envelope';
 import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
 import { AccessRequestDto, CreatedAccessRequestDto, PassCodeResultDto, toAccessRequestDto } from './access.dto';
@@ -74,12 +73,11 @@ export class AccessRequestsService {
     const now = this.clock.now();
     const day = parsePastDay('createdAt', query['createdat'], now);
     const page = parsePage(query['offset'], query['limit']);
-    const identity = query['identity'];
-    if (Array.isArray(identity)) throw new ValidationFailed('identity must be given once.');
+    const identity = singleQueryValue('identity', query['identity']);
     await this.requests.expireStale(accountId, new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000));
     const [rows, total] = await this.requests.list(
       accountId,
-      { from: day.from, to: day.to, identity: typeof identity === 'string' && identity !== '' ? identity : undefined },
+      { from: day.from, to: day.to, identity: identity || undefined },
       page,
     );
     const names = await this.requests.resourceNames(accountId, rows.map((row) => row.resourceId));

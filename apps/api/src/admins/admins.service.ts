@@ -22,7 +22,7 @@ import { journalDetails } from '@twofold/journal';
 import { AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
-import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { PagedModel, pagedModel, pageOfQuery } from '../http/envelope';
 import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, toAdminDto, toFoundAdminDto, toRegisteredAdminDto, UpdateAdminRequest } from './admins.dto';
 
@@ -46,10 +46,9 @@ export class AdminsService {
   /** The page of administrators, or with `identity` the one administrator of that e-mail. */
   async list(accountId: string, query: Record<string, unknown>): Promise<PagedModel<AdminDto> | AdminDto> {
     const page = pageOfQuery(query);
-    const identity = lowerCaseKeys(query)['identity'];
-    if (Array.isArray(identity)) throw new ValidationFailed('identity must be given once.');
-    if (typeof identity === 'string' && identity.trim() !== '') {
-      const admin = await this.admins.findByIdentity(accountId, identity.trim());
+    const identity = singleQueryValue('identity', lowerCaseKeys(query)['identity'])?.trim();
+    if (identity) {
+      const admin = await this.admins.findByIdentity(accountId, identity);
       if (!admin) throw new NotFound('Administrator');
       return toFoundAdminDto(admin);
     }
@@ -115,9 +114,9 @@ export class AdminsService {
 
   /** A new invitation link for a Pending administrator; the older link stops working. */
   async resendInvitation(accountId: string, id: unknown): Promise<void> {
-    if (Array.isArray(id)) throw new ValidationFailed('id must be given once.');
-    if (typeof id !== 'string' || id.trim() === '') throw new ValidationFailed('id is required.');
-    const admin = await this.admins.findById(accountId, requireUuid(id.trim(), 'Administrator'));
+    const given = singleQueryValue('id', id)?.trim();
+    if (!given) throw new ValidationFailed('id is required.');
+    const admin = await this.admins.findById(accountId, requireUuid(given, 'Administrator'));
     if (!admin) throw new NotFound('Administrator');
     journalDetails.add({ EmployeeId: admin.id, EmployeeIdentity: admin.identity });
     assertInvitable(admin);

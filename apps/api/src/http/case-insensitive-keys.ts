@@ -1,3 +1,4 @@
+import { ValidationFailed } from '@twofold/domain';
 import { getMetadataStorage } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 
@@ -51,4 +52,11 @@ export function lowerCaseKeys(query: Record<string, unknown>): Record<string, un
     }
   }
   return result;
+}
+
+/** A query parameter that may be given at most once: its value as text, or undefined when absent. */
+export function singleQueryValue(name: string, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  if (Array.isArray(raw)) throw new ValidationFailed(`${name} must be given once.`);
+  return String(raw);
 }

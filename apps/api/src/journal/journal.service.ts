@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock, parsePage, parsePastDay, ValidationFailed } from '@twofold/domain';
 import { JournalRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
-import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { pagedModel } from '../http/envelope';
 import { JournalEventDto, toJournalEventDto } from './journal.dto';
 
@@ -19,12 +19,6 @@ export interface JournalPage {
 function repeated(raw: unknown): string[] {
   if (raw === undefined) return [];
   return (Array.isArray(raw) ? raw : [raw]).map(String);
-}
-
-function single(name: string, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  if (Array.isArray(raw)) throw new ValidationFailed(`${name} must be given once.`);
-  return String(raw);
 }
 
 function parseSuccess(value: string): boolean {
@@ -53,7 +47,7 @@ export class JournalService {
         actions: repeated(query['action']),
         objects: repeated(query['object']),
         successes: repeated(query['success']).map(parseSuccess),
-        subject: single('subject', query['subject']),
+        subject: singleQueryValue('subject', query['subject']),
       },
       page,
     );

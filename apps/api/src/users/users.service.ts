@@ -29,7 +29,7 @@ import { AccountsRepository, GroupsRepository, isUniqueViolation, UserEntity, Us
 import { CLOCK } from '../app/tokens';
 import { AccountPrincipal } from '../auth/principal';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
-import { lowerCaseKeys } from '../http/case-insensitive-keys';
+import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { pageOfQuery } from '../http/envelope';
 import {
   CreatedUserDto,
@@ -100,10 +100,9 @@ export class UsersService {
   async list(accountId: string, query: Record<string, unknown>): Promise<UserDto[]> {
     const lower = lowerCaseKeys(query);
     const page = pageOfQuery(query);
-    const identity = lower['identity'];
-    if (Array.isArray(identity)) throw new ValidationFailed('identity must be given once.');
+    const identity = singleQueryValue('identity', lower['identity'])?.trim();
     const withPhones = parseBooleanQuery(lower['withphones'], 'withPhones');
-    const filter = typeof identity === 'string' && identity.trim() !== '' ? { identity: identity.trim() } : {};
+    const filter = identity ? { identity } : {};
     const [users] = await this.users.list(accountId, filter, page);
     return this.toDtos(accountId, users, { withPhones });
   }
