@@ -1,6 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type AccessRequestStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied' | 'Expired';
+/** page: POST /access/requests and its access page; ra, md: the browserless `ra` family (CONTRACT §8.3-8.4) */
+export type AccessRequestChannel = 'page' | 'ra' | 'md';
 
 @Entity('access_requests')
 export class AccessRequestEntity {
@@ -15,7 +17,10 @@ export class AccessRequestEntity {
   @Column({ type: 'jsonb', nullable: true }) claims!: Record<string, unknown> | null;
   @Column({ name: 'callback_action', type: 'text', nullable: true }) callbackAction!: string | null;
   @Column({ name: 'callback_target', type: 'text', nullable: true }) callbackTarget!: string | null;
+  @Column({ type: 'text', default: 'page' }) channel!: AccessRequestChannel;
   @Column({ type: 'text' }) status!: AccessRequestStatus;
+  /** groupPolicyPreset.signUpGroups: groups a user registered by this request joins (those that exist) */
+  @Column({ name: 'sign_up_groups', type: 'text', array: true, nullable: true }) signUpGroups!: string[] | null;
   @Column({ name: 'failed_attempts', type: 'int', default: 0 }) failedAttempts!: number;
   /** the authenticator-app secret offered on the page, AES-256-GCM; never selected unless asked for */
   @Column({ name: 'pending_secret_enc', type: 'bytea', nullable: true, select: false }) pendingSecretEnc!: Buffer | null;

@@ -6,7 +6,8 @@ import { AccessRequestEntity, AccessRequestStatus, ResourceEntity } from '../ent
 export type NewAccessRequest = Pick<
   AccessRequestEntity,
   'resourceId' | 'userId' | 'identity' | 'email' | 'phone' | 'language' | 'claims' | 'callbackAction' | 'callbackTarget' | 'createdAt'
->;
+> &
+  Partial<Pick<AccessRequestEntity, 'channel' | 'signUpGroups'>>;
 
 /** What a decision writes beside the status (SPEC.md history item). */
 export type AccessDecision = Partial<

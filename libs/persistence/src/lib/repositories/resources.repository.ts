@@ -9,7 +9,10 @@ export class ResourcesRepository {
     return this.db.manager().getRepository(ResourceEntity);
   }
 
-  insert(accountId: string, values: Omit<ResourceEntity, 'id' | 'accountId'>): Promise<ResourceEntity> {
+  insert(
+    accountId: string,
+    values: Omit<ResourceEntity, 'id' | 'accountId' | 'tokenFormat' | 'frameOrigins'> & Partial<Pick<ResourceEntity, 'tokenFormat' | 'frameOrigins'>>,
+  ): Promise<ResourceEntity> {
     return this.repo().save(this.repo().create({ ...values, accountId }));
   }
 
