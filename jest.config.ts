@@ -3,4 +3,8 @@ import { getJestProjectsAsync } from '@nx/jest';
 
 export default async (): Promise<Config> => ({
   projects: await getJestProjectsAsync(),
+  // jest reads testTimeout from this root config only: a project's own testTimeout is ignored when the
+  // projects run together (`npm test`). The black-box tests start real processes and an embedded
+  // PostgreSQL, which on a busy 2-core CI machine takes far longer than jest's 5 s default.
+  testTimeout: 120_000,
 });

@@ -7,6 +7,26 @@ const stored = [
 ];
 
 describe('rule 2: custom field update', () => {
+  it('does work bounded by the field limit, not by the number of updates sent', () => {
+    /** updates whose names count how often they are read */
+    let reads = 0;
+    const updates = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        get name() {
+          reads += 1;
+          return `field-${i}`;
+        },
+        value: 'v',
+      }));
+    const readsFor = (n: number) => {
+      reads = 0;
+      expect(() => mergeCustomFields([], updates(n))).toThrow(`at most ${MAX_CUSTOM_FIELDS_PER_USER} custom fields`);
+      return reads;
+    };
+    // refused at the 101st new field, whether 101 or 20 000 were sent
+    expect(readsFor(20_000)).toBe(readsFor(MAX_CUSTOM_FIELDS_PER_USER + 1));
+  });
+
   it('gives an existing field (name compared case-insensitively) the new value and keeps its stored name', () => {
     expect(mergeCustomFields(stored, [{ name: 'DEPARTMENT', value: 'Support' }])).toEqual([
       { name: 'Department', value: 'Support' },

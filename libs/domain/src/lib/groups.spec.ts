@@ -1,4 +1,4 @@
-import { assertNotSystemGroup, parseGroupNames, requireExistingGroups, validateGroupName } from './groups';
+import { assertNotSystemGroup, GROUP_NAMES_MAX_PER_REQUEST, parseGroupNames, requireExistingGroups, validateGroupName } from './groups';
 import { DomainError } from './domain-error';
 
 describe('group rules', () => {
@@ -42,5 +42,27 @@ describe('rule 5: group add and remove', () => {
 
   it('names are trimmed and de-duplicated case-insensitively', () => {
     expect(parseGroupNames([' Staff ', 'STAFF', 'Ops'], 'GroupNames', { allowEmpty: false })).toEqual(['Staff', 'Ops']);
+  });
+
+  it('reads each name a bounded number of times: linear in the list, refused past the limit', () => {
+    /** an array that counts how often its items are read */
+    const counting = (items: string[]) => {
+      let reads = 0;
+      const proxy = new Proxy(items, {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      return { proxy, reads: () => reads };
+    };
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `group-${i}`);
+    const accepted = counting(names(GROUP_NAMES_MAX_PER_REQUEST));
+    expect(parseGroupNames(accepted.proxy, 'GroupNames', { allowEmpty: false })).toHaveLength(GROUP_NAMES_MAX_PER_REQUEST);
+    // a quadratic de-duplication reads about n²/2 = 500 000 times here
+    expect(accepted.reads()).toBeLessThanOrEqual(3 * GROUP_NAMES_MAX_PER_REQUEST);
+    const refused = counting(names(20_000));
+    expect(() => parseGroupNames(refused.proxy, 'GroupNames', { allowEmpty: false })).toThrow(`at most ${GROUP_NAMES_MAX_PER_REQUEST} groups`);
+    expect(refused.reads()).toBeLessThanOrEqual(20_000);
   });
 });
