@@ -70,6 +70,21 @@ describe('HTTP platform (CONTRACT §4)', () => {
     expect(res.body.traceId).toBe(traceId);
   });
 
+  it.each([['md:6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'], ['rds-6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'], ['!"#$%&()*+,/:;<=>?@[\\]^`{|}~'], ['x'.repeat(128)]])(
+    'keeps any client mf-trace-id of 1-128 visible ASCII characters (CONTRACT §8.6): %s',
+    async (traceId) => {
+      const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
+      expect(res.headers['mf-trace-id']).toBe(traceId);
+      expect(res.body.traceId).toBe(traceId);
+    },
+  );
+
+  it.each([['x'.repeat(129)], ['two words'], ['tab\there']])('replaces an mf-trace-id that is too long or not visible ASCII with a UUID: %j', async (traceId) => {
+    const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
+    expect(res.headers['mf-trace-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(res.body.traceId).toBe(res.headers['mf-trace-id']);
+  });
+
   it('generates a UUID trace id on every response when none is given', async () => {
     const res = await t.http().get('/ping');
     expect(res.headers['mf-trace-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
