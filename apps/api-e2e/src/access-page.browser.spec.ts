@@ -3,9 +3,23 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { jwtVerify } from 'jose';
+import { Client } from 'pg';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { createEmptyDatabase } from '@twofold/persistence/testing';
-import { base32Decode, CallbackServer, chromiumAvailability, CHROMIUM_PATH, startCallbackServer, totp } from './browser';
+import {
+  base32Decode,
+  CallbackServer,
+  chromiumAvailability,
+  CHROMIUM_PATH,
+  FramedMessage,
+  FramingSite,
+  REPORT_FRAME_LOAD,
+  REPORT_MESSAGE,
+  startCallbackServer,
+  startFramingSite,
+  totp,
+  totpOfKey,
+} from './browser';
 import { basic, cleanEnv, freePort, requireBundles, ROOT, RunningApi, runCli, startApi } from './processes';
 
 /**
@@ -18,6 +32,24 @@ import { basic, cleanEnv, freePort, requireBundles, ROOT, RunningApi, runCli, st
 const PHONE = { width: 420, height: 860 };
 const DESKTOP = { width: 1280, height: 860 };
 const STEP_TIMEOUT_MS = 30_000;
+/** CONTRACT §8.8: the callback the AD FS adapter and the Keycloak authenticator send (backtick and `$` escaped here) */
+const POST_MESSAGE_ACTION = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
+
+/** Values pushed by the browser, taken by the test in order: a waiter resolves at the next push, never on a timer. */
+function queue<T>(): { push(value: T): void; next(): Promise<T>; all: T[] } {
+  const all: T[] = [];
+  let taken = 0;
+  const waiters: Array<(value: T) => void> = [];
+  return {
+    all,
+    push(value) {
+      all.push(value);
+      const waiter = waiters.shift();
+      if (waiter) waiter(all[taken++]);
+    },
+    next: () => new Promise<T>((resolve) => (taken < all.length ? resolve(all[taken++]) : waiters.push(resolve))),
+  };
+}
 
 const chromiumState = chromiumAvailability();
 if (!chromiumState.available) console.warn(chromiumState.message);
@@ -51,6 +83,10 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
   let api: RunningApi;
   let dropDatabase: (() => Promise<void>) | undefined;
   let callback: CallbackServer;
+  let framing: FramingSite;
+  let otherFraming: FramingSite;
+  let accountAuth: string;
+  let databaseUrl: string;
   let browser: Browser | undefined;
   let context: BrowserContext;
   let page: Page;
@@ -64,10 +100,10 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
 
   const resourceAuth = () => basic(resource.apiKey, resource.apiSecret);
 
-  async function createAccessRequest(body: Record<string, unknown>): Promise<{ id: string; url: string; status: string }> {
+  async function createAccessRequest(body: Record<string, unknown>, auth = resourceAuth()): Promise<{ id: string; url: string; status: string }> {
     const response = await fetch(`${api.baseUrl}/access/requests`, {
       method: 'POST',
-      headers: { authorization: resourceAuth(), 'content-type': 'application/json' },
+      headers: { authorization: auth, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as any;
@@ -82,6 +118,55 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     mkdirSync(resolve(ROOT, dir), { recursive: true });
     await target.screenshot({ path, fullPage: true, animations: 'disabled' });
     console.log(`screenshot: ${path}`);
+  }
+
+  async function accountApi(method: string, path: string, body?: unknown): Promise<any> {
+    const response = await fetch(`${api.baseUrl}${path}`, {
+      method,
+      headers: { authorization: accountAuth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as any;
+    expect({ path, status: response.status < 300, success: json.success }).toEqual({ path, status: true, success: true });
+    return json.model;
+  }
+
+  async function createResource(name: string): Promise<{ id: string; apiKey: string; apiSecret: string }> {
+    return accountApi('POST', '/resources', { name });
+  }
+
+  /** The origins allowed to frame the resource's pages (CONTRACT §8.8), written straight into its row. */
+  async function setFrameOrigins(resourceId: string, origins: string[]): Promise<void> {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const updated = await client.query('UPDATE resources SET frame_origins = $1 WHERE id = $2', [origins, resourceId]);
+      expect(updated.rowCount).toBe(1);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** A user holding a TOTP hardware token of a known key: the page asks for its code (no enrollment). */
+  async function userWithTotpToken(prefix: string): Promise<{ identity: string; key: Buffer }> {
+    const identity = `${prefix}-${randomBytes(4).toString('hex')}`;
+    const key = randomBytes(20);
+    const user = await accountApi('POST', '/users', { Identity: identity });
+    await accountApi('POST', `/users/${user.id}/authenticators/totptoken`, { Name: 'Token', Key: key.toString('hex') });
+    return { identity, key };
+  }
+
+  /** A page of the framing site with the test's listeners exposed: its `message` events and its iframe's `load`. */
+  async function framingPage(site: FramingSite, src: string) {
+    const messages = queue<FramedMessage>();
+    const loads = queue<true>();
+    const parent = await context.newPage();
+    await parent.exposeFunction(REPORT_MESSAGE, (message: FramedMessage) => messages.push(message));
+    await parent.exposeFunction(REPORT_FRAME_LOAD, () => loads.push(true));
+    const frameResponse = parent.waitForResponse((response) => response.url() === src);
+    const loaded = loads.next();
+    await parent.goto(site.pageUrl(src), { waitUntil: 'load' });
+    return { parent, messages, response: await frameResponse, loaded };
   }
 
   beforeAll(async () => {
@@ -102,15 +187,13 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     const created = runCli(['account', 'create', '--name', 'Browser', '--owner-email', 'o@browser.test', '--enable-api', '--json'], env);
     expect(created.stderr).toBe('');
     const account = JSON.parse(created.stdout).api as { key: string; secret: string };
-    const made = await fetch(`${api.baseUrl}/resources`, {
-      method: 'POST',
-      headers: { authorization: basic(account.key, account.secret), 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Intranet' }),
-    });
-    expect(made.status).toBe(201);
-    resource = ((await made.json()) as any).model;
+    accountAuth = basic(account.key, account.secret);
+    databaseUrl = database.url;
+    resource = await createResource('Intranet');
 
     callback = await startCallbackServer();
+    framing = await startFramingSite();
+    otherFraming = await startFramingSite();
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'], timeout: STEP_TIMEOUT_MS });
     context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, locale: 'en-US' });
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
@@ -120,11 +203,13 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
   afterAll(async () => {
     await browser?.close();
     await callback?.close();
+    await framing?.close();
+    await otherFraming?.close();
     await api?.stop();
     await dropDatabase?.();
   });
 
-  it('enrolls an authenticator app from the page, accepts its code and POSTs a verifiable AccessToken to the callback', async () => {
+  it('enrolls an authenticator app from the page, accepts its code and POSTs a verifiable accessToken to the callback', async () => {
     const created = await createAccessRequest({
       identity,
       email: `${identity}@client.test`,
@@ -162,8 +247,9 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
 
     expect(post.path).toBe('/callback');
     expect(post.contentType).toContain('application/x-www-form-urlencoded');
-    expect([...post.fields.keys()]).toEqual(['AccessToken']);
-    accessToken = post.fields.get('AccessToken') ?? '';
+    // CONTRACT §8.7: exactly one field, named accessToken
+    expect([...post.fields.keys()]).toEqual(['accessToken']);
+    accessToken = post.fields.get('accessToken') ?? '';
 
     const { payload, protectedHeader } = await jwtVerify(accessToken, new TextEncoder().encode(resource.apiSecret), {
       issuer: publicUrl,
@@ -192,9 +278,9 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       for (const visitor of [page, await fresh.newPage()]) {
         const response = await visitor.goto(url, { waitUntil: 'load' });
         const html = (await response?.text()) ?? '';
-        expect(html).not.toContain('AccessToken');
+        expect(html).not.toMatch(/accessToken/i);
         expect(html).not.toContain(accessToken);
-        await expect(visitor.locator('input[name="AccessToken"]').count()).resolves.toBe(0);
+        await expect(visitor.locator('input[name="accessToken" i]').count()).resolves.toBe(0);
         await expect(visitor.locator('input[name="code"]').count()).resolves.toBe(0);
         await expect(visitor.locator('[data-testid="secret"]').count()).resolves.toBe(0);
         expect(visitor.url()).toBe(url);
@@ -229,6 +315,110 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       await screenshot(desktopPage, 'access-page-desktop.png');
     } finally {
       await desktop.close();
+    }
+  });
+
+  it('lets a site on another origin frame the page of a postMessage request (AD FS, Keycloak): the code typed in the frame sends a verifiable token to the parent', async () => {
+    const adfs = await createResource('AD FS');
+    await setFrameOrigins(adfs.id, [framing.origin]);
+    const { identity: holder, key } = await userWithTotpToken('carol');
+    const created = await createAccessRequest(
+      { identity: holder, language: 'en', callback: { action: POST_MESSAGE_ACTION, target: '_self' } },
+      basic(adfs.apiKey, adfs.apiSecret),
+    );
+    const accessOrigin = new URL(created.url).origin;
+    expect(accessOrigin).not.toBe(framing.origin);
+
+    const { parent, messages, response, loaded } = await framingPage(framing, created.url);
+    try {
+      await loaded;
+      expect(response.status()).toBe(200);
+      expect(response.headers()['content-security-policy']).toContain(`frame-ancestors ${framing.origin};`);
+      expect(response.headers()['x-frame-options']).toBeUndefined();
+      const frame = parent.frameLocator('#mfa');
+      await expect(frame.locator('h1').innerText()).resolves.toBe('Confirm sign-in to AD FS');
+
+      await frame.locator('input[name="code"]').fill(totpOfKey(key));
+      const received = messages.next();
+      await frame.locator('button[type="submit"]').click();
+      const message = await received;
+
+      // the AD FS adapter takes a message only from the access page's origin, and only its frame's
+      expect(message.origin).toBe(accessOrigin);
+      expect(message.fromFrame).toBe(true);
+      expect(typeof message.data).toBe('string');
+      const { payload, protectedHeader } = await jwtVerify(message.data as string, new TextEncoder().encode(adfs.apiSecret), {
+        issuer: publicUrl,
+        audience: adfs.apiKey,
+        algorithms: ['HS256'],
+      });
+      expect(protectedHeader.alg).toBe('HS256');
+      expect(payload).toMatchObject({ sub: holder, jti: created.id, aud: adfs.apiKey });
+
+      // the frame shows the confirmation; the framing site was not navigated away
+      await expect(frame.locator('[role="status"]').innerText()).resolves.toBe('Sign-in confirmed. You can continue in the application.');
+      await expect(frame.locator('form').count()).resolves.toBe(0);
+      expect(parent.url()).toBe(framing.pageUrl(created.url));
+      // one frameOrigins entry: one message
+      expect(messages.all).toHaveLength(1);
+      const polled = await fetch(`${api.baseUrl}/access/requests/${created.id}`, { headers: { authorization: basic(adfs.apiKey, adfs.apiSecret) } });
+      expect(((await polled.json()) as any).model).toMatchObject({ id: created.id, status: 'Granted' });
+    } finally {
+      await parent.close();
+    }
+  });
+
+  it('refuses to be framed: the page of a _self http callback anywhere, a postMessage page by an origin its resource does not list', async () => {
+    const keycloak = await createResource('Keycloak');
+    await setFrameOrigins(keycloak.id, [framing.origin]);
+    const plain = await createAccessRequest({
+      identity: `dave-${randomBytes(4).toString('hex')}`,
+      language: 'en',
+      callback: { action: `${callback.origin}/callback`, target: '_self' },
+    });
+    const elsewhere = await createAccessRequest(
+      { identity: `erin-${randomBytes(4).toString('hex')}`, language: 'en', callback: { action: POST_MESSAGE_ACTION, target: '_self' } },
+      basic(keycloak.apiKey, keycloak.apiSecret),
+    );
+    const cases = [
+      { site: framing, request: plain, ancestors: "'none'", xFrameOptions: 'DENY' },
+      { site: otherFraming, request: plain, ancestors: "'none'", xFrameOptions: 'DENY' },
+      { site: otherFraming, request: elsewhere, ancestors: framing.origin, xFrameOptions: undefined },
+    ];
+    for (const { site, request: refused, ancestors, xFrameOptions } of cases) {
+      const { parent, messages, response, loaded } = await framingPage(site, refused.url);
+      try {
+        // the API answered; the browser, obeying its headers, put its own error page in the frame
+        expect(response.status()).toBe(200);
+        expect(response.headers()['content-security-policy']).toContain(`frame-ancestors ${ancestors};`);
+        expect(response.headers()['x-frame-options']).toBe(xFrameOptions);
+        await loaded;
+        const child = parent.frames().find((frame) => frame !== parent.mainFrame());
+        expect(child).toBeDefined();
+        expect(child?.url()).not.toBe(refused.url);
+        expect(child?.url()).toMatch(/^chrome-error:/);
+        await expect(parent.frameLocator('#mfa').locator('input[name="code"]').count()).resolves.toBe(0);
+        expect(await child?.content()).not.toContain('Twofold');
+        expect(messages.all).toEqual([]);
+      } finally {
+        await parent.close();
+      }
+    }
+
+    // the control: a _parent request of a resource without frameOrigins loads in any site's frame
+    const framed = await createAccessRequest({
+      identity: `finn-${randomBytes(4).toString('hex')}`,
+      language: 'en',
+      callback: { action: `${callback.origin}/callback`, target: '_parent' },
+    });
+    const { parent, response, loaded } = await framingPage(otherFraming, framed.url);
+    try {
+      expect(response.headers()['content-security-policy']).toContain('frame-ancestors *;');
+      await loaded;
+      expect(parent.frames().find((frame) => frame !== parent.mainFrame())?.url()).toBe(framed.url);
+      await expect(parent.frameLocator('#mfa').locator('[data-testid="secret"]').count()).resolves.toBe(1);
+    } finally {
+      await parent.close();
     }
   });
 });

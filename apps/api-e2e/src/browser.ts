@@ -67,7 +67,12 @@ export const TOTP_STEP_SECONDS = 30;
 
 /** RFC 6238 TOTP: SHA-1, 6 digits, 30-second steps from the Unix epoch. */
 export function totp(base32Secret: string, atMs = Date.now(), digits = 6): string {
-  return hotp(base32Decode(base32Secret), Math.floor(atMs / 1000 / TOTP_STEP_SECONDS), digits);
+  return totpOfKey(base32Decode(base32Secret), atMs, digits);
+}
+
+/** The same TOTP for a raw key (a hardware token registered with its hex key). */
+export function totpOfKey(key: Buffer, atMs = Date.now(), digits = 6): string {
+  return hotp(key, Math.floor(atMs / 1000 / TOTP_STEP_SECONDS), digits);
 }
 
 export interface CallbackPost {
@@ -96,7 +101,7 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-/** The client's site: receives the browser's POST with AccessToken and answers with a plain page. */
+/** The client's site: receives the browser's POST with accessToken and answers with a plain page. */
 export async function startCallbackServer(): Promise<CallbackServer> {
   const posts: CallbackPost[] = [];
   let taken = 0;
@@ -133,6 +138,73 @@ export async function startCallbackServer(): Promise<CallbackServer> {
         };
         check();
       }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What the framing site's `message` listener saw, reported to the test by the function the test exposes. */
+export interface FramedMessage {
+  origin: string;
+  data: unknown;
+  /** the message came from the site's own iframe */
+  fromFrame: boolean;
+}
+
+/** Name of the function the test exposes on the framing page (playwright `exposeFunction`). */
+export const REPORT_MESSAGE = 'reportFramedMessage';
+/** Name of the function told when the iframe fires `load` (its document, or the browser's error page). */
+export const REPORT_FRAME_LOAD = 'reportFrameLoad';
+
+export interface FramingSite {
+  /** e.g. http://127.0.0.1:41235: another origin than the API's */
+  origin: string;
+  /** the site's page framing `src` in a 430×680 iframe (the AD FS adapter's size) */
+  pageUrl(src: string): string;
+  close(): Promise<void>;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+/**
+ * A site that opens the access page in an iframe and listens for its `postMessage`, as the AD FS
+ * adapter and the Keycloak authenticator do. Every `message` event is handed to the test (origin,
+ * data, whether it came from the iframe); the test, like the adapter, accepts the token only from the
+ * access page's origin.
+ */
+export async function startFramingSite(): Promise<FramingSite> {
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://framing.invalid');
+    if (url.pathname !== '/login') {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('not found');
+      return;
+    }
+    const src = url.searchParams.get('src') ?? 'about:blank';
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html>
+<html><head><meta charset="utf-8"><title>Framing site</title></head>
+<body><h1 id="site">Sign in to the framing site</h1>
+<iframe id="mfa" title="Second factor" width="430" height="680" src="${escapeAttribute(src)}"></iframe>
+<script>
+  var frame = document.getElementById('mfa');
+  frame.addEventListener('load', function () { if (window.${REPORT_FRAME_LOAD}) window.${REPORT_FRAME_LOAD}(); });
+  window.addEventListener('message', function (event) {
+    window.${REPORT_MESSAGE}({ origin: event.origin, data: event.data, fromFrame: event.source === frame.contentWindow });
+  });
+</script>
+</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    pageUrl: (src) => `${origin}/login?src=${encodeURIComponent(src)}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

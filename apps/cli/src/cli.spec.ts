@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '@twofold/domain';
 import { Db, SecretCipher } from '@twofold/persistence';
 import { createTestDatabase, TestDatabase } from '@twofold/persistence/testing';
-import { runCli } from './cli';
+import { runCli, USAGE } from './cli';
 import { Provisioning } from './provisioning';
 
 describe('operator CLI (CONTRACT §2)', () => {
@@ -86,6 +86,64 @@ describe('operator CLI (CONTRACT §2)', () => {
     expect(shown).toMatchObject({ id: created.account.id, name: 'D', api: { enabled: true, key: created.api.key } });
     expect(shown.administrators).toEqual([{ id: created.owner.id, identity: 'd@d.test', name: 'd@d.test', role: 'Admin', status: 'Active' }]);
     expect(show.stdout).not.toContain(created.api.secret);
+  });
+
+  describe('token-key rotate (CONTRACT §8.9)', () => {
+    const keys = () =>
+      database.dataSource.query('SELECT kid, private_key_enc, public_jwk, created_at, retired_at FROM token_signing_keys ORDER BY created_at, retired_at, kid') as Promise<
+        { kid: string; private_key_enc: Buffer; public_jwk: Record<string, string>; created_at: Date; retired_at: Date | null }[]
+      >;
+
+    it('makes a new key the active one and retires the old one, printing its kid', async () => {
+      expect(USAGE).toContain('token-key rotate');
+      await database.dataSource.query('DELETE FROM token_signing_keys');
+      const first = await cli('token-key', 'rotate', '--json');
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      expect(first.stdout.trim().split('\n')).toHaveLength(1);
+      const { kid } = JSON.parse(first.stdout);
+      expect(JSON.parse(first.stdout)).toEqual({ kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+      const [stored] = await keys();
+      expect(stored).toMatchObject({ kid, retired_at: null, public_jwk: { kty: 'RSA', kid, alg: 'RS256', use: 'sig', e: 'AQAB' } });
+      expect(stored.public_jwk).not.toHaveProperty('d');
+      // 2048-bit modulus, base64url without padding
+      expect(Buffer.from(stored.public_jwk['n'], 'base64url')).toHaveLength(256);
+      // the private key is stored encrypted
+      expect(cipher.decryptText('token.signing-key', stored.private_key_enc)).toContain('-----BEGIN PRIVATE KEY-----');
+      expect(Buffer.from(stored.private_key_enc).toString('latin1')).not.toContain('PRIVATE KEY');
+
+      const second = JSON.parse((await cli('token-key', 'rotate', '--json')).stdout);
+      expect(second.kid).not.toBe(kid);
+      const after = await keys();
+      expect(after.map((k) => [k.kid, k.retired_at?.toISOString() ?? null])).toEqual([
+        [kid, '2026-05-20T10:00:00.000Z'],
+        [second.kid, null],
+      ]);
+      expect((await cli('token-key', 'rotate')).stdout).toMatch(/^kid: [A-Za-z0-9_-]{43}\n$/);
+    });
+
+    it('deletes keys retired so long ago that every token they signed has expired', async () => {
+      await database.dataSource.query('DELETE FROM token_signing_keys');
+      const clock = new ManualClock(new Date('2026-05-20T10:00:00Z'));
+      const later = new Provisioning(new Db(database.dataSource), cipher, clock);
+      const first = await later.rotateTokenKey();
+      const second = await later.rotateTokenKey();
+      clock.advance(60 * 60_000);
+      const third = await later.rotateTokenKey();
+      expect((await keys()).map((k) => k.kid)).toEqual([first.kid, second.kid, third.kid]);
+      clock.advance(10 * 60_000);
+      const fourth = await later.rotateTokenKey();
+      // the first was retired at 10:00: gone after 1 h plus the grace; the second, retired at 11:00, stays
+      expect((await keys()).map((k) => k.kid)).toEqual([second.kid, third.kid, fourth.kid]);
+    });
+
+    it('lets two rotations at once both finish, one after the other, with one active key', async () => {
+      await database.dataSource.query('DELETE FROM token_signing_keys');
+      const [a, b] = await Promise.all([provisioning.rotateTokenKey(), provisioning.rotateTokenKey()]);
+      const all = await keys();
+      expect(all.map((k) => k.kid).sort()).toEqual([a.kid, b.kid].sort());
+      expect(all.filter((k) => k.retired_at === null)).toHaveLength(1);
+    });
   });
 
   it.each([

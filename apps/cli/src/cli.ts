@@ -10,6 +10,7 @@ export const USAGE = `Twofold operator CLI
   api enable --account ID
   api disable --account ID
   api rotate-secret --account ID
+  token-key rotate      a new RSA key signs JwtRS256 access tokens; the old one stays published until its tokens expire
 
 Add --json for one JSON object on stdout. Uses DATABASE_URL, else the embedded database under .data/.`;
 
@@ -94,6 +95,8 @@ export function parseCommand(argv: string[]): { run: (p: Provisioning) => Promis
       const account = required(values, 'account');
       return { json, run: async (p) => ({ ...(await p.rotateSecret(account)) }) };
     }
+    case 'token-key rotate':
+      return { json, run: async (p) => ({ ...(await p.rotateTokenKey()) }) };
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
   }

@@ -1,4 +1,12 @@
-import { Clock, NotFound, requireUuid, SYSTEM_GROUP_NAME, validateAdminEmail, ValidationFailed } from '@twofold/domain';
+import {
+  Clock,
+  NotFound,
+  requireUuid,
+  SYSTEM_GROUP_NAME,
+  TOKEN_SIGNING_KEY_RETENTION_SECONDS,
+  validateAdminEmail,
+  ValidationFailed,
+} from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import {
   AccountEntity,
@@ -6,8 +14,10 @@ import {
   AdministratorsRepository,
   Db,
   generateApiCredentials,
+  generateTokenSigningKey,
   GroupsRepository,
   SecretCipher,
+  TokenSigningKeysRepository,
 } from '@twofold/persistence';
 
 /** licenses of a new account unless --licenses says otherwise */
@@ -119,6 +129,19 @@ export class Provisioning {
       await this.journal.record(account.id, { object: 'PublicApiSecret', action: 'Update', subject: CLI_SUBJECT, success: true });
       return { enabled: account.apiEnabled, key: account.apiKey, secret };
     });
+  }
+
+  /**
+   * `token-key rotate` (CONTRACT §8.9): a new RSA key signs JwtRS256 tokens from now on; the old one is
+   * retired in the same transaction and stays in the JWKS until the tokens it signed have expired.
+   * Keys retired longer ago than that are deleted. Not journaled: the key is the service's, no account's.
+   */
+  async rotateTokenKey(): Promise<{ kid: string }> {
+    const now = this.clock.now();
+    const key = await generateTokenSigningKey(this.cipher, now);
+    const forgetBefore = new Date(now.getTime() - TOKEN_SIGNING_KEY_RETENTION_SECONDS * 1000);
+    await new TokenSigningKeysRepository(this.db).rotate(key, now, forgetBefore);
+    return { kid: key.kid };
   }
 
   list(): Promise<AccountEntity[]> {

@@ -12,3 +12,5 @@ export * from './lib/phones';
 export * from './lib/authenticators';
 export * from './lib/access-requests';
 export * from './lib/input';
+export * from './lib/resources';
+export * from './lib/ra-requests';

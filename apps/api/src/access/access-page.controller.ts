@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { isPostMessageCallback } from '@twofold/domain';
 import { Request, Response } from 'express';
 import { pageLanguage } from '../enrollment/enrollment-page.view';
 import { ClientAddressResolver } from '../http/client-address';
@@ -42,23 +43,27 @@ export class AccessPageController {
 }
 
 /**
- * Strict CSP with a fresh nonce. The success page may run its one auto-submit script and post to the
- * callback's origin; the enrollment view may run its Copy button's script. Requests whose callback
- * target is _parent or _top are meant for an iframe: any site may frame them (`frame-ancestors *`);
- * all others cannot be framed.
+ * Strict CSP with a fresh nonce. The success page may run its one script: the auto-submit posting to
+ * the callback's origin, or, for a postMessage callback (CONTRACT §8.8), the fixed script handing the
+ * token to `window.parent` (no form, so `form-action 'self'`); the enrollment view may run its Copy
+ * button's script. Pages of a request meant for a frame may be framed by the origins the service
+ * computed (the resource's frameOrigins, or `*`), without X-Frame-Options; every other page, the
+ * unknown-id page included, refuses to be framed (`frame-ancestors 'none'` and `X-Frame-Options: DENY`).
  */
 function send(res: Response, outcome: AccessPageOutcome): void {
   const nonce = randomBytes(16).toString('base64');
-  const formAction = outcome.kind === 'granted' && outcome.callback ? `'self' ${new URL(outcome.callback.action).origin}` : "'self'";
-  // scripts: the callback auto-submit, and the Copy button of the enrollment key
+  const postBack = outcome.kind === 'granted' && outcome.callback && !isPostMessageCallback(outcome.callback.action) ? outcome.callback : null;
+  const formAction = postBack ? `'self' ${new URL(postBack.action).origin}` : "'self'";
+  // scripts: the callback auto-submit or the postMessage script, and the Copy button of the enrollment key
   const script = (outcome.kind === 'granted' && outcome.callback) || outcome.kind === 'enroll' ? `; script-src 'nonce-${nonce}'` : '';
-  const frameAncestors = outcome.frameable ? '*' : "'none'";
+  const framed = outcome.frameAncestors.length > 0;
+  const frameAncestors = framed ? outcome.frameAncestors.join(' ') : "'none'";
   res.setHeader(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${script}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
   );
   res.setHeader('Referrer-Policy', 'no-referrer');
-  if (!outcome.frameable) res.setHeader('X-Frame-Options', 'DENY');
+  if (!framed) res.setHeader('X-Frame-Options', 'DENY');
   res.type('html');
   switch (outcome.kind) {
     case 'enroll':
@@ -68,7 +73,7 @@ function send(res: Response, outcome: AccessPageOutcome): void {
       res.status(200).send(renderAccessCode(outcome.lang, nonce, outcome.model));
       return;
     case 'granted':
-      res.status(200).send(renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken));
+      res.status(200).send(renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken, outcome.frameAncestors));
       return;
     case 'final':
       res.status(FINAL_STATUS[outcome.reason]).send(renderAccessFinal(outcome.lang, nonce, outcome.reason));

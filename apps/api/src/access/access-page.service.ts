@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AccessCallback,
+  accessPageFrameAncestors,
   accessRequestExpiresAt,
   ACCESS_REQUEST_MAX_FAILED_CODES,
   CallbackTarget,
   Clock,
   DomainError,
   effectiveAccessStatus,
+  isCallbackForFrame,
 } from '@twofold/domain';
 import { JournalField, JournalWriter } from '@twofold/journal';
 import {
@@ -28,12 +30,16 @@ import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
 import { AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
-import { signAccessToken } from './access-token';
+import { AccessTokensService } from '../tokens/access-tokens.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The page's language, and `frameable` when the request's callback target implies an iframe. */
-type PageFrame = { lang: PageLanguage; frameable: boolean };
+/**
+ * The page's language, and who may frame it (CONTRACT §8.8): `frameAncestors` are CSP
+ * `frame-ancestors` sources, empty when the page refuses to be framed, `['*']` for any origin. The
+ * same list is where a postMessage callback posts the token.
+ */
+type PageFrame = { lang: PageLanguage; frameAncestors: readonly string[] };
 
 /** What the page shows. */
 export type AccessPageOutcome = PageFrame & (
@@ -73,6 +79,7 @@ export class AccessPageService {
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly accessTokens: AccessTokensService,
   ) {
     this.formTokens = new AccessFormTokens(config.encryptionKey);
   }
@@ -161,11 +168,18 @@ export class AccessPageService {
     return outcome;
   }
 
-  /** The request of the page's URL and how its page is framed, or the final page of an unknown id. */
+  /**
+   * The request of the page's URL and how its page is framed, or the final page of an unknown id. The
+   * resource (its frameOrigins) is read only for a request meant for a frame, once per visit.
+   */
   private async find(id: string, fallbackLang: PageLanguage): Promise<{ row: AccessRequestEntity; frame: PageFrame } | AccessPageOutcome> {
     const row = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
-    if (!row) return { lang: fallbackLang, frameable: false, kind: 'final', reason: 'unknown' };
-    return { row, frame: { lang: languageOf(row), frameable: isFrameable(row.callbackTarget) } };
+    // a request of the `ra` family is continued only by its resource's ra/challenge: its id is a RADIUS
+    // State that travels through NAS logs, and must not open a page that takes codes
+    if (!row || row.channel !== 'page') return { lang: fallbackLang, frameAncestors: [], kind: 'final', reason: 'unknown' };
+    const callback = { action: row.callbackAction, target: row.callbackTarget };
+    const frameOrigins = isFrameable(row) ? ((await this.resources.findById(row.accountId, row.resourceId))?.frameOrigins ?? []) : [];
+    return { row, frame: { lang: languageOf(row), frameAncestors: accessPageFrameAncestors(callback, frameOrigins) } };
   }
 
   /**
@@ -200,12 +214,19 @@ export class AccessPageService {
       try {
         user = await this.db.transaction(async () => {
           const created = await this.registration.register(row.accountId, { identity: row.identity, name: null, email: row.email, source: 'Api' });
+          const joined = await this.registration.joinExistingGroups(row.accountId, created.id, row.signUpGroups ?? []);
           await this.journal.record(row.accountId, {
             object: 'User',
             action: 'Create',
             subject: row.identity,
             success: true,
-            additionalFields: { [JournalField.userIdentity]: row.identity, UserId: created.id, AccessRequestId: row.id, Source: 'AccessPage' },
+            additionalFields: {
+              [JournalField.userIdentity]: row.identity,
+              UserId: created.id,
+              AccessRequestId: row.id,
+              Source: 'AccessPage',
+              ...(joined.length > 0 ? { GroupNames: joined.join(', ') } : {}),
+            },
           });
           return created;
         });
@@ -288,18 +309,11 @@ export class AccessPageService {
     return (await this.resources.findById(row.accountId, row.resourceId))?.name ?? ISSUER;
   }
 
-  private async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date): Promise<string> {
+  /** The AccessToken of a granted request (CONTRACT §7, §8.9): `jti` is the request's id unless a caller gives another. */
+  private async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date, jti: string = row.id): Promise<string> {
     const resource = await this.resources.findById(row.accountId, row.resourceId);
     if (!resource) throw new Error('the resource of an access request is gone');
-    return signAccessToken({
-      resourceSecret: this.cipher.decryptText('resource.api-secret', resource.apiSecretEnc),
-      issuer: this.config.publicUrl,
-      audience: resource.apiKey,
-      identity: row.identity,
-      requestId: row.id,
-      claims: row.claims ?? {},
-      now,
-    });
+    return this.accessTokens.sign(resource, { identity: row.identity, jti, claims: row.claims ?? {}, now });
   }
 }
 
@@ -307,8 +321,9 @@ function languageOf(row: AccessRequestEntity): PageLanguage {
   return row.language === 'en' ? 'en' : 'ru';
 }
 
-function isFrameable(target: string | null): boolean {
-  return target === '_parent' || target === '_top';
+/** Meant for a frame (CONTRACT §8.8): a postMessage callback, or the target `_parent` or `_top`. */
+function isFrameable(row: AccessRequestEntity): boolean {
+  return isCallbackForFrame({ action: row.callbackAction, target: row.callbackTarget });
 }
 
 function callbackOf(row: AccessRequestEntity): AccessCallback | null {

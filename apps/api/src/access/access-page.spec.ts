@@ -1,6 +1,7 @@
 import { generateHotp, generateTotp, parseBase32Key } from '@twofold/otp';
 import { jwtVerify } from 'jose';
 import { startTestApp, TestApp } from '../testing/test-app';
+import { POST_MESSAGE_SCRIPT } from './access-page.view';
 
 describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   let t: TestApp;
@@ -106,7 +107,9 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(nonce).toBeDefined();
     expect(granted.text).toContain(`<script nonce="${nonce}">document.getElementById('callback').submit();</script>`);
     expect(csp).toContain("form-action 'self' https://app.example;");
-    const token = /<input type="hidden" name="AccessToken" value="([^"]+)">/.exec(granted.text)?.[1] as string;
+    // CONTRACT §8.7: exactly one field, named accessToken (some clients read it case-sensitively)
+    expect(granted.text.match(/<input[^>]*>/g)).toEqual([expect.stringMatching(/^<input type="hidden" name="accessToken" value="[^"]+">$/)]);
+    const token = /<input type="hidden" name="accessToken" value="([^"]+)">/.exec(granted.text)?.[1] as string;
     const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), {
       issuer: 'http://twofold.test',
       audience: resource.apiKey,
@@ -139,7 +142,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const again = await t.http().get(request.path);
     expect(again.status).toBe(410);
     expect(again.text).toContain('already been used');
-    expect(again.text).not.toContain('AccessToken');
+    expect(again.text).not.toMatch(/accessToken/i);
     // final pages: a card with a large status icon and the next step
     expect(again.text).toContain('<div class="status-icon tone-info" aria-hidden="true"><svg');
     expect(again.text).toContain('Start signing in again from the application.');
@@ -316,7 +319,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const formToken = formTokenOf((await t.http().get(request.path)).text);
     const code = codeAt(secret);
     const results = await Promise.all(Array.from({ length: 10 }, () => post(request.path, { code, formToken })));
-    const granted = results.filter((r) => r.text.includes('name="AccessToken"'));
+    const granted = results.filter((r) => r.text.includes('name="accessToken"'));
     expect(granted).toHaveLength(1);
     expect(granted[0].status).toBe(200);
     expect(results.filter((r) => r.status === 410 && r.text.includes('already been used'))).toHaveLength(9);
@@ -328,20 +331,159 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const page = await t.http().get(request.path);
     const secret = secretOf(page.text);
     const results = await Promise.all(Array.from({ length: 10 }, () => post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })));
-    expect(results.filter((r) => r.text.includes('name="AccessToken"'))).toHaveLength(1);
+    expect(results.filter((r) => r.text.includes('name="accessToken"'))).toHaveLength(1);
     const authenticators = await t.database.dataSource.query(`SELECT a.kind FROM authenticators a JOIN users u ON u.id = a.user_id WHERE u.identity = 'iris'`);
     expect(authenticators).toEqual([{ kind: 'Totp' }]);
   });
 
-  it('lets a request for an iframe (_parent or _top) be framed; others cannot be', async () => {
-    const framed = await createRequest({ identity: 'jill', callback: { action: 'https://app.example/cb', target: '_parent' } });
-    const res = await t.http().get(framed.path);
-    expect(res.headers['content-security-policy']).toContain('frame-ancestors *');
-    expect(res.headers['x-frame-options']).toBeUndefined();
-    const plain = await createRequest({ identity: 'jill', callback: { action: 'https://app.example/cb', target: '_self' } });
-    const own = await t.http().get(plain.path);
-    expect(own.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(own.headers['x-frame-options']).toBe('DENY');
+  describe('framed pages and postMessage callbacks (CONTRACT §8.8)', () => {
+    // what the AD FS adapter sends; in a template literal the backtick and the dollar sign are escaped
+    const POST_MESSAGE = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
+    const frameAncestorsOf = (res: { headers: Record<string, string> }) => /frame-ancestors ([^;]+);/.exec(res.headers['content-security-policy'])?.[1];
+    const scriptsOf = (html: string) => [...html.matchAll(/<script nonce="([^"]+)">([\s\S]*?)<\/script>/g)].map((m) => ({ nonce: m[1], text: m[2] }));
+    const expectFramedBy = (res: { headers: Record<string, string> }, ancestors: string) => {
+      expect(frameAncestorsOf(res)).toBe(ancestors);
+      expect(res.headers['x-frame-options']).toBeUndefined();
+    };
+    const expectNotFramed = (res: { headers: Record<string, string> }) => {
+      expect(frameAncestorsOf(res)).toBe("'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    };
+    const setFrameOrigins = (resourceId: string, origins: string[]) =>
+      t.database.dataSource.query('UPDATE resources SET frame_origins = $1 WHERE id = $2', [origins, resourceId]);
+    const createWith = async (auth: string, body: Record<string, unknown>) => {
+      const res = await t.http().post('/access/requests').set('Authorization', auth).send(body);
+      expect(res.body).toMatchObject({ success: true });
+      return { ...res.body.model, path: new URL(res.body.model.url).pathname } as { id: string; path: string };
+    };
+
+    it('accepts the postMessage action; every page of its request may be framed by any origin; success runs the fixed script, no form', async () => {
+      expect(POST_MESSAGE).toBe("javascript:window.parent.postMessage($" + "`AccessToken`,'*')");
+      const request = await createRequest({ identity: 'nina', language: 'en', callback: { action: POST_MESSAGE, target: '_self' } });
+      expect((await requestRow(request.id)).callback_action).toBe(POST_MESSAGE);
+
+      const enroll = await t.http().get(request.path);
+      expect(enroll.status).toBe(200);
+      expect(enroll.text).toContain('Set up your second factor for Intranet');
+      expectFramedBy(enroll, '*');
+      const secret = secretOf(enroll.text);
+      const wrong = await post(request.path, { code: wrongCode(secret), formToken: formTokenOf(enroll.text) });
+      expect(wrong.text).toContain('4 attempt(s) left');
+      expectFramedBy(wrong, '*');
+
+      const granted = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(enroll.text) });
+      expect(granted.status).toBe(200);
+      expectFramedBy(granted, '*');
+      const csp = granted.headers['content-security-policy'];
+      expect(csp).toContain("form-action 'self';");
+      expect(csp).not.toContain('javascript');
+      expect(csp).not.toContain('unsafe-inline');
+      const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+      // one script, its text fixed: no request data in it, whatever the request
+      expect(scriptsOf(granted.text)).toEqual([{ nonce, text: POST_MESSAGE_SCRIPT }]);
+      expect(granted.text).not.toContain('<form');
+      expect(granted.text).not.toContain('javascript:');
+      expect(granted.text).not.toContain('name="accessToken"');
+      expect(granted.text).toContain('<p role="status">Sign-in confirmed. You can continue in the application.</p>');
+      const input = /<input type="hidden" id="accessToken" value="([^"]+)" data-target-origins="([^"]*)">/.exec(granted.text);
+      expect(input?.[2]).toBe('*');
+      const token = input?.[1] as string;
+      expect(POST_MESSAGE_SCRIPT).not.toContain(token);
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), { audience: resource.apiKey, currentDate: t.clock.now() });
+      expect(payload).toMatchObject({ sub: 'nina', jti: request.id });
+      expect((await requestRow(request.id)).status).toBe('Granted');
+
+      // the final page of the same request stays frameable
+      const used = await t.http().get(request.path);
+      expect(used.status).toBe(410);
+      expectFramedBy(used, '*');
+      expect(used.text).not.toMatch(/accessToken/i);
+    });
+
+    it('shows the confirmation in Russian too', async () => {
+      const secret = await enrolledUser('oleg');
+      const request = await createRequest({ identity: 'oleg', callback: { action: POST_MESSAGE, target: '_self' } });
+      const page = await t.http().get(request.path);
+      expectFramedBy(page, '*');
+      const granted = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
+      expect(granted.text).toContain('<p role="status">Вход подтверждён. Можно продолжить работу в приложении.</p>');
+      expect(scriptsOf(granted.text).map((script) => script.text)).toEqual([POST_MESSAGE_SCRIPT]);
+    });
+
+    it("frames a request of a resource with frameOrigins only by those origins, and posts the token to each (Keycloak's request)", async () => {
+      const keycloak = await t.newResource(accountId, 'Keycloak');
+      await setFrameOrigins(keycloak.resource.id, ['https://sso.example', 'http://127.0.0.1:8080']);
+      const secret = await enrolledUser('pavel');
+      const request = await createWith(keycloak.authorization, {
+        identity: 'pavel',
+        language: 'en',
+        claims: { orig_user: 'pavel' },
+        callback: { action: 'javascript: window.parent.postMessage( $`AccessToken`, "*" );', target: '_self' },
+      });
+      const page = await t.http().get(request.path);
+      expect(page.text).toContain('Confirm sign-in to Keycloak');
+      expectFramedBy(page, 'https://sso.example http://127.0.0.1:8080');
+      const granted = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
+      expectFramedBy(granted, 'https://sso.example http://127.0.0.1:8080');
+      expect(granted.headers['content-security-policy']).toContain("form-action 'self';");
+      const input = /<input type="hidden" id="accessToken" value="([^"]+)" data-target-origins="([^"]*)">/.exec(granted.text);
+      expect(input?.[2]).toBe('https://sso.example http://127.0.0.1:8080');
+      expect(scriptsOf(granted.text).map((script) => script.text)).toEqual([POST_MESSAGE_SCRIPT]);
+      const { payload } = await jwtVerify(input?.[1] as string, new TextEncoder().encode(keycloak.apiSecret), { audience: keycloak.apiKey, currentDate: t.clock.now() });
+      expect(payload).toMatchObject({ sub: 'pavel', orig_user: 'pavel' });
+
+      // _parent / _top requests of that resource: framed by the same origins; a _self https callback: not at all
+      const parent = await createWith(keycloak.authorization, { identity: 'pavel', callback: { action: 'https://app.example/cb', target: '_parent' } });
+      expectFramedBy(await t.http().get(parent.path), 'https://sso.example http://127.0.0.1:8080');
+      const own = await createWith(keycloak.authorization, { identity: 'pavel', callback: { action: 'https://app.example/cb', target: '_self' } });
+      expectNotFramed(await t.http().get(own.path));
+    });
+
+    it('refuses every other javascript:, data: or non-http(s) action with success false and a message', async () => {
+      const nearMisses = [
+        "javascript:window.parent.postMessage($`AccessToken`,'https://evil.example')",
+        "javascript:window.parent.postMessage(document.cookie,'*')",
+        "javascript:window.parent.postMessage($`AccessToken`,'*');alert(1)",
+        "javascript:window.top.postMessage($`AccessToken`,'*')",
+        "javascript:Window.Parent.PostMessage($`AccessToken`,'*')",
+        'javascript:alert(document.domain)',
+        "data:text/html,<script>parent.postMessage(1,'*')</script>",
+        'vbscript:msgbox(1)',
+        'ftp://files.example/cb',
+      ];
+      for (const action of nearMisses) {
+        const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'quinn', callback: { action, target: '_self' } });
+        expect({ action, success: res.body.success }).toEqual({ action, success: false });
+        expect(res.body.message).toEqual(expect.stringContaining('Callback.Action'));
+      }
+      const [{ count }] = await t.database.dataSource.query(`SELECT count(*)::int AS count FROM access_requests WHERE identity = 'quinn'`);
+      expect(count).toBe(0);
+      // the scheme is case-insensitive, as in browsers
+      const upper = await createRequest({ identity: 'quinn', callback: { action: "JavaScript:window.parent.postMessage($`AccessToken`,'*')", target: '_self' } });
+      expectFramedBy(await t.http().get(upper.path), '*');
+    });
+
+    it('lets a request for an iframe (_parent or _top) be framed; a _self http(s) callback or none cannot be, on any of its pages', async () => {
+      for (const target of ['_parent', '_top']) {
+        const framed = await createRequest({ identity: 'jill', callback: { action: 'https://app.example/cb', target } });
+        expectFramedBy(await t.http().get(framed.path), '*');
+      }
+      const secret = await enrolledUser('ron');
+      for (const callback of [{ action: 'https://app.example/cb', target: '_self' }, { action: 'http://localhost:8080/cb' }, undefined]) {
+        const plain = await createRequest({ identity: 'ron', language: 'en', callback });
+        const page = await t.http().get(plain.path);
+        expectNotFramed(page);
+        const granted = await post(plain.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
+        expect(granted.status).toBe(200);
+        expectNotFramed(granted);
+        expect(granted.text).not.toContain('id="accessToken"');
+        expect(scriptsOf(granted.text).map((script) => script.text)).not.toContain(POST_MESSAGE_SCRIPT);
+        expectNotFramed(await t.http().get(plain.path));
+        t.clock.advance(30_000);
+      }
+      expectNotFramed(await t.http().get('/access/9b2f7f4e-0000-4000-8000-000000000000'));
+      expectNotFramed(await t.http().get('/access/not-a-uuid'));
+    });
   });
 
   it('answers an unknown or malformed id with a 404 page, and leaves /access/requests to the API', async () => {
@@ -356,16 +498,24 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect((await t.http().post('/access/requests').send({ identity: 'x' })).status).toBe(401);
   });
 
-  it('denies a new identity when the account has no free license', async () => {
-    const full = await t.newAccount({ licenses: 0 });
+  it('denies a new identity when the last free license was taken after the request was created', async () => {
+    const full = await t.newAccount({ licenses: 1 });
     const fullResource = await t.newResource(full.account.id);
     const created = await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate', language: 'en' });
+    expect(created.body.success).toBe(true);
+    expect((await t.http().post('/users').set('Authorization', full.authorization).send({ Identity: 'first.come' })).status).toBe(200);
+    // CONTRACT §8.1: a new request for an unknown identity is now refused at once; kate's was made before
+    expect((await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate' })).body).toEqual({
+      model: null,
+      success: false,
+      message: 'Users quota exceeded',
+    });
     const path = new URL(created.body.model.url).pathname;
     const page = await t.http().get(path);
     expect(page.status).toBe(403);
     expect(page.text).toContain('no free user licenses');
     expect((await requestRow(created.body.model.id)).status).toBe('Denied');
-    const events = await t.database.dataSource.query(`SELECT subject, success FROM journal_events WHERE account_id = $1 AND object = 'User' AND action = 'Create'`, [full.account.id]);
+    const events = await t.database.dataSource.query(`SELECT subject, success FROM journal_events WHERE account_id = $1 AND object = 'User' AND action = 'Create' AND subject = 'kate'`, [full.account.id]);
     expect(events).toEqual([{ subject: 'kate', success: false }]);
   });
 

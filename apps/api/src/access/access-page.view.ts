@@ -1,4 +1,4 @@
-import { AccessCallback } from '@twofold/domain';
+import { AccessCallback, isPostMessageCallback } from '@twofold/domain';
 import {
   codeField,
   EnrollmentFormModel,
@@ -29,6 +29,7 @@ const TEXT = {
     grantedTitle: 'Access granted',
     granted: 'Returning you to the application… If nothing happens, press Continue.',
     grantedNoCallback: 'Sign-in confirmed. You can close this page and return to the application.',
+    grantedFramed: 'Sign-in confirmed. You can continue in the application.',
     continue: 'Continue',
     finalTitle: {
       unknown: 'Sign-in request not found',
@@ -66,6 +67,7 @@ const TEXT = {
     grantedTitle: 'Доступ разрешён',
     granted: 'Возвращаем вас в приложение… Если ничего не происходит, нажмите «Продолжить».',
     grantedNoCallback: 'Вход подтверждён. Закройте эту страницу и вернитесь в приложение.',
+    grantedFramed: 'Вход подтверждён. Можно продолжить работу в приложении.',
     continue: 'Продолжить',
     finalTitle: {
       unknown: 'Запрос на вход не найден',
@@ -152,12 +154,39 @@ ${expiryHint(lang, model.expiry)}<form method="post">
 }
 
 /**
- * Success: a form posting the AccessToken to the client's callback, submitted by a nonce-guarded
- * script; the visible button is the path without script.
+ * The one script of a postMessage callback's success page (CONTRACT §8.8), the same text for every
+ * request: the token and the target origins are data of the page (an escaped hidden input and its
+ * attribute), never part of the script. Posts once per origin, only when the page is in a frame.
  */
-export function renderAccessGranted(lang: PageLanguage, nonce: string, callback: AccessCallback | null, accessToken: string): string {
+export const POST_MESSAGE_SCRIPT =
+  "(function () { var source = document.getElementById('accessToken'); if (!source || window.parent === window) return; " +
+  "var token = source.value; (source.getAttribute('data-target-origins') || '').split(' ').forEach(function (origin) { " +
+  'if (origin) window.parent.postMessage(token, origin); }); })();';
+
+/**
+ * Success: a form posting the accessToken to the client's callback, submitted by a nonce-guarded
+ * script; the visible button is the path without script. A postMessage callback (CONTRACT §8.8) posts
+ * no form: the fixed POST_MESSAGE_SCRIPT hands the token to `window.parent`, for each of
+ * `targetOrigins` (the resource's frameOrigins, or `*`).
+ */
+export function renderAccessGranted(lang: PageLanguage, nonce: string, callback: AccessCallback | null, accessToken: string, targetOrigins: readonly string[]): string {
   const t = TEXT[lang];
   if (!callback) return renderStatusPage(lang, nonce, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
+  if (isPostMessageCallback(callback.action)) {
+    return renderLayout(
+      lang,
+      nonce,
+      t.grantedTitle,
+      statusCard(
+        'ok',
+        'check',
+        t.grantedTitle,
+        `<p role="status">${escapeHtml(t.grantedFramed)}</p>
+<input type="hidden" id="accessToken" value="${escapeHtml(accessToken)}" data-target-origins="${escapeHtml(targetOrigins.join(' '))}">
+<script nonce="${nonce}">${POST_MESSAGE_SCRIPT}</script>`,
+      ),
+    );
+  }
   return renderLayout(
     lang,
     nonce,
@@ -168,7 +197,7 @@ export function renderAccessGranted(lang: PageLanguage, nonce: string, callback:
       t.grantedTitle,
       `<p role="status">${escapeHtml(t.granted)}</p>
 <form method="post" action="${escapeHtml(callback.action)}" target="${escapeHtml(callback.target)}" id="callback">
-  <input type="hidden" name="AccessToken" value="${escapeHtml(accessToken)}">
+  <input type="hidden" name="accessToken" value="${escapeHtml(accessToken)}">
   <button type="submit">${escapeHtml(t.continue)}</button>
 </form>
 <script nonce="${nonce}">document.getElementById('callback').submit();</script>`,

@@ -4,8 +4,8 @@ import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../auth/p
 import { AccessRequestsService } from './access-requests.service';
 
 /**
- * `/access/requests` (CONTRACT §7). Registered before the access page's `/access/:id`, so that the
- * page's one-segment route never shadows these.
+ * `/access/requests` (CONTRACT §7); the `ra` family is RaRequestsController. Registered before the
+ * access page's `/access/:id`, so that the page's one-segment route never shadows these.
  */
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
 export class AccessRequestsController {
@@ -16,13 +16,6 @@ export class AccessRequestsController {
   @UseGuards(ResourceAuthGuard)
   create(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown>) {
     return this.requests.create(principal, body);
-  }
-
-  @Post('ra')
-  @HttpCode(200)
-  @UseGuards(ResourceAuthGuard)
-  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown>) {
-    return this.requests.passCode(principal, body);
   }
 
   @Get()

@@ -3,46 +3,44 @@ import {
   ACCESS_REQUEST_TTL_MINUTES,
   Clock,
   effectiveAccessStatus,
+  ErrorMessages,
   NotFound,
   parsePage,
   parsePastDay,
   requireUuid,
   validateAccessRequest,
-  validatePassCodeRequest,
 } from '@twofold/domain';
-import { AccessRequestEntity, AccessRequestsRepository, AuthenticatorsRepository, Db, SecretCipher, UsersRepository } from '@twofold/persistence';
+import { AccessRequestEntity, AccessRequestsRepository, UsersRepository } from '@twofold/persistence';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { ModelEnvelope, ok, PagedModel, pagedModel } from '../http/envelope';
-import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
-import { AccessRequestDto, CreatedAccessRequestDto, PassCodeResultDto, toAccessRequestDto } from './access.dto';
+import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from './access.dto';
 
-export const RA_REPLIES = {
-  granted: 'Access granted.',
-  unknownUser: 'Access denied: unknown user.',
-  locked: 'Access denied: the user is locked.',
-  noAuthenticator: 'Access denied: the user has no OTP authenticator.',
-  wrongCode: 'Access denied: wrong or already used code.',
-  tooManyCodes: 'Access denied: too many wrong codes. Try again later.',
-} as const;
-
-/** The API side of access requests (CONTRACT §7): create, poll, history, and pass-code checks. */
+/**
+ * The API side of access requests (CONTRACT §7): create, poll and history. The browserless `ra`
+ * family is RaRequestsService.
+ */
 @Injectable()
 export class AccessRequestsService {
   constructor(
-    private readonly db: Db,
     private readonly requests: AccessRequestsRepository,
     private readonly users: UsersRepository,
-    private readonly authenticators: AuthenticatorsRepository,
-    private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(principal: ResourcePrincipal, body: unknown): Promise<ModelEnvelope<CreatedAccessRequestDto>> {
+  /**
+   * POST /access/requests. An identity the account does not know while every licence is in use gets
+   * no request: 200 `{success: false, message: 'Users quota exceeded'}` (CONTRACT §8.1), which clients
+   * match on; a known identity always gets its request.
+   */
+  async create(principal: ResourcePrincipal, body: unknown): Promise<ModelEnvelope<CreatedAccessRequestDto | null>> {
     const input = validateAccessRequest(body);
+    if (!(await this.users.knownOrRegistrable(principal.accountId, input.identity))) {
+      return { model: null, success: false, message: ErrorMessages.usersQuotaExceeded };
+    }
     const row = await this.requests.insert(principal.accountId, {
       resourceId: principal.resourceId,
       userId: null,
@@ -53,6 +51,7 @@ export class AccessRequestsService {
       claims: input.claims,
       callbackAction: input.callback?.action ?? null,
       callbackTarget: input.callback?.target ?? null,
+      signUpGroups: input.signUpGroups.length > 0 ? input.signUpGroups : null,
       createdAt: this.clock.now(),
     });
     return ok({ id: row.id, url: `${this.config.accessUrl}/${row.id}`, status: row.status });
@@ -82,49 +81,6 @@ export class AccessRequestsService {
     );
     const names = await this.requests.resourceNames(accountId, rows.map((row) => row.resourceId));
     return ok(pagedModel(rows, total, page, (row) => toAccessRequestDto(row, names.get(row.resourceId) ?? null, now)));
-  }
-
-  /**
-   * POST /access/requests/ra: a code checked without a browser. Every call is a history item; a wrong,
-   * replayed or refused code is still 200, with status Denied.
-   */
-  async passCode(principal: ResourcePrincipal, body: unknown): Promise<ModelEnvelope<PassCodeResultDto>> {
-    const { identity, passCode } = validatePassCodeRequest(body);
-    const now = this.clock.now();
-    const result = await this.db.transaction(async () => {
-      const found = await this.users.findByIdentity(principal.accountId, identity);
-      // the user row lock queues one user's checks (as on the access page), so parallel calls cannot
-      // each read the wrong-code count below the cap before any of them has added to it
-      const user = found ? await this.users.findByIdForUpdate(principal.accountId, found.id) : null;
-      const row = await this.requests.insert(principal.accountId, {
-        resourceId: principal.resourceId,
-        userId: user?.id ?? null,
-        identity: user?.identity ?? identity,
-        email: null,
-        phone: null,
-        language: 'ru',
-        claims: null,
-        callbackAction: null,
-        callbackTarget: null,
-        createdAt: now,
-      });
-      const deny = async (replyMessage: string, failed = false): Promise<PassCodeResultDto> => {
-        if (failed) await this.requests.recordFailedAttempt(principal.accountId, row.id, 1);
-        await this.requests.decide(principal.accountId, row.id, 'Denied');
-        return { id: row.id, identity: row.identity, status: 'Denied', authenticator: null, replyMessage };
-      };
-      if (!user) return deny(RA_REPLIES.unknownUser);
-      if (user.isLocked) return deny(RA_REPLIES.locked);
-      const authenticators = otpAuthenticators(await this.authenticators.listByUser(principal.accountId, user.id));
-      if (authenticators.length === 0) return deny(RA_REPLIES.noAuthenticator);
-      if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) return deny(RA_REPLIES.tooManyCodes);
-      const accepted = await acceptOtpCode(this.authenticators, this.cipher, authenticators, passCode, now);
-      if (!accepted) return deny(RA_REPLIES.wrongCode, true);
-      await this.requests.decide(principal.accountId, row.id, 'Granted', { grantedAt: now, authenticator: accepted.kind });
-      await this.users.update(principal.accountId, user.id, { lastLogin: now });
-      return { id: row.id, identity: row.identity, status: 'Granted' as const, authenticator: accepted.kind, replyMessage: RA_REPLIES.granted };
-    });
-    return ok(result);
   }
 
   /** A request found awaiting past its expiry is written as Expired when it is read. */

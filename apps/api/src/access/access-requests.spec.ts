@@ -57,22 +57,22 @@ describe('access requests API (CONTRACT §7)', () => {
       expect(row).toEqual({ language: 'ru', callback_action: null });
     });
 
-    it('refuses bad input with 400 in the envelope', async () => {
+    it('refuses bad input with 200 success:false (CONTRACT §8.1); only malformed JSON is 400', async () => {
       for (const body of [
         {},
         { identity: '' },
         { identity: '   ' },
-        { identity: 'ann', email: 'not-an-email' },
-        { identity: 'ann', language: 'de' },
-        { identity: 'ann', claims: [1, 2] },
-        { identity: 'ann', callback: { action: '/relative', target: '_self' } },
-        { identity: 'ann', callback: { action: 'javascript:alert(1)' } },
-        { identity: 'ann', callback: { action: 'https://app.example/cb', target: '_blank' } },
+        { identity: 'zed', claims: [1, 2] },
+        { identity: 'zed', callback: { action: '/relative', target: '_self' } },
+        { identity: 'zed', callback: { action: 'javascript:alert(1)' } },
+        { identity: 'zed', callback: { action: 'https://app.example/cb', target: '_blank' } },
       ]) {
         const res = await create(body);
-        expect({ body, status: res.status }).toEqual({ body, status: 400 });
+        expect({ body, status: res.status }).toEqual({ body, status: 200 });
         expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
       }
+      const [requests] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM access_requests WHERE identity = 'zed'`);
+      expect(requests.n).toBe(0);
       const malformed = await t.http().post('/access/requests').set('Authorization', resource.authorization).set('Content-Type', 'application/json').send('{"identity":');
       expect(malformed.status).toBe(400);
     });
@@ -134,16 +134,29 @@ describe('access requests API (CONTRACT §7)', () => {
     it('grants a valid TOTP code once; the replay of the same step is Denied', async () => {
       const user = await userWith('eve', 'TotpToken');
       const code = totpNow();
-      const granted = await ra({ Identity: 'EVE', PassCode: code });
+      const granted = await ra({ Identity: 'EVE', PassCode: code, Language: 'en' });
       expect(granted.status).toBe(200);
       expect(granted.body).toEqual({
-        model: { id: expect.any(String), identity: 'eve', status: 'Granted', authenticator: 'TotpToken', replyMessage: 'Access granted.' },
+        model: {
+          id: expect.any(String),
+          identity: 'eve',
+          status: 'Granted',
+          authenticator: 'TotpToken',
+          authenticatorId: expect.any(String),
+          account: 'Token',
+          phone: null,
+          bypassed: false,
+          countryCode: null,
+          region: null,
+          city: null,
+          replyMessage: 'Access granted.',
+        },
         success: true,
         message: null,
       });
       const [after] = await t.database.dataSource.query('SELECT last_login FROM users WHERE id = $1', [user.id]);
       expect(after.last_login.toISOString()).toBe(t.clock.now().toISOString());
-      const replay = await ra({ identity: 'eve', passCode: code });
+      const replay = await ra({ identity: 'eve', passCode: code, language: 'en' });
       expect(replay.status).toBe(200);
       expect(replay.body.model).toMatchObject({ status: 'Denied', authenticator: null, replyMessage: 'Access denied: wrong or already used code.' });
       const polled = await t.http().get(`/access/requests/${granted.body.model.id}`).set('Authorization', resource.authorization);
@@ -166,10 +179,12 @@ describe('access requests API (CONTRACT §7)', () => {
       await userWith('hal', 'TotpToken', { locked: true });
       await userWith('ida', null);
       const wrong = totpNow() === '000000' ? '111111' : '000000';
-      expect((await ra({ identity: 'gus', passCode: wrong })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
-      expect((await ra({ identity: 'hal', passCode: totpNow() })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: the user is locked.' });
-      expect((await ra({ identity: 'nobody', passCode: totpNow() })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: unknown user.' });
-      expect((await ra({ identity: 'ida', passCode: totpNow() })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: the user has no OTP authenticator.' });
+      const en = { language: 'en' };
+      expect((await ra({ identity: 'gus', passCode: wrong, ...en })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
+      expect((await ra({ identity: 'hal', passCode: totpNow(), ...en })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: the user is locked.' });
+      const unknown = await ra({ identity: 'nobody', passCode: totpNow(), ...en });
+      expect(unknown.body).toMatchObject({ success: false, message: 'UserNotRegistered', model: { status: 'Denied', replyMessage: 'Access denied: the user is not registered.' } });
+      expect((await ra({ identity: 'ida', passCode: totpNow(), ...en })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: set up a second factor first.' });
       expect((await ra({ identity: 'gus', passCode: 'abc' })).body.model.status).toBe('Denied');
       const [users] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM users WHERE identity = 'nobody'`);
       expect(users.n).toBe(0);
@@ -178,17 +193,19 @@ describe('access requests API (CONTRACT §7)', () => {
     it('stops checking a user’s codes after 10 wrong ones within 15 minutes', async () => {
       await userWith('ken', 'TotpToken');
       const wrong = () => (totpNow() === '000000' ? '111111' : '000000');
-      for (let i = 0; i < 10; i += 1) expect((await ra({ identity: 'ken', passCode: wrong() })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
-      const refused = await ra({ identity: 'ken', passCode: totpNow() });
+      for (let i = 0; i < 10; i += 1) expect((await ra({ identity: 'ken', passCode: wrong(), language: 'en' })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
+      const refused = await ra({ identity: 'ken', passCode: totpNow(), language: 'en' });
       expect(refused.body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: too many wrong codes. Try again later.' });
       t.clock.advance(15 * 60_000 + 1000);
       expect((await ra({ identity: 'ken', passCode: totpNow() })).body.model.status).toBe('Granted');
     });
 
-    it('is 400 for bad input and 401 for wrong credentials', async () => {
-      expect((await ra({ identity: 'gus' })).status).toBe(400);
-      expect((await ra({ passCode: '123456' })).status).toBe(400);
-      expect((await ra({ identity: 'gus', passCode: 123456 })).status).toBe(400);
+    it('answers unusable input with 200 and a Denied model (CONTRACT §8.1), wrong credentials with 401', async () => {
+      for (const body of [{ passCode: '123456' }, { identity: 'gus', passCode: 123456 }, { identity: ['gus'], passCode: '123456' }]) {
+        const res = await ra(body);
+        expect({ body, status: res.status }).toEqual({ body, status: 200 });
+        expect(res.body).toMatchObject({ success: false, message: expect.any(String), model: { id: null, status: 'Denied', bypassed: false } });
+      }
       expect((await ra({ identity: 'gus', passCode: '123456' }, accountAuth)).status).toBe(401);
     });
 

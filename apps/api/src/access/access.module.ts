@@ -6,14 +6,17 @@ import { AccessPageController } from './access-page.controller';
 import { AccessPageService } from './access-page.service';
 import { AccessRequestsController } from './access-requests.controller';
 import { AccessRequestsService } from './access-requests.service';
+import { RaRequestsController } from './ra-requests.controller';
+import { RaRequestsService } from './ra-requests.service';
 
 @Module({
   imports: [UsersModule, EnrollmentModule],
   // order matters: /access/requests before the page's /access/:id
-  controllers: [AccessRequestsController, AccessPageController],
+  controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [
     { provide: AccessRequestsRepository, useFactory: (db: Db) => new AccessRequestsRepository(db), inject: [Db] },
     AccessRequestsService,
+    RaRequestsService,
     AccessPageService,
   ],
 })

@@ -10,6 +10,7 @@ import { JournalModule } from '../journal/journal.module';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
 import { SettingsModule } from '../settings/settings.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { TracedRequest } from '../http/trace-id';
 import { createLogger, loggedUrl } from './logger';
@@ -42,6 +43,7 @@ export class AppModule {
         UsersModule,
         SettingsModule,
         AuthenticatorsModule,
+        TokensModule,
         AccessModule,
       ],
       controllers: [PingController],

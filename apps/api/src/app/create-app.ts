@@ -40,7 +40,9 @@ export async function createApp(runtime: AppRuntime): Promise<NestExpressApplica
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.use(traceIdMiddleware, securityHeaders, declaredBodyLimit);
-  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
+  // not strict: a top-level string, number or null is JSON too, refused by the endpoint like any other
+  // unusable body (on the access endpoints that is a 200 refusal, CONTRACT §8.1, not a parser 400)
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES, strict: false });
   app.useBodyParser('urlencoded', { limit: MAX_BODY_BYTES, extended: false });
   app.use(inputGuard);
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });

@@ -3,8 +3,22 @@ import { startTestApp, TestApp } from '../testing/test-app';
 /**
  * CONTRACT §4 "500 only for our bugs, never for bad input". PostgreSQL text and jsonb cannot hold
  * U+0000 nor an unpaired surrogate; either in any body or query string must be a 400 in the
- * endpoint's error body, and change nothing.
+ * endpoint's error body, and change nothing. On the POST access endpoints a refusal is 200
+ * `success: false` instead (CONTRACT §8.1), with the whole model on the `ra` family.
  */
+function expectRefused(path: string, res: { status: number; body: unknown }): void {
+  if (path === '/access/requests/ra') {
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: false, message: expect.any(String), traceId: expect.any(String), model: { id: null, status: 'Denied' } });
+  } else if (path === '/access/requests') {
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+  } else {
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+  }
+}
+
 describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
   let t: TestApp;
   let auth: string;
@@ -43,9 +57,7 @@ describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
   ])('%s', async (_, method, path, body, key) => {
     let req = t.http()[method](path()).set('Authorization', key === 'account' ? auth : resourceAuth);
     if (body) req = req.send(body);
-    const res = await req;
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+    expectRefused(path(), await req);
   });
 
   it.each<[string, () => string, object, 'account' | 'resource']>([
@@ -57,8 +69,7 @@ describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
   ])('an unpaired UTF-16 surrogate: %s', async (_, path, body, key) => {
     const method = path().includes('customfields') ? 'put' : 'post';
     const res = await t.http()[method](path()).set('Authorization', key === 'account' ? auth : resourceAuth).send(body);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+    expectRefused(path(), res);
   });
 
   it('a proper surrogate pair (an emoji) is ordinary text', async () => {

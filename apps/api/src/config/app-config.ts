@@ -10,6 +10,8 @@ export interface AppConfig {
   databaseUrl?: string;
   publicUrl: string;
   accessUrl: string;
+  /** TOKEN_ISSUER: the `iss` of access tokens (CONTRACT §1, §7); default PUBLIC_URL */
+  tokenIssuer: string;
   encryptionKey: Buffer;
   smtpUrl?: string;
   /** sender of invitations and enrollment links */
@@ -36,6 +38,20 @@ function parseUrl(name: string, value: string, protocols: string[]): string {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
   }
   return value.replace(/\/+$/, '');
+}
+
+/**
+ * TOKEN_ISSUER: an absolute http(s) URL like PUBLIC_URL, but kept exactly as written (a trailing slash
+ * included): clients compare `iss` with their configured value as a string. An issuer identifies,
+ * so it carries no credentials, query or fragment.
+ */
+export function parseTokenIssuer(value: string): string {
+  parseUrl('TOKEN_ISSUER', value, ['http:', 'https:']);
+  const url = new URL(value);
+  if (value !== value.trim() || url.username || url.password || url.search || url.hash || /[?#]/.test(value)) {
+    throw new ConfigError(`TOKEN_ISSUER must be an absolute http or https URL without credentials, query or fragment, got "${value}"`);
+  }
+  return value;
 }
 
 /** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`: each entry an IP address, optionally with a prefix length. */
@@ -65,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const databaseUrl = env['DATABASE_URL'] ? parseUrl('DATABASE_URL', env['DATABASE_URL'], ['postgres:', 'postgresql:']) : undefined;
   const publicUrl = parseUrl('PUBLIC_URL', env['PUBLIC_URL'] || `http://localhost:${port}`, ['http:', 'https:']);
   const accessUrl = parseUrl('ACCESS_URL', env['ACCESS_URL'] || `${publicUrl}/access`, ['http:', 'https:']);
+  const tokenIssuer = env['TOKEN_ISSUER'] ? parseTokenIssuer(env['TOKEN_ISSUER']) : publicUrl;
   const smtpUrl = env['SMTP_URL'] ? parseUrl('SMTP_URL', env['SMTP_URL'], ['smtp:', 'smtps:']) : undefined;
   const mailFrom = env['MAIL_FROM'] || 'Twofold <no-reply@localhost>';
   if (/[\r\n]/.test(mailFrom)) throw new ConfigError('MAIL_FROM must be one line');
@@ -78,5 +95,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw error;
   }
   const trustedProxies = parseTrustedProxies(env['TRUSTED_PROXIES']);
-  return { port, databaseUrl, publicUrl, accessUrl, encryptionKey, smtpUrl, mailFrom, logLevel, dataDir, trustedProxies };
+  return { port, databaseUrl, publicUrl, accessUrl, tokenIssuer, encryptionKey, smtpUrl, mailFrom, logLevel, dataDir, trustedProxies };
 }

@@ -1,8 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { Request, Response } from 'express';
+import { raBadRequestAnswer } from '../access/ra-answer';
 import { TooManyAttempts } from './api-errors';
-import { usesModelEnvelope } from './envelope';
+import { clientFacingEndpoint, usesModelEnvelope } from './envelope';
 import { TRACE_HEADER, traceIdOf } from './trace-id';
 
 export const BASIC_CHALLENGE = 'Basic realm="api"';
@@ -47,8 +48,19 @@ function bodyParserError(exception: unknown): { status: number; message: string 
   if (typeof type === 'string' && type.startsWith('encoding.') || type === 'charset.unsupported') {
     return { status: 415, message: 'Unsupported body encoding.' };
   }
+  // any other client error of the body's reading (a Content-Encoding whose data does not inflate, a
+  // body cut short): http-errors marks those it may show the client with `expose`
+  const { status, expose } = (exception ?? {}) as { status?: unknown; expose?: unknown };
+  if (expose === true && typeof status === 'number' && status >= 400 && status < 500) return { status, message: 'The request body could not be read.' };
   return undefined;
 }
+
+/**
+ * CONTRACT §8.1: on the POST endpoints that clients call at each sign-in, only these statuses say
+ * "refused"; clients read any other non-2xx as an outage, and several then let the user in without a
+ * second factor. Every other refusal there is answered 200 with `success: false`.
+ */
+const STATUSES_CLIENTS_READ = new Set<number>([HttpStatus.UNAUTHORIZED, HttpStatus.TOO_MANY_REQUESTS, HttpStatus.PAYLOAD_TOO_LARGE]);
 
 /** Neither a refusal of the input nor a protocol error: our own failure, answered as 500 and logged. */
 export function isOurFailure(exception: unknown): boolean {
@@ -88,6 +100,20 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (status === HttpStatus.UNAUTHORIZED) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
     if (exception instanceof TooManyAttempts) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res.setHeader(TRACE_HEADER, traceId);
+
+    const endpoint = clientFacingEndpoint(req.method, req.originalUrl ?? req.url);
+    if (endpoint && status !== HttpStatus.INTERNAL_SERVER_ERROR && !STATUSES_CLIENTS_READ.has(status)) {
+      // a body that could not be read at all is the one 400 these clients expect ("malformed JSON"):
+      // the parser's own errors, which Nest hands over as a BadRequestException (our refusals are DomainErrors)
+      if (parserError || (exception instanceof HttpException && status === HttpStatus.BAD_REQUEST)) {
+        res.status(HttpStatus.BAD_REQUEST).json({ model: null, success: false, message: 'Malformed JSON body.', traceId });
+        return;
+      }
+      const refusal = endpoint === 'ra' ? raBadRequestAnswer(req.body, message) : { model: null, success: false, message };
+      res.status(HttpStatus.OK).json({ ...refusal, traceId });
+      return;
+    }
+
     const body = usesModelEnvelope(req.originalUrl ?? req.url)
       ? { model: null, success: false, message, traceId }
       : { message, traceId };

@@ -41,3 +41,22 @@ export function usesModelEnvelope(path: string): boolean {
   const first = /^v\d+$/.test(segments[0] ?? '') ? segments[1] : segments[0];
   return first !== undefined && ENVELOPED_PREFIXES.includes(first.toLowerCase());
 }
+
+/**
+ * The POST endpoints an integration calls at each sign-in (CONTRACT §8.1): their refusals are 200
+ * `success: false`. `ra` marks the `ra` family, whose refusals carry the whole `ra` model (§8.2).
+ * Paths are matched as express routes them: any case, a trailing slash allowed.
+ */
+const CLIENT_FACING_POSTS = new Map<string, 'ra' | 'plain'>([
+  ['access/requests', 'plain'],
+  ['access/requests/ra', 'ra'],
+  ['access/requests/ra/challenge', 'ra'],
+  ['access/requests/md', 'ra'],
+  ['token/refresh', 'plain'],
+]);
+
+export function clientFacingEndpoint(method: string, path: string): 'ra' | 'plain' | null {
+  if (method.toUpperCase() !== 'POST') return null;
+  const key = path.split('?')[0].split('/').filter(Boolean).join('/').toLowerCase();
+  return CLIENT_FACING_POSTS.get(key) ?? null;
+}

@@ -3,7 +3,7 @@ import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok, PagedModel, pageOfQuery } from '../http/envelope';
-import { ResourceDto, ResourceNameRequest, ResourceWithSecretDto } from './resources.dto';
+import { ResourceDto, ResourceRequest, resourceCommandOf, ResourceWithSecretDto } from './resources.dto';
 import { ResourcesService } from './resources.service';
 
 /** CONTRACT §3: resources, whose key and secret authenticate access requests. */
@@ -19,14 +19,14 @@ export class ResourcesController {
 
   @Post()
   @Journal('Resource', 'Create')
-  async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: ResourceNameRequest): Promise<ModelEnvelope<ResourceWithSecretDto>> {
-    return ok(await this.resources.create(p.accountId, body.name));
+  async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: ResourceRequest): Promise<ModelEnvelope<ResourceWithSecretDto>> {
+    return ok(await this.resources.create(p.accountId, resourceCommandOf(body)));
   }
 
   @Put(':id')
   @Journal('Resource', 'Update')
-  async rename(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: ResourceNameRequest): Promise<ModelEnvelope<ResourceDto>> {
-    return ok(await this.resources.rename(p.accountId, id, body.name));
+  async update(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: ResourceRequest): Promise<ModelEnvelope<ResourceDto>> {
+    return ok(await this.resources.update(p.accountId, id, resourceCommandOf(body)));
   }
 
   @Delete(':id')

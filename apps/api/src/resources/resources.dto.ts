@@ -1,19 +1,49 @@
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { Allow, IsString, Matches, MaxLength } from 'class-validator';
+import { isGiven, TokenFormatName, validateFrameOrigins, validateTokenFormat } from '@twofold/domain';
 import { ResourceEntity } from '@twofold/persistence';
 
 export const RESOURCE_NAME_MAX_LENGTH = 200;
 
-export class ResourceNameRequest {
+/**
+ * The body of `POST /resources` and `PUT /resources/{id}`: `name` (required, as before), and optional
+ * `tokenFormat` (CONTRACT §8.9) and `frameOrigins` (§8.8), keys in any case. The optional two are only
+ * declared here (so their keys are matched and kept); their rules are libs/domain's, applied by
+ * resourceCommandOf.
+ */
+export class ResourceRequest {
   @IsString()
   @Matches(/\S/, { message: 'name must not be empty.' })
   @MaxLength(RESOURCE_NAME_MAX_LENGTH)
   name!: string;
+
+  @Allow()
+  tokenFormat?: unknown;
+
+  @Allow()
+  frameOrigins?: unknown;
+}
+
+/** What a create or update sets: a field left out (or null) is not changed (on create: its default). */
+export interface ResourceCommand {
+  name: string;
+  tokenFormat?: TokenFormatName;
+  frameOrigins?: string[];
+}
+
+export function resourceCommandOf(body: ResourceRequest): ResourceCommand {
+  return {
+    name: body.name.trim(),
+    ...(isGiven(body.tokenFormat) && { tokenFormat: validateTokenFormat(body.tokenFormat) }),
+    ...(isGiven(body.frameOrigins) && { frameOrigins: validateFrameOrigins(body.frameOrigins) }),
+  };
 }
 
 export interface ResourceDto {
   id: string;
   name: string;
   apiKey: string;
+  tokenFormat: TokenFormatName;
+  frameOrigins: string[];
 }
 
 /** Only at creation and through the journaled display endpoint. */
@@ -22,5 +52,5 @@ export interface ResourceWithSecretDto extends ResourceDto {
 }
 
 export function toResourceDto(resource: ResourceEntity): ResourceDto {
-  return { id: resource.id, name: resource.name, apiKey: resource.apiKey };
+  return { id: resource.id, name: resource.name, apiKey: resource.apiKey, tokenFormat: resource.tokenFormat, frameOrigins: resource.frameOrigins };
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, NotFound, Page, requireUuid } from '@twofold/domain';
+import { Clock, DEFAULT_TOKEN_FORMAT, NotFound, Page, requireUuid } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { generateApiCredentials, ResourceEntity, ResourcesRepository, SecretCipher } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { PagedModel, pagedModel } from '../http/envelope';
-import { ResourceDto, ResourceWithSecretDto, toResourceDto } from './resources.dto';
+import { ResourceCommand, ResourceDto, ResourceWithSecretDto, toResourceDto } from './resources.dto';
 
 @Injectable()
 export class ResourcesService {
@@ -19,23 +19,27 @@ export class ResourcesService {
     return pagedModel(resources, totalElements, page, toResourceDto);
   }
 
-  async create(accountId: string, name: string): Promise<ResourceWithSecretDto> {
+  async create(accountId: string, command: ResourceCommand): Promise<ResourceWithSecretDto> {
     const credentials = generateApiCredentials();
     const resource = await this.resources.insert(accountId, {
-      name: name.trim(),
+      name: command.name,
       apiKey: credentials.key,
       apiSecretEnc: this.cipher.encrypt('resource.api-secret', credentials.secret),
       createdAt: this.clock.now(),
+      tokenFormat: command.tokenFormat ?? DEFAULT_TOKEN_FORMAT,
+      frameOrigins: command.frameOrigins ?? [],
     });
-    journalDetails.add({ ResourceId: resource.id, ResourceName: resource.name });
+    journalDetails.add({ ResourceId: resource.id, ...journaledFields(resource) });
     return { ...toResourceDto(resource), apiSecret: credentials.secret };
   }
 
-  async rename(accountId: string, id: string, name: string): Promise<ResourceDto> {
+  /** PUT /resources/{id}: the name, and the token format and frame origins when given. */
+  async update(accountId: string, id: string, command: ResourceCommand): Promise<ResourceDto> {
     const resource = await this.find(accountId, id);
-    await this.resources.rename(accountId, resource.id, name.trim());
-    journalDetails.add({ ResourceName: name.trim() });
-    return { ...toResourceDto(resource), name: name.trim() };
+    const changes = { name: command.name, tokenFormat: command.tokenFormat, frameOrigins: command.frameOrigins };
+    await this.resources.update(accountId, resource.id, changes);
+    journalDetails.add(journaledFields(changes));
+    return toResourceDto({ ...resource, ...definedOnly(changes) });
   }
 
   async delete(accountId: string, id: string): Promise<void> {
@@ -55,4 +59,17 @@ export class ResourcesService {
     journalDetails.add({ ResourceName: resource.name });
     return resource;
   }
+}
+
+/** additionalFields of Resource Create/Update: what was set, never a secret. */
+function journaledFields(values: Partial<Pick<ResourceEntity, 'name' | 'tokenFormat' | 'frameOrigins'>>): Record<string, string | undefined> {
+  return {
+    ResourceName: values.name,
+    TokenFormat: values.tokenFormat,
+    FrameOrigins: values.frameOrigins && JSON.stringify(values.frameOrigins),
+  };
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -16,10 +16,17 @@ describe('resources (CONTRACT §3)', () => {
     const created = await t.http().post('/resources').set('Authorization', authorization).send({ Name: 'VPN' });
     expect(created.status).toBe(201);
     const { id, apiKey, apiSecret } = created.body.model;
-    expect(created.body.model).toEqual({ id: expect.any(String), name: 'VPN', apiKey: expect.any(String), apiSecret: expect.any(String) });
+    expect(created.body.model).toEqual({
+      id: expect.any(String),
+      name: 'VPN',
+      apiKey: expect.any(String),
+      apiSecret: expect.any(String),
+      tokenFormat: 'JwtHS256',
+      frameOrigins: [],
+    });
 
     const list = await t.http().get('/resources').set('Authorization', authorization);
-    expect(list.body.model.data).toEqual([{ id, name: 'VPN', apiKey }]);
+    expect(list.body.model.data).toEqual([{ id, name: 'VPN', apiKey, tokenFormat: 'JwtHS256', frameOrigins: [] }]);
     expect(JSON.stringify(list.body)).not.toContain(apiSecret);
 
     const shown = await t.http().get(`/resources/${id}/secret`).set('Authorization', authorization);
@@ -54,5 +61,100 @@ describe('resources (CONTRACT §3)', () => {
     expect((await t.http().get(`/resources/${theirs.resource.id}/secret`).set('Authorization', authorization)).status).toBe(404);
     expect((await t.http().delete(`/resources/${theirs.resource.id}`).set('Authorization', authorization)).status).toBe(404);
     expect(accountId).not.toBe(other.account.id);
+  });
+
+  describe('token format and frame origins (CONTRACT §8.8, §8.9)', () => {
+    const resourcesOf = async () => (await t.http().get('/resources?limit=1000').set('Authorization', authorization)).body.model.data;
+    const journalOf = async (resourceId: string) => {
+      const rows = await t.database.dataSource.query(
+        `SELECT action, success, additional_fields FROM journal_events WHERE object = 'Resource' AND additional_fields->>'ResourceId' = $1 ORDER BY seq`,
+        [resourceId],
+      );
+      return rows as { action: string; success: boolean; additional_fields: Record<string, string> }[];
+    };
+
+    it('creates with a token format and origins, keys and the format in any case, origins normalized and deduplicated', async () => {
+      const created = await t.http().post('/resources').set('Authorization', authorization).send({
+        NAME: 'Portal',
+        TokenFormat: 'jwtrs256',
+        FRAMEORIGINS: ['https://ADFS.corp.example:443/', 'https://adfs.corp.example', 'http://localhost:8080'],
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.model).toMatchObject({ name: 'Portal', tokenFormat: 'JwtRS256', frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'] });
+      const { id, apiSecret } = created.body.model;
+      const [row] = await t.database.dataSource.query('SELECT token_format, frame_origins FROM resources WHERE id = $1', [id]);
+      expect(row).toEqual({ token_format: 'JwtRS256', frame_origins: ['https://adfs.corp.example', 'http://localhost:8080'] });
+      expect((await resourcesOf()).find((r: { id: string }) => r.id === id)).toMatchObject({ tokenFormat: 'JwtRS256', frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'] });
+      const shown = await t.http().get(`/resources/${id}/secret`).set('Authorization', authorization);
+      expect(shown.body.model).toMatchObject({ tokenFormat: 'JwtRS256', frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'], apiSecret });
+
+      const [event] = await journalOf(id);
+      expect(event).toMatchObject({ action: 'Create', success: true });
+      expect(event.additional_fields).toMatchObject({
+        ResourceName: 'Portal',
+        TokenFormat: 'JwtRS256',
+        FrameOrigins: JSON.stringify(['https://adfs.corp.example', 'http://localhost:8080']),
+      });
+      expect(JSON.stringify(event)).not.toContain(apiSecret);
+    });
+
+    it('PUT changes what is given and keeps what is omitted or null', async () => {
+      const { id } = (await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Wiki', frameOrigins: ['https://a.example'] })).body.model;
+      const format = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ Name: 'Wiki', TOKENFORMAT: 'JwtRS256' });
+      expect(format.status).toBe(200);
+      expect(format.body.model).toEqual({ id, name: 'Wiki', apiKey: expect.any(String), tokenFormat: 'JwtRS256', frameOrigins: ['https://a.example'] });
+
+      const origins = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ name: 'Wiki 2', tokenFormat: null, frameOrigins: ['https://b.example/'] });
+      expect(origins.body.model).toMatchObject({ name: 'Wiki 2', tokenFormat: 'JwtRS256', frameOrigins: ['https://b.example'] });
+
+      const cleared = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ name: 'Wiki 2', tokenFormat: 'JwtHS256', frameOrigins: [] });
+      expect(cleared.body.model).toMatchObject({ tokenFormat: 'JwtHS256', frameOrigins: [] });
+      const [row] = await t.database.dataSource.query('SELECT name, token_format, frame_origins FROM resources WHERE id = $1', [id]);
+      expect(row).toEqual({ name: 'Wiki 2', token_format: 'JwtHS256', frame_origins: [] });
+
+      // name stays required on PUT
+      expect((await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ tokenFormat: 'JwtRS256' })).status).toBe(400);
+
+      const updates = (await journalOf(id)).filter((e) => e.action === 'Update' && e.success);
+      expect(updates.map((e) => e.additional_fields)).toEqual([
+        expect.objectContaining({ ResourceName: 'Wiki', TokenFormat: 'JwtRS256' }),
+        expect.objectContaining({ ResourceName: 'Wiki 2', FrameOrigins: '["https://b.example"]' }),
+        expect.objectContaining({ ResourceName: 'Wiki 2', TokenFormat: 'JwtHS256', FrameOrigins: '[]' }),
+      ]);
+      expect(updates[0].additional_fields).not.toHaveProperty('FrameOrigins');
+      expect(updates[1].additional_fields).not.toHaveProperty('TokenFormat');
+    });
+
+    it.each([
+      [{ tokenFormat: 'RS256' }, 'tokenFormat'],
+      [{ tokenFormat: 42 }, 'tokenFormat'],
+      [{ frameOrigins: 'https://a.example' }, 'frameOrigins'],
+      [{ frameOrigins: ['https://a.example/login'] }, '"https://a.example/login"'],
+      [{ frameOrigins: ['https://a.example', 'javascript:alert(1)'] }, '"javascript:alert(1)"'],
+      [{ frameOrigins: ['https://user@a.example'] }, '"https://user@a.example"'],
+      [{ frameOrigins: ['https://a.example?x'] }, '"https://a.example?x"'],
+      [{ frameOrigins: ['ftp://a.example'] }, '"ftp://a.example"'],
+      [{ frameOrigins: [7] }, 'frameOrigins: 7'],
+      [{ frameOrigins: Array.from({ length: 21 }, (_, i) => `https://o${i}.example`) }, 'at most 20'],
+    ])('answers 400 for %j on POST and PUT, and changes nothing', async (fields, named) => {
+      const { id } = (await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Strict' })).body.model;
+      const before = await resourcesOf();
+      const created = await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Bad', ...fields });
+      expect(created.status).toBe(400);
+      expect(created.body).toMatchObject({ model: null, success: false });
+      expect(created.body.message).toContain(named);
+      const updated = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ name: 'Renamed', ...fields });
+      expect(updated.status).toBe(400);
+      expect(updated.body.message).toContain(named);
+      expect(await resourcesOf()).toEqual(before);
+    });
+
+    it('never echoes a huge bad origin', async () => {
+      const huge = `https://${'x'.repeat(50_000)}.example/path`;
+      const res = await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Huge', frameOrigins: [huge] });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain('"https://xxx');
+      expect(res.body.message.length).toBeLessThan(300);
+    });
   });
 });

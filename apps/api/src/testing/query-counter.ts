@@ -6,11 +6,16 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
  * call by this count, never by the clock.
  */
 export async function countQueries(work: () => PromiseLike<unknown>): Promise<number> {
-  const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+  const original = PostgresQueryRunner.prototype.query;
+  let count = 0;
+  PostgresQueryRunner.prototype.query = function (this: PostgresQueryRunner, ...args: Parameters<typeof original>) {
+    count += 1;
+    return original.apply(this, args);
+  } as typeof original;
   try {
     await work();
-    return spy.mock.calls.length;
+    return count;
   } finally {
-    spy.mockRestore();
+    PostgresQueryRunner.prototype.query = original;
   }
 }

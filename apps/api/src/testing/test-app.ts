@@ -32,6 +32,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     databaseUrl: database.url,
     publicUrl: 'http://twofold.test',
     accessUrl: 'http://twofold.test/access',
+    tokenIssuer: 'http://twofold.test',
     encryptionKey: randomBytes(32),
     mailFrom: 'Twofold <no-reply@twofold.test>',
     logLevel: 'silent',

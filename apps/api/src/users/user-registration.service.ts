@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertWithinLicenses, Clock, DomainError, UserSourceName } from '@twofold/domain';
-import { AccountsRepository, isUniqueViolation, UserEntity, UsersRepository } from '@twofold/persistence';
+import { AccountsRepository, GroupsRepository, isUniqueViolation, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 
 export interface UserRegistration {
@@ -20,6 +20,7 @@ export class UserRegistrationService {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly users: UsersRepository,
+    private readonly groups: GroupsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -36,5 +37,15 @@ export class UserRegistrationService {
       if (isUniqueViolation(error, 'users_account_identity')) throw taken();
       throw error;
     }
+  }
+
+  /**
+   * A new user joins those of the named groups that exist in the account; the others are ignored
+   * (`groupPolicyPreset.signUpGroups` of an access request, CONTRACT §8.5). Returns the names joined.
+   */
+  async joinExistingGroups(accountId: string, userId: string, names: readonly string[]): Promise<string[]> {
+    const groups = (await this.groups.findByNames(accountId, names)).filter((group) => !group.system);
+    await this.users.addToGroups(accountId, userId, groups.map((group) => group.id));
+    return groups.map((group) => group.name);
   }
 }

@@ -1,4 +1,5 @@
 import { ValidationFailed } from './domain-error';
+import { GROUP_NAME_MAX_LENGTH, GROUP_NAMES_MAX_PER_REQUEST } from './groups';
 import { validateUserEmail, validateUserIdentity } from './users';
 
 /** CONTRACT §7: a request not decided within 15 minutes of its creation is Expired. */
@@ -40,34 +41,115 @@ export interface AccessRequestInput {
   language: AccessLanguage;
   claims: Record<string, unknown>;
   callback: AccessCallback | null;
+  /** groups a user registered by this request joins, those of them that exist (CONTRACT §8.5) */
+  signUpGroups: string[];
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Keys of a plain object matched case-insensitively (CONTRACT §4): the first spelling wins. */
-function byLowerKey(value: Record<string, unknown>): Map<string, unknown> {
+export function byLowerKey(value: Record<string, unknown>): Map<string, unknown> {
   const map = new Map<string, unknown>();
   for (const [key, raw] of Object.entries(value)) if (!map.has(key.toLowerCase())) map.set(key.toLowerCase(), raw);
   return map;
 }
 
-/** `ru` or `en`, in any case; absent or null is `ru` (SPEC.md). */
-export function validateAccessLanguage(raw: unknown): AccessLanguage {
-  if (raw === undefined || raw === null) return 'ru';
-  const language = ACCESS_LANGUAGES.find((known) => typeof raw === 'string' && known === raw.trim().toLowerCase());
-  if (!language) throw new ValidationFailed(`Language must be one of: ${ACCESS_LANGUAGES.join(', ')}.`);
-  return language;
+/**
+ * CONTRACT §8.5: `language` may be any string (clients send any two-letter ISO code, `en-US`, …):
+ * `en…` is English, anything else, absent or null the default, Russian (SPEC.md). Never a refusal.
+ */
+export function accessLanguageOf(raw: unknown): AccessLanguage {
+  if (typeof raw !== 'string') return 'ru';
+  return /^\s*en(?![a-z])/i.test(raw) ? 'en' : 'ru';
 }
 
-/** An absolute http(s) URL without credentials: where the browser posts the AccessToken. */
+/**
+ * CONTRACT §8.5: `groupPolicyPreset.signUpGroups` is one string of group names separated by `;`
+ * (RADIUS adapters send `""` when none): trimmed, empty ones and repeats (case-insensitively) dropped.
+ * Names that no group can have (too long) are dropped like names of groups that do not exist.
+ */
+export function parseSignUpGroups(groupPolicyPreset: unknown): string[] {
+  if (!isPlainObject(groupPolicyPreset)) return [];
+  const raw = byLowerKey(groupPolicyPreset).get('signupgroups');
+  if (typeof raw !== 'string') return [];
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (const name of raw.split(';').map((part) => part.trim())) {
+    if (name === '' || name.length > GROUP_NAME_MAX_LENGTH || seen.has(name.toLowerCase())) continue;
+    if (names.length === GROUP_NAMES_MAX_PER_REQUEST) break;
+    seen.add(name.toLowerCase());
+    names.push(name);
+  }
+  return names;
+}
+
+/**
+ * CONTRACT §8.8: the one `javascript:` action accepted, sent by the AD FS and Keycloak integrations,
+ * which open the access page in an iframe: ``javascript:window.parent.postMessage($`AccessToken`,'*')``.
+ * The scheme is matched case-insensitively (browsers and RFC 3986 read `JavaScript:` as `javascript:`),
+ * everything after it case-sensitively (JavaScript is: `window.parent.PostMessage` is another
+ * function, so another shape, refused). Nothing of the action is ever run or put into a page: it
+ * only selects the page's one fixed postMessage script.
+ */
+export const POST_MESSAGE_CALLBACK_ACTION = /^[jJ][aA][vV][aA][sS][cC][rR][iI][pP][tT]:\s*window\.parent\.postMessage\(\s*\$`AccessToken`\s*,\s*(['"])\*\1\s*\)\s*;?$/;
+
+/** Whether a callback action (as stored: trimmed) is the postMessage callback of CONTRACT §8.8. */
+export function isPostMessageCallback(action: string): boolean {
+  return POST_MESSAGE_CALLBACK_ACTION.test(action.trim());
+}
+
+/**
+ * CONTRACT §8.8: a request is meant for a frame when its callback is the postMessage one, or when its
+ * target is `_parent` or `_top` (SPEC: used when the page is in an iframe).
+ */
+export function isCallbackForFrame(callback: { action: string | null; target: string | null } | null): boolean {
+  if (!callback) return false;
+  return (callback.action !== null && isPostMessageCallback(callback.action)) || callback.target === '_parent' || callback.target === '_top';
+}
+
+/** `scheme://host[:port]` exactly as a browser serialises an http(s) origin, with a plain host name. */
+function isPlainHttpOrigin(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (url.origin !== text) return false;
+  return /^([a-z0-9-]+\.)*[a-z0-9-]+$/.test(url.hostname) || /^\[[0-9a-f:.]+\]$/.test(url.hostname);
+}
+
+/**
+ * Who may frame a request's pages, as CSP `frame-ancestors` sources, and so where its postMessage
+ * callback posts the token (CONTRACT §8.8): nobody (`[]`) for a request not meant for a frame; the
+ * resource's `frameOrigins` when it has any; else any origin (`['*']`). An origin that is not a plain
+ * `scheme://host[:port]` is dropped (it would break the CSP header), never widened to `*`.
+ */
+export function accessPageFrameAncestors(
+  callback: { action: string | null; target: string | null } | null,
+  resourceFrameOrigins: readonly string[] | null | undefined,
+): string[] {
+  if (!isCallbackForFrame(callback)) return [];
+  const configured = resourceFrameOrigins ?? [];
+  if (configured.length === 0) return ['*'];
+  return [...new Set(configured.filter(isPlainHttpOrigin))];
+}
+
+/**
+ * An absolute http(s) URL without credentials, where the browser posts the accessToken; or the
+ * postMessage callback of CONTRACT §8.8, stored as sent (trimmed). Any other `javascript:`, `data:` or
+ * non-http(s) action is refused.
+ */
 export function validateCallbackAction(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationFailed('Callback.Action must be an absolute http or https URL.');
   const text = raw.trim();
   if (text.length > ACCESS_REQUEST_CALLBACK_URL_MAX_CHARS) {
     throw new ValidationFailed(`Callback.Action must be at most ${ACCESS_REQUEST_CALLBACK_URL_MAX_CHARS} characters.`);
   }
+  if (isPostMessageCallback(text)) return text;
   let url: URL;
   try {
     url = new URL(text);
@@ -114,29 +196,35 @@ export function validateAccessPhone(raw: unknown): string | null {
   return phone === '' ? null : phone;
 }
 
-/** The body of POST /access/requests (SPEC.md "Access requests"), field names in any case. */
+/**
+ * The profile fields a client copies from its directory (`email`, `phone`): kept when usable, else
+ * ignored. A directory's odd value must not stop its users' sign-in (CONTRACT §8.5).
+ */
+function usableOrNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ValidationFailed) return null;
+    throw error;
+  }
+}
+
+/**
+ * The body of POST /access/requests (SPEC.md "Access requests"), field names in any case; unknown
+ * fields ignored, null the same as absent (CONTRACT §8.5).
+ */
 export function validateAccessRequest(body: unknown): AccessRequestInput {
   if (!isPlainObject(body)) throw new ValidationFailed('The request body must be a JSON object.');
   const fields = byLowerKey(body);
   return {
     identity: validateUserIdentity(fields.get('identity')),
-    email: validateUserEmail(fields.get('email')),
-    phone: validateAccessPhone(fields.get('phone')),
-    language: validateAccessLanguage(fields.get('language')),
+    email: usableOrNull(() => validateUserEmail(fields.get('email'))),
+    phone: usableOrNull(() => validateAccessPhone(fields.get('phone'))),
+    language: accessLanguageOf(fields.get('language')),
     claims: validateClaims(fields.get('claims')),
     callback: validateCallback(fields.get('callback')),
+    signUpGroups: parseSignUpGroups(fields.get('grouppolicypreset')),
   };
-}
-
-/** The body of POST /access/requests/ra: `{identity, passCode}`, names in any case. */
-export function validatePassCodeRequest(body: unknown): { identity: string; passCode: string } {
-  if (!isPlainObject(body)) throw new ValidationFailed('The request body must be a JSON object.');
-  const fields = byLowerKey(body);
-  const identity = validateUserIdentity(fields.get('identity'));
-  const passCode = fields.get('passcode');
-  if (typeof passCode !== 'string' || passCode.trim() === '') throw new ValidationFailed('PassCode must not be empty.');
-  if (passCode.length > 64) throw new ValidationFailed('PassCode must be at most 64 characters.');
-  return { identity, passCode: passCode.trim() };
 }
 
 export function accessRequestExpiresAt(createdAt: Date): Date {

@@ -5,7 +5,12 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** What a ciphertext is for; bound as associated data so a value cannot be moved to another column. */
-export type SecretPurpose = 'account.api-secret' | 'resource.api-secret' | 'authenticator.secret' | 'authenticator.private-id';
+export type SecretPurpose =
+  | 'account.api-secret'
+  | 'resource.api-secret'
+  | 'authenticator.secret'
+  | 'authenticator.private-id'
+  | 'token.signing-key';
 
 export class SecretDecryptionError extends Error {
   constructor() {

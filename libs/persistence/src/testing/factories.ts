@@ -1,5 +1,5 @@
 import { SYSTEM_GROUP_NAME } from '@twofold/domain';
-import { AccountEntity } from '../lib/entities';
+import { AccountEntity, TokenFormat } from '../lib/entities';
 import { AccountsRepository, AuthenticatorsRepository, GroupsRepository, ResourcesRepository, UsersRepository } from '../lib/repositories';
 import { Db } from '../lib/transaction-context';
 import { generateApiCredentials } from '../lib/credentials';
@@ -41,14 +41,22 @@ export async function newAccount(
   };
 }
 
-/** A resource of the account with its own credentials. */
-export async function newResource(db: Db, cipher: SecretCipher, accountId: string, name = 'Test resource') {
+/** A resource of the account with its own credentials (token format JwtHS256 and no frame origins unless said otherwise). */
+export async function newResource(
+  db: Db,
+  cipher: SecretCipher,
+  accountId: string,
+  name = 'Test resource',
+  options: { tokenFormat?: TokenFormat; frameOrigins?: string[]; now?: Date } = {},
+) {
   const credentials = generateApiCredentials();
   const resource = await new ResourcesRepository(db).insert(accountId, {
     name,
     apiKey: credentials.key,
     apiSecretEnc: cipher.encrypt('resource.api-secret', credentials.secret),
-    createdAt: new Date(),
+    createdAt: options.now ?? new Date(),
+    tokenFormat: options.tokenFormat,
+    frameOrigins: options.frameOrigins,
   });
   return { resource, apiKey: credentials.key, apiSecret: credentials.secret, authorization: basicAuthorization(credentials.key, credentials.secret) };
 }

@@ -9,6 +9,7 @@ import { ResourceEntity } from './resource.entity';
 import { AccessRequestEntity } from './access-request.entity';
 import { JournalEventEntity } from './journal-event.entity';
 import { EnrollmentTokenEntity } from './enrollment-token.entity';
+import { TokenSigningKeyEntity } from './token-signing-key.entity';
 
 export * from './account.entity';
 export * from './administrator.entity';
@@ -21,6 +22,7 @@ export * from './resource.entity';
 export * from './access-request.entity';
 export * from './journal-event.entity';
 export * from './enrollment-token.entity';
+export * from './token-signing-key.entity';
 
 export const ALL_ENTITIES = [
   AccountEntity,
@@ -35,4 +37,5 @@ export const ALL_ENTITIES = [
   AccessRequestEntity,
   JournalEventEntity,
   EnrollmentTokenEntity,
+  TokenSigningKeyEntity,
 ];

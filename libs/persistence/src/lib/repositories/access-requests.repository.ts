@@ -7,7 +7,7 @@ export type NewAccessRequest = Pick<
   AccessRequestEntity,
   'resourceId' | 'userId' | 'identity' | 'email' | 'phone' | 'language' | 'claims' | 'callbackAction' | 'callbackTarget' | 'createdAt'
 > &
-  Partial<Pick<AccessRequestEntity, 'channel' | 'signUpGroups'>>;
+  Partial<Pick<AccessRequestEntity, 'channel' | 'signUpGroups' | 'ip' | 'remoteHost'>>;
 
 /** What a decision writes beside the status (SPEC.md history item). */
 export type AccessDecision = Partial<

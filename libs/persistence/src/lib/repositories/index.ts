@@ -8,3 +8,4 @@ export * from './enrollment-tokens.repository';
 export * from './users.repository';
 export * from './authenticators.repository';
 export * from './access-requests.repository';
+export * from './token-signing-keys.repository';

@@ -38,6 +38,12 @@ export class ResourcesRepository {
     await this.repo().update({ accountId, id }, { name });
   }
 
+  /** The fields given change; the others stay as they are. */
+  async update(accountId: string, id: string, changes: Partial<Pick<ResourceEntity, 'name' | 'tokenFormat' | 'frameOrigins'>>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.repo().update({ accountId, id }, changes);
+  }
+
   async delete(accountId: string, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
   }

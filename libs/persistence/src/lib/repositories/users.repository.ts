@@ -62,6 +62,20 @@ export class UsersRepository {
       .getOne();
   }
 
+  /**
+   * Whether a request for this identity may go to the access page (CONTRACT §8.1): the user exists,
+   * or a licence is free for the page to register them. One round trip; the page's registration
+   * counts again under the account lock, so this is the early answer, not the guarantee.
+   */
+  async knownOrRegistrable(accountId: string, identity: string): Promise<boolean> {
+    const rows: { allowed: boolean }[] = await this.db.manager().query(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($2))
+           OR (SELECT count(*) FROM users WHERE account_id = $1) < (SELECT licenses FROM accounts WHERE id = $1) AS allowed`,
+      [accountId, identity],
+    );
+    return rows[0]?.allowed === true;
+  }
+
   /** Users in creation order; with `identity`, only that login (case-insensitively). */
   list(accountId: string, filter: { identity?: string }, page: Page): Promise<[UserEntity[], number]> {
     const query = this.repo().createQueryBuilder('u').where('u.account_id = :accountId', { accountId });

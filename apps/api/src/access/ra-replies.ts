@@ -1,0 +1,109 @@
+import { AccessLanguage, ACCESS_REQUEST_MAX_FAILED_CODES, DeliveryMethod } from '@twofold/domain';
+
+/**
+ * The `replyMessage` of the `ra` family (CONTRACT §8.2): a VPN shows it to the user as the RADIUS
+ * Reply-Message, so it is short (at most 253 bytes of UTF-8, tested), in the request's language, and
+ * never holds a code or key. The envelope's `message` of a refusal is the English text, except for
+ * the strings clients look for (`UserNotRegistered`).
+ */
+export type RaReply =
+  | { kind: 'granted' }
+  | { kind: 'enterCode' }
+  | { kind: 'wrongCodeRetry'; attemptsLeft: number }
+  | { kind: 'wrongCode' }
+  | { kind: 'tooManyCodes' }
+  | { kind: 'unknownUser' }
+  | { kind: 'locked' }
+  | { kind: 'noSecondFactor' }
+  | { kind: 'unusableSecondFactor' }
+  | { kind: 'deliveryUnavailable'; method: DeliveryMethod }
+  | { kind: 'deliveryUnavailableRetry'; method: DeliveryMethod }
+  | { kind: 'requestNotValid' }
+  | { kind: 'expired' }
+  | { kind: 'badRequest' };
+
+const METHOD_NAMES: Record<AccessLanguage, Record<DeliveryMethod, string>> = {
+  en: { telegram: 'Telegram', push: 'Mobile push', sms: 'SMS', call: 'A phone call' },
+  ru: { telegram: 'Telegram', push: 'push-уведомление', sms: 'SMS', call: 'звонок' },
+};
+
+const ATTEMPTS = ACCESS_REQUEST_MAX_FAILED_CODES;
+
+const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
+  en: (reply) => {
+    switch (reply.kind) {
+      case 'granted':
+        return 'Access granted.';
+      case 'enterCode':
+        return 'Enter the code from your authenticator app or token.';
+      case 'wrongCodeRetry':
+        return `Wrong code. Enter the code again (${reply.attemptsLeft} of ${ATTEMPTS} attempts left).`;
+      case 'wrongCode':
+        return 'Access denied: wrong or already used code.';
+      case 'tooManyCodes':
+        return 'Access denied: too many wrong codes. Try again later.';
+      case 'unknownUser':
+        return 'Access denied: the user is not registered.';
+      case 'locked':
+        return 'Access denied: the user is locked.';
+      case 'noSecondFactor':
+        return 'Access denied: set up a second factor first.';
+      case 'unusableSecondFactor':
+        return 'Access denied: your second factor cannot be used here. Set up an authenticator app or token.';
+      case 'deliveryUnavailable':
+        return `Access denied: ${METHOD_NAMES.en[reply.method]} is not available. Sign in with the code from your authenticator app or token.`;
+      case 'deliveryUnavailableRetry':
+        return `${METHOD_NAMES.en[reply.method]} is not available. Enter the code from your authenticator app or token.`;
+      case 'requestNotValid':
+        return 'Access denied: this sign-in request is no longer valid. Sign in again.';
+      case 'expired':
+        return 'Access denied: the sign-in request has expired. Sign in again.';
+      case 'badRequest':
+        return 'Access denied: the request could not be read.';
+    }
+  },
+  ru: (reply) => {
+    switch (reply.kind) {
+      case 'granted':
+        return 'Доступ разрешён.';
+      case 'enterCode':
+        return 'Введите код из приложения-аутентификатора или токена.';
+      case 'wrongCodeRetry':
+        return `Неверный код. Введите код ещё раз (осталось попыток: ${reply.attemptsLeft} из ${ATTEMPTS}).`;
+      case 'wrongCode':
+        return 'Доступ запрещён: неверный или уже использованный код.';
+      case 'tooManyCodes':
+        return 'Доступ запрещён: слишком много неверных кодов. Попробуйте позже.';
+      case 'unknownUser':
+        return 'Доступ запрещён: пользователь не зарегистрирован.';
+      case 'locked':
+        return 'Доступ запрещён: пользователь заблокирован.';
+      case 'noSecondFactor':
+        return 'Доступ запрещён: сначала настройте второй фактор.';
+      case 'unusableSecondFactor':
+        return 'Доступ запрещён: ваш второй фактор здесь недоступен. Настройте приложение-аутентификатор или токен.';
+      case 'deliveryUnavailable':
+        return `Доступ запрещён: способ «${METHOD_NAMES.ru[reply.method]}» недоступен. Входите с кодом из приложения или токена.`;
+      case 'deliveryUnavailableRetry':
+        return `Способ «${METHOD_NAMES.ru[reply.method]}» недоступен. Введите код из приложения-аутентификатора или токена.`;
+      case 'requestNotValid':
+        return 'Доступ запрещён: запрос на вход больше не действует. Войдите заново.';
+      case 'expired':
+        return 'Доступ запрещён: срок действия запроса истёк. Войдите заново.';
+      case 'badRequest':
+        return 'Доступ запрещён: запрос не удалось прочитать.';
+    }
+  },
+};
+
+/** CONTRACT §8.1: the exact string clients look for when the identity is unknown to the account. */
+export const USER_NOT_REGISTERED = 'UserNotRegistered';
+
+export function raReplyText(reply: RaReply, language: AccessLanguage): string {
+  return TEXTS[language](reply);
+}
+
+/** The envelope's `message` for a refusal: what clients match on, else the English reply. */
+export function raRefusalMessage(reply: RaReply): string {
+  return reply.kind === 'unknownUser' ? USER_NOT_REGISTERED : TEXTS.en(reply);
+}

@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { ResourceAuthGuard } from '../auth/auth.guards';
+import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
+import { RaRequestsService } from './ra-requests.service';
+
+/**
+ * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS
+ * adapter's first step, or one step with the code), `/ra/challenge` (its second step) and `/md` (a
+ * directory server's LDAP bind). Every outcome is 200 with the whole model (§8.1).
+ */
+@Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
+@UseGuards(ResourceAuthGuard)
+export class RaRequestsController {
+  constructor(private readonly ra: RaRequestsService) {}
+
+  @Post('ra')
+  @HttpCode(200)
+  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
+    return this.ra.passCode(principal, 'ra', body);
+  }
+
+  @Post('ra/challenge')
+  @HttpCode(200)
+  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
+    return this.ra.challenge(principal, body);
+  }
+
+  @Post('md')
+  @HttpCode(200)
+  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
+    return this.ra.passCode(principal, 'md', body);
+  }
+}

@@ -1,0 +1,182 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  accessLanguageOf,
+  ACCESS_REQUEST_MAX_FAILED_CODES,
+  Clock,
+  effectiveAccessStatus,
+  parseRaChallenge,
+  parseRaRequest,
+  PassCodeIntent,
+} from '@twofold/domain';
+import {
+  AccessRequestChannel,
+  AccessRequestEntity,
+  AccessRequestsRepository,
+  AuthenticatorEntity,
+  AuthenticatorsRepository,
+  Db,
+  SecretCipher,
+  UserEntity,
+  UsersRepository,
+} from '@twofold/persistence';
+import { CLOCK } from '../app/tokens';
+import { ResourcePrincipal } from '../auth/principal';
+import { ModelEnvelope } from '../http/envelope';
+import { RaModelDto } from './access.dto';
+import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
+import { raAnswer, RaFacts } from './ra-answer';
+import { RaReply } from './ra-replies';
+
+type RaEnvelope = ModelEnvelope<RaModelDto>;
+
+/**
+ * The `ra` family (CONTRACT §8.2-8.4): codes checked without a browser, for a RADIUS adapter (VPN, RD
+ * Gateway) and a directory server's LDAP bind. Every outcome is HTTP 200 with the whole model (§8.1);
+ * every call that names a request is a history item like the page's, under the same per-user
+ * wrong-code window and the same replay guard.
+ */
+@Injectable()
+export class RaRequestsService {
+  constructor(
+    private readonly db: Db,
+    private readonly requests: AccessRequestsRepository,
+    private readonly users: UsersRepository,
+    private readonly authenticators: AuthenticatorsRepository,
+    private readonly cipher: SecretCipher,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * `POST /access/requests/ra` and `/md`: with a code, checked in one step; without one (null, empty,
+   * absent) the request waits for `/ra/challenge` (§8.3); a delivery letter (`t m s c`) is refused as
+   * unavailable.
+   */
+  async passCode(principal: ResourcePrincipal, channel: Exclude<AccessRequestChannel, 'page'>, body: unknown): Promise<RaEnvelope> {
+    const input = parseRaRequest(body);
+    const now = this.clock.now();
+    return this.db.transaction(async () => {
+      const found = await this.users.findByIdentity(principal.accountId, input.identity);
+      // the user row lock queues one user's checks (as on the access page), so parallel calls cannot
+      // each read the wrong-code count below the cap before any of them has added to it
+      const user = found ? await this.users.findByIdForUpdate(principal.accountId, found.id) : null;
+      const row = await this.requests.insert(principal.accountId, {
+        resourceId: principal.resourceId,
+        channel,
+        userId: user?.id ?? null,
+        identity: user?.identity ?? input.identity,
+        email: null,
+        phone: null,
+        language: input.language,
+        claims: null,
+        callbackAction: null,
+        callbackTarget: null,
+        ip: input.userIp,
+        remoteHost: input.userIp,
+        createdAt: now,
+      });
+      const facts: RaFacts = { id: row.id, identity: row.identity };
+      const deny = async (reply: RaReply, wrongCode = false): Promise<RaEnvelope> => {
+        if (wrongCode) await this.requests.recordFailedAttempt(principal.accountId, row.id, 1);
+        await this.requests.decide(principal.accountId, row.id, 'Denied');
+        return raAnswer('Denied', reply, input.language, facts);
+      };
+
+      if (!user) return deny({ kind: 'unknownUser' });
+      if (user.isLocked) return deny({ kind: 'locked' });
+      facts.phone = await this.firstPhone(user);
+      const all = await this.authenticators.listByUser(principal.accountId, user.id);
+      const otp = otpAuthenticators(all);
+      if (otp.length === 0) return deny(all.length > 0 || facts.phone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
+      if (input.passCodeIntent.kind === 'delivery') return deny({ kind: 'deliveryUnavailable', method: input.passCodeIntent.method });
+      if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) return deny({ kind: 'tooManyCodes' });
+      if (input.passCodeIntent.kind === 'none') return raAnswer('AwaitingAuthentication', { kind: 'enterCode' }, input.language, facts);
+
+      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, input.passCodeIntent.code, now);
+      if (!accepted) return deny({ kind: 'wrongCode' }, true);
+      await this.grant(row, user, accepted, now);
+      return raAnswer('Granted', { kind: 'granted' }, input.language, { ...facts, ...acceptedFacts(accepted) });
+    });
+  }
+
+  /**
+   * `POST /access/requests/ra/challenge` `{identity, challenge, requestId}` (§8.3): the second step of
+   * a request this resource started through `ra` or `md` for this identity. A wrong code leaves the
+   * request waiting until its five attempts are spent. A request of another resource or identity, or
+   * of the access page, is Denied here and left unchanged; a decided or expired one is Denied.
+   */
+  async challenge(principal: ResourcePrincipal, body: unknown): Promise<RaEnvelope> {
+    const input = parseRaChallenge(body);
+    const now = this.clock.now();
+    return this.db.transaction(async () => {
+      // submissions of one request queue up here: of parallel correct codes only the first grants
+      const row = input.requestId ? await this.requests.findByIdForUpdate(principal.accountId, input.requestId) : null;
+      if (!row || !isChallengeable(row, principal, input.identity)) {
+        return raAnswer('Denied', { kind: 'requestNotValid' }, input.language, { identity: input.identity });
+      }
+      const language = accessLanguageOf(row.language);
+      const facts: RaFacts = { id: row.id, identity: row.identity };
+      const status = effectiveAccessStatus(row, now);
+      if (status === 'Expired') {
+        if (row.status === 'AwaitingAuthentication') await this.requests.decide(row.accountId, row.id, 'Expired');
+        return raAnswer('Denied', { kind: 'expired' }, language, facts);
+      }
+      if (status !== 'AwaitingAuthentication') return raAnswer('Denied', { kind: 'requestNotValid' }, language, facts);
+
+      const deny = async (reply: RaReply): Promise<RaEnvelope> => {
+        await this.requests.decide(row.accountId, row.id, 'Denied');
+        return raAnswer('Denied', reply, language, facts);
+      };
+      const user = row.userId ? await this.users.findByIdForUpdate(row.accountId, row.userId) : null;
+      if (!user) return deny({ kind: 'unknownUser' });
+      if (user.isLocked) return deny({ kind: 'locked' });
+      facts.phone = await this.firstPhone(user);
+      if (await userOutOfCodeAttempts(this.requests, row.accountId, user.id, now)) return deny({ kind: 'tooManyCodes' });
+      const otp = otpAuthenticators(await this.authenticators.listByUser(row.accountId, user.id));
+      if (otp.length === 0) return deny({ kind: 'noSecondFactor' });
+      const code = codeOf(input.challenge);
+      if (code === null) return raAnswer('AwaitingAuthentication', challengeReply(input.challenge), language, facts);
+
+      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, code, now);
+      if (!accepted) {
+        const failed = await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES);
+        if (!failed || failed.status !== 'AwaitingAuthentication') return raAnswer('Denied', { kind: 'wrongCode' }, language, facts);
+        const attemptsLeft = ACCESS_REQUEST_MAX_FAILED_CODES - failed.failedAttempts;
+        return raAnswer('AwaitingAuthentication', { kind: 'wrongCodeRetry', attemptsLeft }, language, facts);
+      }
+      if (!(await this.grant(row, user, accepted, now))) return raAnswer('Denied', { kind: 'requestNotValid' }, language, facts);
+      return raAnswer('Granted', { kind: 'granted' }, language, { ...facts, ...acceptedFacts(accepted) });
+    });
+  }
+
+  /** Granted through the conditional status change: true for exactly one of parallel deciders. */
+  private async grant(row: AccessRequestEntity, user: UserEntity, accepted: AuthenticatorEntity, now: Date): Promise<boolean> {
+    const granted = await this.requests.decide(row.accountId, row.id, 'Granted', { grantedAt: now, authenticator: accepted.kind });
+    if (granted) await this.users.update(row.accountId, user.id, { lastLogin: now });
+    return granted;
+  }
+
+  private async firstPhone(user: UserEntity): Promise<string | null> {
+    return (await this.users.phonesOf(user.accountId, user.id))[0] ?? null;
+  }
+}
+
+/** Only this resource's own `ra`/`md` requests, for the identity that started them (compared like identities). */
+function isChallengeable(row: AccessRequestEntity, principal: ResourcePrincipal, identity: string): boolean {
+  return row.resourceId === principal.resourceId && row.channel !== 'page' && row.identity.toLowerCase() === identity.toLowerCase();
+}
+
+function codeOf(intent: PassCodeIntent): string | null {
+  return intent.kind === 'code' ? intent.code : null;
+}
+
+/**
+ * A challenge without a code (an empty answer at the VPN prompt, or a delivery letter) is not a
+ * guess: the request keeps waiting and the prompt says what to enter.
+ */
+function challengeReply(intent: PassCodeIntent): RaReply {
+  return intent.kind === 'delivery' ? { kind: 'deliveryUnavailableRetry', method: intent.method } : { kind: 'enterCode' };
+}
+
+function acceptedFacts(accepted: AuthenticatorEntity): RaFacts {
+  return { authenticator: accepted.kind, authenticatorId: accepted.id, account: accepted.name };
+}

@@ -1,0 +1,27 @@
+import { tmpdir } from 'node:os';
+import { ConfigError, loadConfig } from './app-config';
+
+describe('configuration (CONTRACT §1)', () => {
+  const base = {
+    DATABASE_URL: 'postgres://twofold@db.example:5432/twofold',
+    SECRET_ENCRYPTION_KEY: '00'.repeat(32),
+    TWOFOLD_DATA_DIR: tmpdir(),
+    PUBLIC_URL: 'https://2fa.example.com/',
+  };
+
+  it('uses PUBLIC_URL as the token issuer by default', () => {
+    expect(loadConfig(base).tokenIssuer).toBe('https://2fa.example.com');
+  });
+
+  it.each(['https://issuer.example.com', 'https://issuer.example.com/', 'http://idp.example:8443/realms/corp'])('keeps TOKEN_ISSUER %p as written', (issuer) => {
+    expect(loadConfig({ ...base, TOKEN_ISSUER: issuer }).tokenIssuer).toBe(issuer);
+  });
+
+  it.each(['issuer', '/relative', 'ftp://issuer.example', 'https://user:pw@issuer.example', 'https://issuer.example/?x=1', 'https://issuer.example/#f', ' https://issuer.example'])(
+    'stops at a bad TOKEN_ISSUER %p',
+    (issuer) => {
+      expect(() => loadConfig({ ...base, TOKEN_ISSUER: issuer })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base, TOKEN_ISSUER: issuer })).toThrow(/TOKEN_ISSUER/);
+    },
+  );
+});

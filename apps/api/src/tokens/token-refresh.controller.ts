@@ -1,0 +1,19 @@
+import { Body, Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { ResourceAuthGuard } from '../auth/auth.guards';
+import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
+import { ModelEnvelope } from '../http/envelope';
+import { TokenRefreshService } from './token-refresh.service';
+import { tokenRefreshCommandOf } from './tokens.dto';
+
+/** `POST /token/refresh` (CONTRACT §8.10), with the resource's key and secret. */
+@Controller({ path: 'token', version: VERSION_NEUTRAL })
+export class TokenRefreshController {
+  constructor(private readonly refresher: TokenRefreshService) {}
+
+  @Post('refresh')
+  @HttpCode(200)
+  @UseGuards(ResourceAuthGuard)
+  refresh(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown> | undefined): Promise<ModelEnvelope<string | null>> {
+    return this.refresher.refresh(principal, tokenRefreshCommandOf(body));
+  }
+}

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '@twofold/domain';
+import { ResourcesRepository, UsersRepository } from '@twofold/persistence';
+import { CLOCK } from '../app/tokens';
+import { ResourcePrincipal } from '../auth/principal';
+import { ModelEnvelope, ok } from '../http/envelope';
+import { AccessTokensService, TOKEN_REFUSALS } from './access-tokens.service';
+import { TokenRefreshCommand } from './tokens.dto';
+
+export const REFRESH_REFUSALS = {
+  missing: 'AccessToken is required.',
+  userGone: 'The user of the access token no longer exists.',
+  userLocked: 'The user of the access token is locked.',
+} as const;
+
+/**
+ * POST /token/refresh (CONTRACT §8.10): a valid, unexpired token issued to the calling resource
+ * becomes a new one with the same `sub` and claims, a new `jti`, `iat` and `exp`, in the resource's
+ * current token format. Every refusal is a 200 `{model: null, success: false, message}` (§8.1): the
+ * clients read any other status as an outage. The token is never logged nor echoed.
+ */
+@Injectable()
+export class TokenRefreshService {
+  constructor(
+    private readonly tokens: AccessTokensService,
+    private readonly resources: ResourcesRepository,
+    private readonly users: UsersRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async refresh(principal: ResourcePrincipal, command: TokenRefreshCommand): Promise<ModelEnvelope<string | null>> {
+    if (command.accessToken === undefined || command.accessToken === null || command.accessToken === '') return refused(REFRESH_REFUSALS.missing);
+    const resource = await this.resources.findById(principal.accountId, principal.resourceId);
+    if (!resource) return refused(TOKEN_REFUSALS.notOurs);
+    const now = this.clock.now();
+    const check = await this.tokens.verify(resource, command.accessToken, now);
+    if (!check.valid) return refused(check.reason);
+    // a session is not extended past a lock or the user's removal
+    const user = await this.users.findByIdentity(principal.accountId, check.payload.sub);
+    if (!user) return refused(REFRESH_REFUSALS.userGone);
+    if (user.isLocked) return refused(REFRESH_REFUSALS.userLocked);
+    const token = await this.tokens.sign(resource, { identity: check.payload.sub, jti: randomUUID(), claims: check.payload, now });
+    return ok(token);
+  }
+}
+
+function refused(message: string): ModelEnvelope<null> {
+  return { model: null, success: false, message };
+}

@@ -1,0 +1,208 @@
+import { TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
+import { generateTokenSigningKey, ResourceEntity, TokenSigningKeysRepository } from '@twofold/persistence';
+import { newResource, newUser } from '@twofold/persistence/testing';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { startTestApp, TestApp } from '../testing/test-app';
+import { AccessTokensService } from './access-tokens.service';
+import { SIGNING_KEY_CACHE_TTL_MS } from './token-signing-keys.service';
+import { accessPageToken } from './tokens.testing';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('POST /token/refresh (CONTRACT §8.10)', () => {
+  let t: TestApp;
+  let accountId: string;
+  let accountAuth: string;
+  let hs: Awaited<ReturnType<typeof newResource>>;
+  let rs: Awaited<ReturnType<typeof newResource>>;
+  let otherHs: Awaited<ReturnType<typeof newResource>>;
+  let otherRs: Awaited<ReturnType<typeof newResource>>;
+  let signer: AccessTokensService;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const account = await t.newAccount();
+    accountId = account.account.id;
+    accountAuth = account.authorization;
+    hs = await newResource(t.db, t.cipher, accountId, 'Directory');
+    rs = await newResource(t.db, t.cipher, accountId, 'Portal', { tokenFormat: 'JwtRS256' });
+    otherHs = await newResource(t.db, t.cipher, accountId, 'Other');
+    otherRs = await newResource(t.db, t.cipher, accountId, 'Other portal', { tokenFormat: 'JwtRS256' });
+    signer = t.app.get(AccessTokensService);
+    for (const identity of ['ann', 'bob', 'locked', 'gone']) await newUser(t.db, accountId, identity, { now: t.clock.now(), locked: identity === 'locked' });
+  });
+  afterAll(() => t.close());
+
+  const refresh = (resource: { authorization: string }, body: unknown) =>
+    t.http().post('/token/refresh').set('Authorization', resource.authorization).send(body as object);
+  /** a token as the access page signs it, now */
+  const issue = (resource: { resource: ResourceEntity }, identity: string, claims: Record<string, unknown> = {}, jti = '6f1c1f37-2d58-4b8f-9f4e-0a3d0e7c9a11') =>
+    signer.sign(resource.resource, { identity, jti, claims, now: t.clock.now() });
+  const hsVerify = (token: string, resource: { apiKey: string; apiSecret: string }) =>
+    jwtVerify(token, new TextEncoder().encode(resource.apiSecret), {
+      algorithms: ['HS256'],
+      issuer: 'http://twofold.test',
+      audience: resource.apiKey,
+      currentDate: t.clock.now(),
+    });
+  const jwks = async () => createLocalJWKSet((await t.http().get('/.well-known/jwks.json')).body);
+  const expectRefused = async (res: { status: number; body: unknown }, message?: RegExp) => {
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String) });
+    if (message) expect((res.body as { message: string }).message).toMatch(message);
+  };
+
+  it('gives a new token with the same sub and claims (JSON types kept), a new jti, iat and exp', async () => {
+    const claims = { uid: 1001, grant_type: 'password', ratio: 0.5, admin: false, groups: ['a', 'b'], nested: { n: 1 }, none: null };
+    const old = await issue(hs, 'ann', claims);
+    const oldPayload = decodeJwt(old);
+    t.clock.advance(20 * 60_000);
+
+    const res = await refresh(hs, { AccessToken: old, Claims: { uid: 'overridden', role: 'admin' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ model: expect.any(String), success: true, message: null });
+    const token: string = res.body.model;
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const { payload } = await hsVerify(token, hs);
+    const iat = Math.floor(t.clock.now().getTime() / 1000);
+    expect(payload).toEqual({ ...claims, iss: 'http://twofold.test', aud: hs.apiKey, sub: 'ann', jti: expect.stringMatching(UUID), iat, exp: iat + 3600 });
+    expect(Number.isInteger(payload['uid'])).toBe(true);
+    expect(payload.jti).not.toBe(oldPayload.jti);
+    expect(payload.iat).toBe((oldPayload.iat as number) + 20 * 60);
+
+    // a refreshed token refreshes again, each time with a fresh jti
+    const again = await refresh(hs, { accessToken: token });
+    expect(again.body.success).toBe(true);
+    expect(decodeJwt(again.body.model).jti).not.toBe(payload.jti);
+  });
+
+  it.each(['AccessToken', 'accessToken', 'ACCESSTOKEN', 'accesstoken'])('reads the key %p in any case', async (key) => {
+    const res = await refresh(hs, { [key]: await issue(hs, 'ann') });
+    expect(res.body.success).toBe(true);
+  });
+
+  it('refreshes the access page’s own token', async () => {
+    const token = await accessPageToken(t, hs.authorization, 'carol', { uid: 42 });
+    t.clock.advance(60_000);
+    const res = await refresh(hs, { AccessToken: token });
+    expect(res.body.success).toBe(true);
+    const { payload } = await hsVerify(res.body.model, hs);
+    expect(payload).toMatchObject({ sub: 'carol', uid: 42 });
+    expect(payload.jti).not.toBe(decodeJwt(token).jti);
+  });
+
+  it('refreshes a JwtRS256 token into one signed with the active key, verifiable through the JWKS', async () => {
+    const old = await issue(rs, 'bob', { uid: 7 });
+    const res = await refresh(rs, { AccessToken: old });
+    expect(res.body.success).toBe(true);
+    const header = decodeProtectedHeader(res.body.model);
+    expect(header).toMatchObject({ alg: 'RS256', kid: expect.any(String) });
+    const { payload } = await jwtVerify(res.body.model, await jwks(), { algorithms: ['RS256'], issuer: 'http://twofold.test', audience: rs.apiKey, currentDate: t.clock.now() });
+    expect(payload).toMatchObject({ sub: 'bob', uid: 7 });
+  });
+
+  it('accepts a token of a retired key still in the JWKS, and signs the new one with the active key', async () => {
+    const old = await issue(rs, 'bob');
+    const oldKid = decodeProtectedHeader(old).kid;
+    const now = t.clock.now();
+    const key = await generateTokenSigningKey(t.cipher, now);
+    await new TokenSigningKeysRepository(t.db).rotate(key, now, new Date(now.getTime() - TOKEN_SIGNING_KEY_RETENTION_SECONDS * 1000));
+    t.clock.advance(SIGNING_KEY_CACHE_TTL_MS);
+    const res = await refresh(rs, { AccessToken: old });
+    expect(res.body.success).toBe(true);
+    expect(decodeProtectedHeader(res.body.model).kid).toBe(key.kid);
+    expect(key.kid).not.toBe(oldKid);
+  });
+
+  it('signs in the resource’s current format: a JwtHS256 token of a resource switched to JwtRS256 comes back as RS256', async () => {
+    const switching = await newResource(t.db, t.cipher, accountId, 'Switching');
+    const old = await issue(switching, 'ann', { uid: 5 });
+    const put = await t.http().put(`/resources/${switching.resource.id}`).set('Authorization', accountAuth).send({ name: 'Switching', tokenFormat: 'JwtRS256' });
+    expect(put.body.model.tokenFormat).toBe('JwtRS256');
+    const res = await refresh(switching, { AccessToken: old });
+    expect(res.body.success).toBe(true);
+    expect(decodeProtectedHeader(res.body.model).alg).toBe('RS256');
+    const { payload } = await jwtVerify(res.body.model, await jwks(), { audience: switching.apiKey, currentDate: t.clock.now() });
+    expect(payload).toMatchObject({ sub: 'ann', uid: 5 });
+  });
+
+  it('refuses an expired token with 200 success:false', async () => {
+    const old = await issue(hs, 'ann');
+    t.clock.advance(3600 * 1000 - 1000);
+    expect((await refresh(hs, { AccessToken: old })).body.success).toBe(true);
+    t.clock.advance(1000);
+    await expectRefused(await refresh(hs, { AccessToken: old }), /expired/);
+  });
+
+  it("refuses another resource's token, HS256 or RS256 (the same RSA key signs them: the audience decides)", async () => {
+    await expectRefused(await refresh(hs, { AccessToken: await issue(otherHs, 'ann') }));
+    await expectRefused(await refresh(rs, { AccessToken: await issue(otherRs, 'ann') }), /not issued to this resource/);
+    await expectRefused(await refresh(hs, { AccessToken: await issue(otherRs, 'ann') }), /not issued to this resource/);
+    const foreign = await t.newAccount();
+    const theirs = await t.newResource(foreign.account.id);
+    await expectRefused(await refresh(theirs, { AccessToken: await issue(rs, 'ann') }), /not issued to this resource/);
+  });
+
+  it('refuses a token of another issuer, even signed with the right secret', async () => {
+    const forged = await new SignJWT({ sub: 'ann', aud: hs.apiKey, iss: 'https://evil.example', jti: 'x', iat: 1, exp: 9_999_999_999 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(hs.apiSecret));
+    await expectRefused(await refresh(hs, { AccessToken: forged }), /not issued to this resource/);
+  });
+
+  it('refuses tampered tokens', async () => {
+    const [header, payload, signature] = (await issue(hs, 'ann', { role: 'staff' })).split('.');
+    const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 'admin' })).toString('base64url');
+    await expectRefused(await refresh(hs, { AccessToken: `${header}.${changed}.${signature}` }), /signature/);
+
+    const [rsHeader, rsPayload, rsSignature] = (await issue(rs, 'ann')).split('.');
+    const rsChanged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(rsPayload, 'base64url').toString()), sub: 'root' })).toString('base64url');
+    await expectRefused(await refresh(rs, { AccessToken: `${rsHeader}.${rsChanged}.${rsSignature}` }), /signature/);
+    // a kid we never published
+    const unknownKid = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: 'not-ours' })).toString('base64url');
+    await expectRefused(await refresh(rs, { AccessToken: `${unknownKid}.${rsPayload}.${rsSignature}` }), /signature/);
+  });
+
+  it('never accepts alg none nor an algorithm other than HS256 and RS256', async () => {
+    const claims = { sub: 'ann', aud: hs.apiKey, iss: 'http://twofold.test', jti: 'x', iat: Math.floor(t.clock.now().getTime() / 1000), exp: 9_999_999_999 };
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    await expectRefused(await refresh(hs, { AccessToken: `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.` }), /supported/);
+    const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(new TextEncoder().encode(hs.apiSecret.repeat(2)));
+    await expectRefused(await refresh(hs, { AccessToken: hs512 }), /supported/);
+  });
+
+  it.each([
+    ['no token', {}],
+    ['a null token', { AccessToken: null }],
+    ['an empty token', { AccessToken: '' }],
+    ['a garbage token', { AccessToken: 'garbage' }],
+    ['three garbage parts', { AccessToken: 'a.b.c' }],
+    ['a number', { AccessToken: 12345 }],
+    ['an object', { AccessToken: { token: 'x' } }],
+    ['a huge token', { AccessToken: `${'a'.repeat(40_000)}.b.c` }],
+    ['an array body', ['x']],
+  ])('answers 200 success:false for %s, never echoing it', async (_name, body) => {
+    const res = await refresh(hs, body);
+    await expectRefused(res);
+    expect(res.body.message.length).toBeLessThan(100);
+    expect(res.body.message).not.toContain('garbage');
+  });
+
+  it('refuses the token of a user locked or deleted since', async () => {
+    const lockedToken = await issue(hs, 'locked');
+    await expectRefused(await refresh(hs, { AccessToken: lockedToken }), /locked/);
+    const goneToken = await issue(hs, 'gone');
+    await t.database.dataSource.query(`DELETE FROM users WHERE account_id = $1 AND identity = 'gone'`, [accountId]);
+    await expectRefused(await refresh(hs, { AccessToken: goneToken }), /no longer exists/);
+  });
+
+  it('needs the resource credentials: 401 without them or with the account key', async () => {
+    const token = await issue(hs, 'ann');
+    expect((await t.http().post('/token/refresh').send({ AccessToken: token })).status).toBe(401);
+    expect((await t.http().post('/token/refresh').set('Authorization', accountAuth).send({ AccessToken: token })).status).toBe(401);
+    const wrong = `Basic ${Buffer.from(`${hs.apiKey}:wrong`).toString('base64')}`;
+    const res = await t.http().post('/token/refresh').set('Authorization', wrong).send({ AccessToken: token });
+    expect(res.status).toBe(401);
+    expect(JSON.stringify(res.body)).not.toContain(token);
+  });
+});

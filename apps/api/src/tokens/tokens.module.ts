@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { Db, TokenSigningKeysRepository } from '@twofold/persistence';
+import { AccessTokensService } from './access-tokens.service';
+import { TokenRefreshService } from './token-refresh.service';
+import { TokenSigningKeysService } from './token-signing-keys.service';
+import { JwksController } from './jwks.controller';
+import { TokenRefreshController } from './token-refresh.controller';
+
+/**
+ * Access tokens (CONTRACT §7, §8.9, §8.10): the one signer, the RSA keys and their JWKS, refresh.
+ * Global, so the access page (and any later caller) injects AccessTokensService without importing it.
+ */
+@Global()
+@Module({
+  controllers: [JwksController, TokenRefreshController],
+  providers: [
+    { provide: TokenSigningKeysRepository, useFactory: (db: Db) => new TokenSigningKeysRepository(db), inject: [Db] },
+    TokenSigningKeysService,
+    AccessTokensService,
+    TokenRefreshService,
+  ],
+  exports: [AccessTokensService],
+})
+export class TokensModule {}
