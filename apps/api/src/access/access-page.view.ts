@@ -172,37 +172,18 @@ export const POST_MESSAGE_SCRIPT =
 export function renderAccessGranted(lang: PageLanguage, nonce: string, callback: AccessCallback | null, accessToken: string, targetOrigins: readonly string[]): string {
   const t = TEXT[lang];
   if (!callback) return renderStatusPage(lang, nonce, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
-  if (isPostMessageCallback(callback.action)) {
-    return renderLayout(
-      lang,
-      nonce,
-      t.grantedTitle,
-      statusCard(
-        'ok',
-        'check',
-        t.grantedTitle,
-        `<p role="status">${escapeHtml(t.grantedFramed)}</p>
+  // a postMessage callback (AD FS, Keycloak) gets the token through the fixed script, never a form
+  const handOver = isPostMessageCallback(callback.action)
+    ? `<p role="status">${escapeHtml(t.grantedFramed)}</p>
 <input type="hidden" id="accessToken" value="${escapeHtml(accessToken)}" data-target-origins="${escapeHtml(targetOrigins.join(' '))}">
-<script nonce="${nonce}">${POST_MESSAGE_SCRIPT}</script>`,
-      ),
-    );
-  }
-  return renderLayout(
-    lang,
-    nonce,
-    t.grantedTitle,
-    statusCard(
-      'ok',
-      'check',
-      t.grantedTitle,
-      `<p role="status">${escapeHtml(t.granted)}</p>
+<script nonce="${nonce}">${POST_MESSAGE_SCRIPT}</script>`
+    : `<p role="status">${escapeHtml(t.granted)}</p>
 <form method="post" action="${escapeHtml(callback.action)}" target="${escapeHtml(callback.target)}" id="callback">
   <input type="hidden" name="accessToken" value="${escapeHtml(accessToken)}">
   <button type="submit">${escapeHtml(t.continue)}</button>
 </form>
-<script nonce="${nonce}">document.getElementById('callback').submit();</script>`,
-    ),
-  );
+<script nonce="${nonce}">document.getElementById('callback').submit();</script>`;
+  return renderLayout(lang, nonce, t.grantedTitle, statusCard('ok', 'check', t.grantedTitle, handOver));
 }
 
 const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, keyof typeof ICONS]> = {

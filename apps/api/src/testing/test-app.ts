@@ -23,13 +23,11 @@ export interface TestApp {
 
 export const TEST_NOW = new Date('2026-05-20T10:00:00.000Z');
 
-/** The real application on a fresh database of the run's PostgreSQL server, with a manual clock. */
-export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const clock = new ManualClock(TEST_NOW);
-  const config: AppConfig = {
+/** The configuration of a test application on `databaseUrl`: a fresh encryption key, no logs. */
+export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
     port: 0,
-    databaseUrl: database.url,
+    databaseUrl,
     publicUrl: 'http://twofold.test',
     accessUrl: 'http://twofold.test/access',
     tokenIssuer: 'http://twofold.test',
@@ -39,6 +37,13 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     dataDir: join(tmpdir(), `twofold-test-${randomBytes(4).toString('hex')}`),
     ...overrides,
   };
+}
+
+/** The real application on a fresh database of the run's PostgreSQL server, with a manual clock. */
+export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock = new ManualClock(TEST_NOW);
+  const config = testConfig(database.url, overrides);
   const app = await createApp({ config, dataSource: database.dataSource, clock });
   await app.init();
   const db = new Db(database.dataSource);

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { ManualClock, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
 import { Db, generateTokenSigningKey, openDatabase, SecretCipher, TokenSigningKeysRepository } from '@twofold/persistence';
@@ -9,8 +7,7 @@ import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, JSONWebKe
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../app/create-app';
-import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp, testConfig } from '../testing/test-app';
 import { SIGNING_KEY_CACHE_TTL_MS } from './token-signing-keys.service';
 import { accessPageToken } from './tokens.testing';
 
@@ -136,17 +133,7 @@ describe('the first signing key when two API instances start at once on one data
   });
 
   it('ends with exactly one active key, the one both publish', async () => {
-    const config: AppConfig = {
-      port: 0,
-      databaseUrl: database.url,
-      publicUrl: 'http://twofold.test',
-      accessUrl: 'http://twofold.test/access',
-      tokenIssuer: 'http://twofold.test',
-      encryptionKey: Buffer.from(randomBytes(32)),
-      mailFrom: 'Twofold <no-reply@twofold.test>',
-      logLevel: 'silent',
-      dataDir: join(tmpdir(), `twofold-test-${randomBytes(4).toString('hex')}`),
-    };
+    const config = testConfig(database.url);
     // two processes: their own pools and Nest containers, nothing shared but PostgreSQL
     const created = await Promise.all([
       createApp({ config, dataSource: database.dataSource, clock: new ManualClock(now) }),
