@@ -57,6 +57,8 @@ describe('the built API and CLI on DATABASE_URL', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toBe('Basic realm="api"');
 
+    // the line of the 401 above is the last one: once it is written, every earlier line is too
+    await api.waitForOutput('"statusCode":401');
     const output = api.output();
     expect(output).toContain('"statusCode":201');
     expect(output).not.toContain(credentials.secret);

@@ -27,7 +27,7 @@ export function freePort(): Promise<number> {
 /** Environment without the caller's database settings, so each test says exactly what it uses. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_ENCRYPTION_KEY', 'TWOFOLD_DATA_DIR', 'PORT', 'PUBLIC_URL', 'ACCESS_URL']) {
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_ENCRYPTION_KEY', 'TWOFOLD_DATA_DIR', 'PORT', 'PUBLIC_URL', 'ACCESS_URL', 'TOKEN_ISSUER', 'TRUSTED_PROXIES']) {
     delete env[name];
   }
   return { ...env, LOG_LEVEL: 'info', ...extra };
@@ -38,6 +38,11 @@ export interface RunningApi {
   baseUrl: string;
   output: () => string;
   stop(): Promise<number | null>;
+  /**
+   * Resolves once the output holds `text`. The API writes its log in batches (at least once a
+   * second), so a line about a request just answered may not be there yet.
+   */
+  waitForOutput(text: string, timeoutMs?: number): Promise<string>;
 }
 
 /** Starts the built API and waits until /ping answers. */
@@ -66,6 +71,14 @@ export async function startApi(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Prom
     process: child,
     baseUrl,
     output: () => output,
+    waitForOutput: async (text, waitMs = 10_000) => {
+      const until = Date.now() + waitMs;
+      while (!output.includes(text)) {
+        if (Date.now() > until) throw new Error(`the API output did not show ${JSON.stringify(text)} within ${waitMs} ms:\n${output.slice(-2000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return output;
+    },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

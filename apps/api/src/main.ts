@@ -2,7 +2,7 @@ import { systemClock } from '@twofold/domain';
 import { AccountsRepository, connectDatabase, Db } from '@twofold/persistence';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
-import { createLogger } from './app/logger';
+import { createLogger, flushLogs } from './app/logger';
 
 async function main(): Promise<void> {
   let config;
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing requests in flight');
+    flushLogs();
     try {
       await app.close();
       await database.close();
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
       'No account yet. Create one with: npm run --silent cli -- account create --name "My company" --owner-email you@example.com --enable-api --json',
     );
   }
+  flushLogs();
 }
 
 main().catch((error) => {

@@ -25,7 +25,7 @@ export class AppModule {
         InfrastructureModule.forRuntime(runtime),
         LoggerModule.forRoot({
           pinoHttp: {
-            logger: createLogger(runtime.config.logLevel),
+            logger: createLogger(runtime.config.logLevel, runtime.logDestination),
             genReqId: (req) => (req as unknown as TracedRequest).traceId,
             // one line per request: method, path, status, duration, trace id; no bodies, no headers
             serializers: {

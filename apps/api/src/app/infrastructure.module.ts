@@ -13,6 +13,7 @@ import {
   SecretCipher,
   UsersRepository,
 } from '@twofold/persistence';
+import { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { AuthThrottle } from '../auth/auth-throttle';
@@ -25,6 +26,8 @@ export interface AppRuntime {
   config: AppConfig;
   dataSource: DataSource;
   clock: Clock;
+  /** where the request log goes; absent: the process' stdout */
+  logDestination?: DestinationStream;
 }
 
 const REPOSITORIES = [

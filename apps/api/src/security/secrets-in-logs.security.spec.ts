@@ -9,23 +9,16 @@ import { startTestApp, TestApp } from '../testing/test-app';
 describe('security: credentials in the request log', () => {
   let t: TestApp;
   let auth: string;
-  let written: string[];
-  let spy: jest.SpyInstance;
-  const originalWrite = process.stdout.write.bind(process.stdout);
+  let written: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ logLevel: 'info' });
+    // the request log lines, as the process would write them to stdout
+    t = await startTestApp({ logLevel: 'info' }, { logDestination: { write: (line: string) => void written.push(line) } });
     auth = (await t.newAccount()).authorization;
   });
   beforeEach(() => {
     written = [];
-    // pino writes the request lines to stdout (jest's process.stdout, as it is replaced under jest)
-    spy = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
-      written.push(String(chunk));
-      return rest.length === 0 ? true : originalWrite(chunk as string, ...(rest as []));
-    }) as typeof process.stdout.write);
   });
-  afterEach(() => spy.mockRestore());
   afterAll(() => t.close());
 
   it('logs the access page and the poll without the request id (the page shows the pending secret to whoever has it)', async () => {

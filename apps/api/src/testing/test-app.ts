@@ -8,6 +8,7 @@ import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase 
 import request from 'supertest';
 import { createApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
+import { AppRuntime } from '../app/infrastructure.module';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -40,11 +41,11 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
 }
 
 /** The real application on a fresh database of the run's PostgreSQL server, with a manual clock. */
-export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<AppConfig> = {}, runtime: Pick<AppRuntime, 'logDestination'> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new ManualClock(TEST_NOW);
   const config = testConfig(database.url, overrides);
-  const app = await createApp({ config, dataSource: database.dataSource, clock });
+  const app = await createApp({ config, dataSource: database.dataSource, clock, ...runtime });
   await app.init();
   const db = new Db(database.dataSource);
   const cipher = new SecretCipher(config.encryptionKey);
