@@ -10,7 +10,7 @@ import {
   requireUuid,
   validateAccessRequest,
 } from '@twofold/domain';
-import { AccessRequestEntity, AccessRequestsRepository, UsersRepository } from '@twofold/persistence';
+import { AccessRequestEntity, AccessRequestsRepository } from '@twofold/persistence';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
@@ -26,7 +26,6 @@ import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from '.
 export class AccessRequestsService {
   constructor(
     private readonly requests: AccessRequestsRepository,
-    private readonly users: UsersRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -38,10 +37,7 @@ export class AccessRequestsService {
    */
   async create(principal: ResourcePrincipal, body: unknown): Promise<ModelEnvelope<CreatedAccessRequestDto | null>> {
     const input = validateAccessRequest(body);
-    if (!(await this.users.knownOrRegistrable(principal.accountId, input.identity))) {
-      return { model: null, success: false, message: ErrorMessages.usersQuotaExceeded };
-    }
-    const row = await this.requests.insert(principal.accountId, {
+    const id = await this.requests.insertForKnownOrRegistrable(principal.accountId, {
       resourceId: principal.resourceId,
       userId: null,
       identity: input.identity,
@@ -54,7 +50,8 @@ export class AccessRequestsService {
       signUpGroups: input.signUpGroups.length > 0 ? input.signUpGroups : null,
       createdAt: this.clock.now(),
     });
-    return ok({ id: row.id, url: `${this.config.accessUrl}/${row.id}`, status: row.status });
+    if (id === null) return { model: null, success: false, message: ErrorMessages.usersQuotaExceeded };
+    return ok({ id, url: `${this.config.accessUrl}/${id}`, status: 'AwaitingAuthentication' });
   }
 
   /** Polling by the resource's server: any request of the resource's account; others are 404. */

@@ -55,46 +55,49 @@ export class RaRequestsService {
     const input = parseRaRequest(body);
     const now = this.clock.now();
     return this.db.transaction(async () => {
-      const found = await this.users.findByIdentity(principal.accountId, input.identity);
       // the user row lock queues one user's checks (as on the access page), so parallel calls cannot
       // each read the wrong-code count below the cap before any of them has added to it
-      const user = found ? await this.users.findByIdForUpdate(principal.accountId, found.id) : null;
-      const row = await this.requests.insert(principal.accountId, {
-        resourceId: principal.resourceId,
-        channel,
-        userId: user?.id ?? null,
-        identity: user?.identity ?? input.identity,
-        email: null,
-        phone: null,
-        language: input.language,
-        claims: null,
-        callbackAction: null,
-        callbackTarget: null,
-        ip: input.userIp,
-        remoteHost: input.userIp,
-        createdAt: now,
-      });
-      const facts: RaFacts = { id: row.id, identity: row.identity };
+      const found = await this.users.lockForCodeCheck(principal.accountId, input.identity);
+      /** The call's one history row, written with its outcome. */
+      const record = (outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>) =>
+        this.requests.insertDecided(principal.accountId, {
+          resourceId: principal.resourceId,
+          channel,
+          userId: found?.user.id ?? null,
+          identity: found?.user.identity ?? input.identity,
+          email: null,
+          phone: null,
+          language: input.language,
+          claims: null,
+          callbackAction: null,
+          callbackTarget: null,
+          ip: input.userIp,
+          remoteHost: input.userIp,
+          createdAt: now,
+          ...outcome,
+        });
+      const identity = found?.user.identity ?? input.identity;
       const deny = async (reply: RaReply, wrongCode = false): Promise<RaEnvelope> => {
-        if (wrongCode) await this.requests.recordFailedAttempt(principal.accountId, row.id, 1);
-        await this.requests.decide(principal.accountId, row.id, 'Denied');
-        return raAnswer('Denied', reply, input.language, facts);
+        const id = await record({ status: 'Denied', failedAttempts: wrongCode ? 1 : 0, grantedAt: null, authenticator: null });
+        return raAnswer('Denied', reply, input.language, { id, identity, phone: found?.firstPhone });
       };
 
-      if (!user) return deny({ kind: 'unknownUser' });
+      if (!found) return deny({ kind: 'unknownUser' });
+      const { user, firstPhone, authenticators } = found;
       if (user.isLocked) return deny({ kind: 'locked' });
-      facts.phone = await this.firstPhone(user);
-      const all = await this.authenticators.listByUser(principal.accountId, user.id);
-      const otp = otpAuthenticators(all);
-      if (otp.length === 0) return deny(all.length > 0 || facts.phone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
+      const otp = otpAuthenticators(authenticators);
+      if (otp.length === 0) return deny(authenticators.length > 0 || firstPhone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
       if (input.passCodeIntent.kind === 'delivery') return deny({ kind: 'deliveryUnavailable', method: input.passCodeIntent.method });
       if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) return deny({ kind: 'tooManyCodes' });
-      if (input.passCodeIntent.kind === 'none') return raAnswer('AwaitingAuthentication', { kind: 'enterCode' }, input.language, facts);
+      if (input.passCodeIntent.kind === 'none') {
+        const id = await record({ status: 'AwaitingAuthentication', failedAttempts: 0, grantedAt: null, authenticator: null });
+        return raAnswer('AwaitingAuthentication', { kind: 'enterCode' }, input.language, { id, identity, phone: firstPhone });
+      }
 
       const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, input.passCodeIntent.code, now);
       if (!accepted) return deny({ kind: 'wrongCode' }, true);
-      await this.grant(row, user, accepted, now);
-      return raAnswer('Granted', { kind: 'granted' }, input.language, { ...facts, ...acceptedFacts(accepted) });
+      const id = await record({ status: 'Granted', failedAttempts: 0, grantedAt: now, authenticator: accepted.kind });
+      return raAnswer('Granted', { kind: 'granted' }, input.language, { id, identity, phone: firstPhone, ...acceptedFacts(accepted) });
     });
   }
 

@@ -103,8 +103,8 @@ export class UsersService {
     const identity = singleQueryValue('identity', lower['identity'])?.trim();
     const withPhones = parseBooleanQuery(lower['withphones'], 'withPhones');
     const filter = identity ? { identity } : {};
-    const [users] = await this.users.list(accountId, filter, page);
-    return this.toDtos(accountId, users, { withPhones });
+    const found = await this.users.listWithDetails(accountId, filter, page);
+    return found.map(({ user, details }) => toUserDto(user, details, { withPhones }));
   }
 
   async create(principal: AccountPrincipal, body: CreateUserRequest): Promise<CreatedUserDto> {

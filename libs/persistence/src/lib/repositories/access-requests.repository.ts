@@ -37,6 +37,82 @@ export class AccessRequestsRepository {
     return this.repo().save(this.repo().create({ status: 'AwaitingAuthentication', failedAttempts: 0, ...values, accountId }));
   }
 
+  /**
+   * POST /access/requests in one statement (issue 11: the licence check, BEGIN, INSERT and COMMIT were
+   * four round trips; `npm run bench:api`): the request is inserted only when its identity is a user
+   * of the account, or a licence is free for the page to register them (CONTRACT §8.1). Returns the
+   * new request's id, or null when every licence is in use. The page's registration counts again
+   * under the account lock: this is the early answer, not the guarantee.
+   */
+  async insertForKnownOrRegistrable(accountId: string, values: NewAccessRequest): Promise<string | null> {
+    const rows: { id: string }[] = await this.db.manager().query(
+      `INSERT INTO access_requests (account_id, resource_id, user_id, identity, email, phone, language, claims,
+                                    callback_action, callback_target, channel, sign_up_groups, status, failed_attempts, created_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, 'AwaitingAuthentication', 0, $13
+        WHERE EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($4))
+           OR (SELECT count(*) FROM users WHERE account_id = $1) < (SELECT licenses FROM accounts WHERE id = $1)
+       RETURNING id`,
+      [
+        accountId,
+        values.resourceId,
+        values.userId,
+        values.identity,
+        values.email,
+        values.phone,
+        values.language,
+        values.claims === null ? null : JSON.stringify(values.claims),
+        values.callbackAction,
+        values.callbackTarget,
+        values.channel ?? 'page',
+        values.signUpGroups ?? null,
+        values.createdAt,
+      ],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * A request of the `ra` family written once, with its outcome (issue 11: insert, then decide, then
+   * the user's lastLogin were three round trips; `npm run bench:api`). A Granted one also sets the
+   * user's lastLogin, in the same statement. Returns the request's id.
+   */
+  async insertDecided(
+    accountId: string,
+    values: NewAccessRequest & Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>,
+  ): Promise<string> {
+    const lastLogin = values.status === 'Granted' && values.userId !== null;
+    const rows: { id: string }[] = await this.db.manager().query(
+      `WITH inserted AS (
+         INSERT INTO access_requests (account_id, resource_id, user_id, identity, email, phone, language, claims, callback_action,
+                                      callback_target, channel, ip, remote_host, status, failed_attempts, granted_at, authenticator, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+         RETURNING id
+       )${lastLogin ? `, login AS (UPDATE users SET last_login = $16 WHERE account_id = $1 AND id = $3)` : ''}
+       SELECT id FROM inserted`,
+      [
+        accountId,
+        values.resourceId,
+        values.userId,
+        values.identity,
+        values.email,
+        values.phone,
+        values.language,
+        values.claims === null ? null : JSON.stringify(values.claims),
+        values.callbackAction,
+        values.callbackTarget,
+        values.channel ?? 'page',
+        values.ip ?? null,
+        values.remoteHost ?? null,
+        values.status,
+        values.failedAttempts,
+        values.grantedAt,
+        values.authenticator,
+        values.createdAt,
+      ],
+    );
+    return rows[0].id;
+  }
+
   findById(accountId: string, id: string): Promise<AccessRequestEntity | null> {
     return this.repo().findOneBy({ accountId, id });
   }
@@ -136,7 +212,8 @@ export class AccessRequestsRepository {
   async recentFailedAttempts(accountId: string, userId: string, since: Date): Promise<number> {
     const rows: { n: number }[] = await this.db
       .manager()
-      .query('SELECT COALESCE(SUM(failed_attempts), 0)::int AS n FROM access_requests WHERE account_id = $1 AND user_id = $2 AND created_at >= $3', [
+      // only requests with a wrong code count: the partial index access_requests_user_wrong_codes holds just those
+      .query('SELECT COALESCE(SUM(failed_attempts), 0)::int AS n FROM access_requests WHERE user_id = $2 AND created_at >= $3 AND failed_attempts > 0 AND account_id = $1', [
         accountId,
         userId,
         since,

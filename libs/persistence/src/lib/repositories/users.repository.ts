@@ -1,7 +1,7 @@
 import { Page } from '@twofold/domain';
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
-import { AuthenticatorEntity, CustomFieldEntity, GroupEntity, PhoneEntity, UserEntity, UserGroupEntity, UserSource } from '../entities';
+import { AuthenticatorEntity, AuthenticatorKind, CustomFieldEntity, GroupEntity, PhoneEntity, UserEntity, UserGroupEntity, UserSource } from '../entities';
 
 export interface NewUser {
   identity: string;
@@ -20,6 +20,45 @@ export interface UserDetails {
   authenticatorKinds: string[];
   phones: string[];
   customFields: { name: string; value: string }[];
+}
+
+/** A users row as PostgreSQL returns it to hand-written queries. */
+interface UserRow {
+  id: string;
+  account_id: string;
+  identity: string;
+  name: string | null;
+  email: string | null;
+  is_locked: boolean;
+  source: UserSource;
+  created_at: Date;
+  last_login: Date | null;
+}
+
+interface AuthenticatorJson {
+  id: string;
+  kind: AuthenticatorKind;
+  name: string;
+  secretEnc: string | null;
+  algorithm: string | null;
+  digits: number | null;
+  hotpCounter: string | null;
+  lastTimeStep: string | null;
+  createdAt: string;
+}
+
+/** A user locked for a code check, with its first phone and its authenticators. */
+export interface UserForCodeCheck {
+  user: UserEntity;
+  firstPhone: string | null;
+  authenticators: AuthenticatorEntity[];
+}
+
+interface UserWithDetailsRow extends UserRow {
+  groups: string[];
+  kinds: string[];
+  phones: string[];
+  custom_fields: { name: string; value: string }[];
 }
 
 /**
@@ -63,24 +102,95 @@ export class UsersRepository {
   }
 
   /**
-   * Whether a request for this identity may go to the access page (CONTRACT §8.1): the user exists,
-   * or a licence is free for the page to register them. One round trip; the page's registration
-   * counts again under the account lock, so this is the early answer, not the guarantee.
+   * What a code check of the `ra` family needs, in one round trip (issue 11, `npm run bench:api`):
+   * the user by identity, its row locked for the rest of the transaction (one user's checks queue up
+   * behind it, so the wrong-code count read next is exact), its first phone for the answer, and its
+   * authenticators in creation order. Null when the account has no such user.
    */
-  async knownOrRegistrable(accountId: string, identity: string): Promise<boolean> {
-    const rows: { allowed: boolean }[] = await this.db.manager().query(
-      `SELECT EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($2))
-           OR (SELECT count(*) FROM users WHERE account_id = $1) < (SELECT licenses FROM accounts WHERE id = $1) AS allowed`,
+  async lockForCodeCheck(accountId: string, identity: string): Promise<UserForCodeCheck | null> {
+    const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[] })[] = await this.db.manager().query(
+      `SELECT u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login,
+              (SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number LIMIT 1) AS first_phone,
+              COALESCE((SELECT json_agg(json_build_object(
+                          'id', a.id, 'kind', a.kind, 'name', a.name, 'secretEnc', encode(a.secret_enc, 'base64'),
+                          'algorithm', a.algorithm, 'digits', a.digits, 'hotpCounter', a.hotp_counter::text,
+                          'lastTimeStep', a.last_time_step::text, 'createdAt', a.created_at) ORDER BY a.created_at, a.id)
+                          FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id), '[]'::json) AS authenticators
+         FROM users u
+        WHERE u.account_id = $1 AND lower(u.identity) = lower($2)
+          FOR UPDATE OF u`,
       [accountId, identity],
     );
-    return rows[0]?.allowed === true;
+    const row = rows[0];
+    if (!row) return null;
+    const authenticators = this.db.manager().getRepository(AuthenticatorEntity);
+    return {
+      user: this.userOfRow(row),
+      firstPhone: row.first_phone,
+      authenticators: row.authenticators.map((a) =>
+        authenticators.create({
+          id: a.id,
+          accountId: row.account_id,
+          userId: row.id,
+          kind: a.kind,
+          name: a.name,
+          secretEnc: a.secretEnc === null ? null : Buffer.from(a.secretEnc, 'base64'),
+          privateIdEnc: null,
+          algorithm: a.algorithm,
+          digits: a.digits,
+          hotpCounter: a.hotpCounter,
+          lastTimeStep: a.lastTimeStep,
+          createdAt: new Date(a.createdAt),
+        }),
+      ),
+    };
   }
 
-  /** Users in creation order; with `identity`, only that login (case-insensitively). */
-  list(accountId: string, filter: { identity?: string }, page: Page): Promise<[UserEntity[], number]> {
-    const query = this.repo().createQueryBuilder('u').where('u.account_id = :accountId', { accountId });
-    if (filter.identity !== undefined) query.andWhere('lower(u.identity) = lower(:identity)', { identity: filter.identity });
-    return query.orderBy('u.created_at', 'ASC').addOrderBy('u.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
+  private userOfRow(row: UserRow): UserEntity {
+    return this.repo().create({
+      id: row.id,
+      accountId: row.account_id,
+      identity: row.identity,
+      name: row.name,
+      email: row.email,
+      isLocked: row.is_locked,
+      source: row.source,
+      createdAt: row.created_at,
+      lastLogin: row.last_login,
+    });
+  }
+
+  /**
+   * One page of users with their details in one round trip (issue 11: `GET /users?identity=` made
+   * six, measured by `npm run bench:api`): the groups, authenticator kinds, phones and custom fields
+   * are aggregated per user by index look-ups on (user_id, …). Same order and contents as `list` +
+   * `detailsOf`.
+   */
+  async listWithDetails(accountId: string, filter: { identity?: string }, page: Page): Promise<{ user: UserEntity; details: UserDetails }[]> {
+    const params: unknown[] = [accountId, page.limit, page.offset];
+    let identityFilter = '';
+    if (filter.identity !== undefined) {
+      params.push(filter.identity);
+      identityFilter = 'AND lower(u.identity) = lower($4)';
+    }
+    const rows: UserWithDetailsRow[] = await this.db.manager().query(
+      `SELECT u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login,
+              ARRAY(SELECT g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id
+                     WHERE ug.user_id = u.id AND ug.account_id = u.account_id ORDER BY lower(g.name)) AS groups,
+              ARRAY(SELECT DISTINCT a.kind FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id) AS kinds,
+              ARRAY(SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number) AS phones,
+              COALESCE((SELECT json_agg(json_build_object('name', f.name, 'value', f.value) ORDER BY f.name)
+                          FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields
+         FROM users u
+        WHERE u.account_id = $1 ${identityFilter}
+        ORDER BY u.created_at, u.id
+        LIMIT $2 OFFSET $3`,
+      params,
+    );
+    return rows.map((row) => ({
+      user: this.userOfRow(row),
+      details: { groups: row.groups, authenticatorKinds: row.kinds, phones: row.phones, customFields: row.custom_fields },
+    }));
   }
 
   async update(accountId: string, id: string, changes: UserChanges): Promise<void> {

@@ -1,0 +1,72 @@
+import { generateHotp } from '@twofold/otp';
+import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
+import { countQueries } from '../testing/query-counter';
+import { startTestApp, TestApp } from '../testing/test-app';
+
+/**
+ * Issue 11: the hot calls' round trips to PostgreSQL, counted (never timed). Each bound is what the
+ * call needs; `npm run bench:api` measures what it costs. A change that adds a round trip to a hot
+ * path fails here first.
+ */
+describe('round trips of the hot calls', () => {
+  let t: TestApp;
+  let accountAuth: string;
+  let resourceAuth: string;
+  let accountId: string;
+  const hotpKey = Buffer.from('0102030405060708090a0b0c0d0e0f1011121314', 'hex');
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const account = await t.newAccount();
+    accountId = account.account.id;
+    accountAuth = account.authorization;
+    resourceAuth = (await t.newResource(accountId, 'VPN')).authorization;
+    await t.http().post('/groups').set('Authorization', accountAuth).send({ name: 'Staff' });
+    for (let i = 0; i < 30; i += 1) {
+      const created = await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: `user${i}`, Phone: '+79123456789', Groups: { Add: ['Staff'] } });
+      await t.http().put(`/v2/users/${created.body.model.id}/customfields`).set('Authorization', accountAuth).send({ fields: [{ name: 'Floor', value: String(i) }] });
+    }
+  });
+  afterAll(() => t.close());
+
+  it('GET /users?identity=: the credential look-up and one query for the user and all its details', async () => {
+    let body: { model: { groups: string[]; customFields: unknown[]; phones: string[] }[] } = { model: [] };
+    const queries = await countQueries(async () => {
+      body = (await t.http().get('/users?identity=USER7&withPhones=true').set('Authorization', accountAuth)).body;
+    });
+    expect(body.model).toEqual([expect.objectContaining({ groups: ['AllUsers', 'Staff'], customFields: [{ name: 'Floor', value: '7' }], phones: ['+79123456789'] })]);
+    expect(queries).toBe(2);
+  });
+
+  it('GET /users?limit=100: the same two, whatever the number of users on the page', async () => {
+    let users = 0;
+    const queries = await countQueries(async () => {
+      users = (await t.http().get('/users?limit=100').set('Authorization', accountAuth)).body.model.length;
+    });
+    expect(users).toBe(30);
+    expect(queries).toBe(2);
+  });
+
+  it('POST /access/requests: the credential look-up and one INSERT that checks the licence', async () => {
+    let status = '';
+    const queries = await countQueries(async () => {
+      status = (await t.http().post('/access/requests').set('Authorization', resourceAuth).send({ identity: 'user3' })).body.model.status;
+    });
+    expect(status).toBe('AwaitingAuthentication');
+    expect(queries).toBe(2);
+  });
+
+  it('POST /access/requests/ra with a valid HOTP code', async () => {
+    const user = await newUser(t.db, accountId, 'hotp.user', { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'HotpToken', key: hotpKey, now: t.clock.now() });
+    let status = '';
+    const queries = await countQueries(async () => {
+      status = (await t.http().post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity: 'hotp.user', passCode: generateHotp({ secret: hotpKey, counter: 0 }) })).body.model.status;
+    });
+    expect(status).toBe('Granted');
+    expect(queries).toBe(RA_GRANT_ROUND_TRIPS);
+  });
+});
+
+/** The credential look-up, BEGIN, the user (locked) with its phone and authenticators, its recent wrong codes, the counter, the request with lastLogin, COMMIT. */
+const RA_GRANT_ROUND_TRIPS = 7;
