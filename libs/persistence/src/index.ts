@@ -8,3 +8,4 @@ export * from './lib/credentials';
 export * from './lib/embedded-postgres';
 export * from './lib/repositories';
 export * from './lib/database-connection';
+export * from './lib/credential-changes';

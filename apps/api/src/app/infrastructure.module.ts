@@ -18,6 +18,8 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { AuthThrottle } from '../auth/auth-throttle';
 import { ApiCredentialsVerifier } from '../auth/api-credentials.verifier';
+import { CredentialsChangeListener } from '../auth/credentials-change.listener';
+import { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
 import { ClientAddressResolver } from '../http/client-address';
 import { APP_CONFIG, CLOCK } from './tokens';
 import { createMailer, MAILER } from '../mail/mailer';
@@ -59,10 +61,12 @@ export class InfrastructureModule {
       { provide: AuthThrottle, useFactory: (clock: Clock) => new AuthThrottle(clock), inject: [CLOCK] },
       // the client's address behind TRUSTED_PROXIES: for the auth throttle and the access history
       { provide: ClientAddressResolver, useValue: new ClientAddressResolver(runtime.config.trustedProxies ?? []) },
+      { provide: VerifiedCredentialsCache, useFactory: (clock: Clock) => new VerifiedCredentialsCache(clock), inject: [CLOCK] },
+      CredentialsChangeListener,
       {
         provide: ApiCredentialsVerifier,
-        useFactory: (a: AccountsRepository, r: ResourcesRepository, c: SecretCipher) => new ApiCredentialsVerifier(a, r, c),
-        inject: [AccountsRepository, ResourcesRepository, SecretCipher],
+        useFactory: (a: AccountsRepository, r: ResourcesRepository, c: SecretCipher, cache: VerifiedCredentialsCache) => new ApiCredentialsVerifier(a, r, c, cache),
+        inject: [AccountsRepository, ResourcesRepository, SecretCipher, VerifiedCredentialsCache],
       },
     ];
     return { module: InfrastructureModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };

@@ -1,5 +1,6 @@
 import { Db } from '../transaction-context';
 import { AccountEntity } from '../entities';
+import { announceCredentialsChange } from '../credential-changes';
 
 export class AccountsRepository {
   constructor(private readonly db: Db) {}
@@ -29,8 +30,10 @@ export class AccountsRepository {
     return this.repo().count();
   }
 
+  /** Enables, disables or re-keys the account's API; instances that cached its credentials are told (same transaction). */
   async setApi(accountId: string, values: { apiEnabled: boolean; apiKey?: string; apiSecretEnc?: Buffer }): Promise<void> {
     await this.repo().update({ id: accountId }, values);
+    await announceCredentialsChange(this.db.manager(), { kind: 'account', id: accountId });
   }
 
   async setDirectorySync(accountId: string, enabled: boolean): Promise<void> {

@@ -1,4 +1,5 @@
 import { Db } from '../transaction-context';
+import { announceCredentialsChange } from '../credential-changes';
 import { ResourceEntity } from '../entities';
 import { Page } from '@twofold/domain';
 
@@ -44,7 +45,9 @@ export class ResourcesRepository {
     await this.repo().update({ accountId, id }, changes);
   }
 
+  /** Instances that cached the resource's credentials are told (same transaction). */
   async delete(accountId: string, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
+    await announceCredentialsChange(this.db.manager(), { kind: 'resource', id });
   }
 }
