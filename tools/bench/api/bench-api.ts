@@ -1245,8 +1245,9 @@ async function main(): Promise<number> {
 
     const rows: { scenario: Scenario; baseline: Measured; twofold: Measured; parity: string[] }[] = [];
     for (const scenario of chosen) {
-      // the requests still awaiting a code: a by-id UPDATE of a request can be planned on the partial
-      // index access_requests_account_awaiting, whose cost grows with them (see the /ra/challenge plans of --explain)
+      // the requests still awaiting a code: a by-id UPDATE of a request was planned on the partial index
+      // of them, at a cost that grew with them (STILL_AWAITING in access-requests.repository.ts);
+      // printed so a regression shows (see the /ra/challenge plans of --explain)
       const awaiting = ['access-requests', 'ra', 'ra-challenge', 'history'].includes(scenario.id)
         ? ` [${(await db.query(`SELECT count(*)::int AS n FROM access_requests WHERE status = 'AwaitingAuthentication'`)).rows[0].n} awaiting requests]`
         : '';

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (account_id, created_at) that read every request of the account in the window — all of a login
  * storm's. Only requests with a wrong code matter, so the index holds just those (issue 11).
  */
-export class RecentWrongCodesIndex1764200000000 implements MigrationInterface {
-  name = 'RecentWrongCodesIndex1764200000000';
+export class WrongCodesIndex1764200000000 implements MigrationInterface {
+  name = 'WrongCodesIndex1764200000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE INDEX access_requests_user_wrong_codes ON access_requests (user_id, created_at) WHERE failed_attempts > 0`);
