@@ -32,6 +32,26 @@ export interface AccessHistoryFilter {
 const STILL_AWAITING = "status NOT IN ('Granted', 'Denied', 'Expired')";
 
 /**
+ * The first eleven values of the hand-written INSERTs, in this column order: account_id, resource_id,
+ * user_id, identity, email, phone, language, claims (jsonb), callback_action, callback_target, channel.
+ */
+function requestColumnValues(accountId: string, values: NewAccessRequest): unknown[] {
+  return [
+    accountId,
+    values.resourceId,
+    values.userId,
+    values.identity,
+    values.email,
+    values.phone,
+    values.language,
+    values.claims === null ? null : JSON.stringify(values.claims),
+    values.callbackAction,
+    values.callbackTarget,
+    values.channel ?? 'page',
+  ];
+}
+
+/**
  * Access requests and their history. Every status change is a conditional UPDATE on
  * `status = 'AwaitingAuthentication'`: of parallel deciders exactly one wins, in any API process.
  */
@@ -61,21 +81,7 @@ export class AccessRequestsRepository {
         WHERE EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($4))
            OR (SELECT count(*) FROM users WHERE account_id = $1) < (SELECT licenses FROM accounts WHERE id = $1)
        RETURNING id`,
-      [
-        accountId,
-        values.resourceId,
-        values.userId,
-        values.identity,
-        values.email,
-        values.phone,
-        values.language,
-        values.claims === null ? null : JSON.stringify(values.claims),
-        values.callbackAction,
-        values.callbackTarget,
-        values.channel ?? 'page',
-        values.signUpGroups ?? null,
-        values.createdAt,
-      ],
+      [...requestColumnValues(accountId, values), values.signUpGroups ?? null, values.createdAt],
     );
     return rows[0]?.id ?? null;
   }
@@ -99,17 +105,7 @@ export class AccessRequestsRepository {
        )${lastLogin ? `, login AS (UPDATE users SET last_login = $16 WHERE account_id = $1 AND id = $3)` : ''}
        SELECT id FROM inserted`,
       [
-        accountId,
-        values.resourceId,
-        values.userId,
-        values.identity,
-        values.email,
-        values.phone,
-        values.language,
-        values.claims === null ? null : JSON.stringify(values.claims),
-        values.callbackAction,
-        values.callbackTarget,
-        values.channel ?? 'page',
+        ...requestColumnValues(accountId, values),
         values.ip ?? null,
         values.remoteHost ?? null,
         values.status,
