@@ -373,15 +373,17 @@ async function createUser(x: Exchange): Promise<void> {
     // the account row lock orders parallel creations, so the licence count cannot be outrun; the count
     // is a statement of its own: in READ COMMITTED only a statement started after the lock was granted
     // sees the users the previous holder inserted
-    const { rows: accounts } = await client.query<{ licenses: number }>('SELECT licenses FROM accounts WHERE id = $1 FOR UPDATE', [principal.accountId]);
+    const { rows: accounts } = await client.query<{ licenses: number; users: number }>(
+      'SELECT licenses, user_count AS users FROM accounts WHERE id = $1 FOR UPDATE',
+      [principal.accountId],
+    );
     if (!accounts[0]) throw new HttpError(500, 'account not found');
-    const { rows: checks } = await client.query<{ users: number; taken: boolean }>(
-      `SELECT (SELECT count(*) FROM users WHERE account_id = $1)::int AS users,
-              EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($2)) AS taken`,
+    const { rows: checks } = await client.query<{ taken: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($2)) AS taken`,
       [principal.accountId, identity],
     );
     if (checks[0].taken) throw new HttpError(409, `A user with the identity ${identity} already exists.`);
-    if (checks[0].users >= accounts[0].licenses) throw badRequest('Users quota exceeded');
+    if (accounts[0].users >= accounts[0].licenses) throw badRequest('Users quota exceeded');
     const { rows } = await client.query<UserRow>(
       `WITH u AS (
          INSERT INTO users (account_id, identity, name, email, is_locked, source, created_at, last_login)
@@ -580,7 +582,7 @@ async function createAccessRequest(x: Exchange): Promise<void> {
                                   channel, sign_up_groups, status, failed_attempts, created_at)
      SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, 'page', $10, 'AwaitingAuthentication', 0, $11
       WHERE EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($3))
-         OR (SELECT count(*) FROM users WHERE account_id = $1) < (SELECT licenses FROM accounts WHERE id = $1)
+         OR (SELECT user_count < licenses FROM accounts WHERE id = $1)
      RETURNING id`,
     [
       principal.accountId,

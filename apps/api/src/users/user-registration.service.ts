@@ -26,10 +26,10 @@ export class UserRegistrationService {
 
   async register(accountId: string, registration: UserRegistration): Promise<UserEntity> {
     const taken = () => new DomainError('USER_IDENTITY_TAKEN', `A user with the identity ${registration.identity} already exists.`);
-    const licenses = await this.accounts.lockForUserCreation(accountId);
+    const { licenses, users } = await this.accounts.lockForUserCreation(accountId);
     // an existing identity is a conflict even on a full account: nothing new would be created
     if (await this.users.findByIdentity(accountId, registration.identity)) throw taken();
-    assertWithinLicenses(await this.users.count(accountId), licenses);
+    assertWithinLicenses(users, licenses);
     try {
       return await this.users.insert(accountId, { ...registration, createdAt: this.clock.now() });
     } catch (error) {

@@ -94,7 +94,7 @@ export class UsersService {
 
   async count(accountId: string): Promise<UsersCountDto> {
     const account = await this.accounts.findById(accountId);
-    return { total: await this.users.count(accountId), limit: account?.licenses ?? 0 };
+    return { total: account?.userCount ?? 0, limit: account?.licenses ?? 0 };
   }
 
   async list(accountId: string, query: Record<string, unknown>): Promise<UserDto[]> {

@@ -10,5 +10,7 @@ export class AccountEntity {
   /** AES-256-GCM, see SecretCipher; never returned after creation or rotation */
   @Column({ name: 'api_secret_enc', type: 'bytea', nullable: true }) apiSecretEnc!: Buffer | null;
   @Column({ name: 'directory_sync', type: 'boolean', default: false }) directorySync!: boolean;
+  /** kept by the triggers users_count_inserted/deleted; never written by the application */
+  @Column({ name: 'user_count', type: 'int', insert: false, update: false, default: 0 }) userCount!: number;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
 }

@@ -79,7 +79,7 @@ export class AccessRequestsRepository {
                                     callback_action, callback_target, channel, sign_up_groups, status, failed_attempts, created_at)
        SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, 'AwaitingAuthentication', 0, $13
         WHERE EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($4))
-           OR (SELECT count(*) FROM users WHERE account_id = $1) < (SELECT licenses FROM accounts WHERE id = $1)
+           OR (SELECT user_count < licenses FROM accounts WHERE id = $1)
        RETURNING id`,
       [...requestColumnValues(accountId, values), values.signUpGroups ?? null, values.createdAt],
     );

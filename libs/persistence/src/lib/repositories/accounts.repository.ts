@@ -41,16 +41,17 @@ export class AccountsRepository {
   }
 
   /**
-   * Locks the account row (SELECT ... FOR UPDATE) and returns its licensed user count: user creations
-   * of one account queue up here, so a count taken after it cannot be outrun by a parallel insert.
+   * Locks the account row (SELECT ... FOR UPDATE) and returns its licences and its users (the count
+   * the trigger keeps): user creations of one account queue up here, so the count cannot be outrun by
+   * a parallel insert.
    */
-  async lockForUserCreation(accountId: string): Promise<number> {
+  async lockForUserCreation(accountId: string): Promise<{ licenses: number; users: number }> {
     const account = await this.repo()
       .createQueryBuilder('a')
       .setLock('pessimistic_write')
       .where('a.id = :accountId', { accountId })
       .getOne();
     if (!account) throw new Error(`account ${accountId} does not exist`);
-    return account.licenses;
+    return { licenses: account.licenses, users: account.userCount };
   }
 }
