@@ -27,8 +27,9 @@ describe('the built API and CLI on DATABASE_URL', () => {
     await dropDatabase?.();
   });
 
-  it('prints how to provision an account when the database is empty', () => {
-    expect(api.output()).toContain('npm run --silent cli -- account create');
+  it('prints how to provision an account when the database is empty', async () => {
+    // printed once the API listens and has counted the accounts: /ping may answer first
+    expect(await api.waitForOutput('npm run --silent cli -- account create')).toContain('"msg":"No account yet.');
   });
 
   it('provisions an account whose credentials work on /journal, /groups and /resources; secrets stay out of the logs', async () => {
@@ -107,7 +108,7 @@ describe('the built API without DATABASE_URL: embedded PostgreSQL under the data
     const env = cleanEnv({ TWOFOLD_DATA_DIR: dataDir, PORT: String(await freePort()) });
     const api = await startApi(env);
     try {
-      expect(api.output()).toContain('using the embedded PostgreSQL');
+      await api.waitForOutput('using the embedded PostgreSQL');
       // the CLI joins the server the API started
       const created = runCli(['account', 'create', '--name', 'E', '--owner-email', 'o@e.test', '--enable-api', '--json'], env);
       expect(created.stderr).toBe('');

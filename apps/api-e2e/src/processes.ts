@@ -51,7 +51,8 @@ export async function startApi(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Prom
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the last lines on stdout are read before the stop resolves
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${env['PORT']}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
