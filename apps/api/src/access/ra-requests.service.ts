@@ -57,7 +57,7 @@ export class RaRequestsService {
     return this.db.transaction(async () => {
       // the user row lock queues one user's checks (as on the access page), so parallel calls cannot
       // each read the wrong-code count below the cap before any of them has added to it
-      const found = await this.users.lockForCodeCheck(principal.accountId, input.identity);
+      const found = await this.users.lockForCodeCheck(principal.accountId, { identity: input.identity });
       /** The call's one history row, written with its outcome. */
       const record = (outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>) =>
         this.requests.insertDecided(principal.accountId, {
@@ -129,12 +129,13 @@ export class RaRequestsService {
         await this.requests.decide(row.accountId, row.id, 'Denied');
         return raAnswer('Denied', reply, language, facts);
       };
-      const user = row.userId ? await this.users.findByIdForUpdate(row.accountId, row.userId) : null;
-      if (!user) return deny({ kind: 'unknownUser' });
+      const found = row.userId ? await this.users.lockForCodeCheck(row.accountId, { id: row.userId }) : null;
+      if (!found) return deny({ kind: 'unknownUser' });
+      const { user, firstPhone, authenticators } = found;
       if (user.isLocked) return deny({ kind: 'locked' });
-      facts.phone = await this.firstPhone(user);
+      facts.phone = firstPhone;
       if (await userOutOfCodeAttempts(this.requests, row.accountId, user.id, now)) return deny({ kind: 'tooManyCodes' });
-      const otp = otpAuthenticators(await this.authenticators.listByUser(row.accountId, user.id));
+      const otp = otpAuthenticators(authenticators);
       if (otp.length === 0) return deny({ kind: 'noSecondFactor' });
       const code = codeOf(input.challenge);
       if (code === null) return raAnswer('AwaitingAuthentication', challengeReply(input.challenge), language, facts);
@@ -156,10 +157,6 @@ export class RaRequestsService {
     const granted = await this.requests.decide(row.accountId, row.id, 'Granted', { grantedAt: now, authenticator: accepted.kind });
     if (granted) await this.users.update(row.accountId, user.id, { lastLogin: now });
     return granted;
-  }
-
-  private async firstPhone(user: UserEntity): Promise<string | null> {
-    return (await this.users.phonesOf(user.accountId, user.id))[0] ?? null;
   }
 }
 

@@ -62,10 +62,6 @@ export class AccessRequestsRepository {
     return this.db.manager().getRepository(AccessRequestEntity);
   }
 
-  insert(accountId: string, values: NewAccessRequest & Partial<Pick<AccessRequestEntity, 'status'>>): Promise<AccessRequestEntity> {
-    return this.repo().save(this.repo().create({ status: 'AwaitingAuthentication', failedAttempts: 0, ...values, accountId }));
-  }
-
   /**
    * POST /access/requests in one statement (issue 11: the licence check, BEGIN, INSERT and COMMIT were
    * four round trips; `npm run bench:api`): the request is inserted only when its identity is a user

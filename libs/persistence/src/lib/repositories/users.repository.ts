@@ -103,11 +103,13 @@ export class UsersRepository {
 
   /**
    * What a code check of the `ra` family needs, in one round trip (issue 11, `npm run bench:api`):
-   * the user by identity, its row locked for the rest of the transaction (one user's checks queue up
-   * behind it, so the wrong-code count read next is exact), its first phone for the answer, and its
-   * authenticators in creation order. Null when the account has no such user.
+   * the user by identity (`ra`, `md`) or id (`ra/challenge`), its row locked for the rest of the
+   * transaction (one user's checks queue up behind it, so the wrong-code count read next is exact), its
+   * first phone for the answer, and its authenticators in creation order. Null when the account has no
+   * such user.
    */
-  async lockForCodeCheck(accountId: string, identity: string): Promise<UserForCodeCheck | null> {
+  async lockForCodeCheck(accountId: string, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
+    const [match, value] = 'id' in which ? ['u.id = $2', which.id] : ['lower(u.identity) = lower($2)', which.identity];
     const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[] })[] = await this.db.manager().query(
       `SELECT u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login,
               (SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number LIMIT 1) AS first_phone,
@@ -117,9 +119,9 @@ export class UsersRepository {
                           'lastTimeStep', a.last_time_step::text, 'createdAt', a.created_at) ORDER BY a.created_at, a.id)
                           FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id), '[]'::json) AS authenticators
          FROM users u
-        WHERE u.account_id = $1 AND lower(u.identity) = lower($2)
+        WHERE u.account_id = $1 AND ${match}
           FOR UPDATE OF u`,
-      [accountId, identity],
+      [accountId, value],
     );
     const row = rows[0];
     if (!row) return null;
