@@ -12,7 +12,8 @@
  *   phones and custom fields aggregated per user (no count: the answer has no total).
  * - `POST /users`: one transaction: the account row locked, then the licence count and the identity
  *   check in one statement, then the user and its journal event inserted by one statement.
- * - `GET /journal`, `GET /access/requests` (history): one statement for the page and its total.
+ * - `GET /journal`, `GET /access/requests` (history): one statement for the page and its total; a
+ *   settled day's total remembered per filter in settled_day_totals, as Twofold does.
  *   An awaiting request past its 15 minutes is shown Expired (as Twofold's effectiveAccessStatus),
  *   without writing it.
  * - `POST /access/requests`: one INSERT … SELECT that checks "known identity or a free licence".
@@ -184,7 +185,7 @@ function pageOf(query: Map<string, string[]>): { offset: number; limit: number }
 }
 
 /** One past UTC day, as libs/domain parsePastDay. */
-function pastDay(name: string, raw: string | undefined, now: Date): { from: Date; to: Date } {
+function pastDay(name: string, raw: string | undefined, now: Date): { day: string; from: Date; to: Date } {
   if (raw === undefined || raw === '') throw badRequest(`${name} is required.`);
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   if (!match) throw badRequest(`${name} must be a date in the format yyyy-mm-dd.`);
@@ -194,7 +195,7 @@ function pastDay(name: string, raw: string | undefined, now: Date): { from: Date
   if (from.getTime() >= Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) {
     throw badRequest(`${name} must be a past day, not today or later.`);
   }
-  return { from, to: new Date(from.getTime() + 86_400_000) };
+  return { day: raw, from, to: new Date(from.getTime() + 86_400_000) };
 }
 
 function validateIdentity(raw: unknown, field = 'Identity'): string {
@@ -401,7 +402,48 @@ async function createUser(x: Exchange): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Journal and history: one statement for the page and the total
+// Journal and history: one statement for the page and the total. A settled day's total (15 minutes
+// after its end, as Twofold's isSettledDay) is read from settled_day_totals, checked against the
+// account's past_rows_version, in that statement; counted (with the version, one statement) and
+// stored only when it is not there. Same table and key spelling as Twofold's.
+
+const DAY_SETTLES_AFTER_MS = 15 * 60_000;
+
+interface DayPageKey {
+  accountId: string;
+  list: 'journal' | 'history';
+  day: { day: string; to: Date };
+  filter: string;
+}
+
+async function dayPage<Row extends { total: string | number | null }>(key: DayPageKey, fromWhere: string, page: string, params: unknown[]): Promise<Row[]> {
+  if (Date.now() < key.day.to.getTime() + DAY_SETTLES_AFTER_MS) {
+    return (await pool.query<Row>(`SELECT t.total, p.* FROM (SELECT count(*) AS total ${fromWhere}) t LEFT JOIN LATERAL (${page}) p ON true`, params)).rows;
+  }
+  const keyAt = params.length;
+  const keyParams = [...params, key.list, key.day.day, key.filter];
+  const { rows } = await pool.query<Row>(
+    `SELECT t.total, p.* FROM (SELECT (SELECT m.total FROM settled_day_totals m JOIN accounts a ON a.id = m.account_id AND a.past_rows_version = m.version
+                                        WHERE m.account_id = $1 AND m.list = $${keyAt + 1} AND m.day = $${keyAt + 2} AND m.filter = $${keyAt + 3}) AS total) t
+       LEFT JOIN LATERAL (${page}) p ON true`,
+    keyParams,
+  );
+  if (rows[0] && rows[0].total !== null) return rows;
+  const counted = (
+    await pool.query<{ total: number; version: string }>(
+      `SELECT count(*)::int AS total, (SELECT v.past_rows_version FROM accounts v WHERE v.id = $1) AS version ${fromWhere}`,
+      params.slice(0, fromWhere.match(/\$\d+/g)?.reduce((max, p) => Math.max(max, Number(p.slice(1))), 0)),
+    )
+  ).rows[0];
+  await pool.query(
+    `INSERT INTO settled_day_totals (account_id, list, day, filter, version, total) VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (account_id, list, day, filter) DO UPDATE SET version = EXCLUDED.version, total = EXCLUDED.total
+      WHERE settled_day_totals.version < EXCLUDED.version`,
+    [key.accountId, key.list, key.day.day, key.filter, counted.version, counted.total],
+  );
+  for (const row of rows) row.total = counted.total;
+  return rows;
+}
 
 interface JournalRow {
   total: string;
@@ -439,10 +481,18 @@ async function journal(x: Exchange, url: URL): Promise<void> {
   const where = `account_id = $1 AND event_date >= $2 AND event_date < $3${conditions.map((c) => ` AND ${c}`).join('')}`;
   const limit = `$${params.push(page.limit)}`;
   const offset = `$${params.push(page.offset)}`;
-  const { rows } = await pool.query<JournalRow>(
-    `SELECT t.total, p.* FROM (SELECT count(*) AS total FROM journal_events WHERE ${where}) t
-       LEFT JOIN LATERAL (SELECT id, event_date, object, action, subject, success, additional_fields FROM journal_events
-                           WHERE ${where} ORDER BY event_date, seq LIMIT ${limit} OFFSET ${offset}) p ON true`,
+  const sorted = (values: string[] | undefined) => [...new Set(values ?? [])].sort();
+  const filter = JSON.stringify({
+    actions: sorted(query.get('action')),
+    objects: sorted(query.get('object')),
+    successes: sorted(query.get('success')),
+    subject: subject ?? null,
+  });
+  const rows = await dayPage<JournalRow>(
+    { accountId: principal.accountId, list: 'journal', day, filter },
+    `FROM journal_events WHERE ${where}`,
+    `SELECT id, event_date, object, action, subject, success, additional_fields FROM journal_events
+      WHERE ${where} ORDER BY event_date, seq LIMIT ${limit} OFFSET ${offset}`,
     params,
   );
   const data = rows
@@ -487,16 +537,19 @@ async function history(x: Exchange, url: URL): Promise<void> {
   const day = pastDay('createdAt', single(query, 'createdat', 'createdAt'), now);
   const page = pageOf(query);
   const identity = single(query, 'identity');
-  const params: unknown[] = [principal.accountId, day.from, day.to, page.limit, page.offset];
+  // the filter's parameters first: the count statement passes only those
+  const params: unknown[] = [principal.accountId, day.from, day.to];
   const byIdentity = identity ? ` AND lower(r.identity) = lower($${params.push(identity)})` : '';
   const where = `r.account_id = $1 AND r.created_at >= $2 AND r.created_at < $3${byIdentity}`;
-  const { rows } = await pool.query<HistoryRow>(
-    `SELECT t.total, p.* FROM (SELECT count(*) AS total FROM access_requests r WHERE ${where}) t
-       LEFT JOIN LATERAL (
-         SELECT r.id, r.identity, r.status, s.name AS resource_name, r.created_at, r.granted_at, r.authenticator, r.country_code,
-                r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip
-           FROM access_requests r LEFT JOIN resources s ON s.id = r.resource_id AND s.account_id = r.account_id
-          WHERE ${where} ORDER BY r.created_at, r.id LIMIT $4 OFFSET $5) p ON true`,
+  const limit = `$${params.push(page.limit)}`;
+  const offset = `$${params.push(page.offset)}`;
+  const rows = await dayPage<HistoryRow>(
+    { accountId: principal.accountId, list: 'history', day, filter: JSON.stringify({ identity: identity || null }) },
+    `FROM access_requests r WHERE ${where}`,
+    `SELECT r.id, r.identity, r.status, s.name AS resource_name, r.created_at, r.granted_at, r.authenticator, r.country_code,
+            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip
+       FROM access_requests r LEFT JOIN resources s ON s.id = r.resource_id AND s.account_id = r.account_id
+      WHERE ${where} ORDER BY r.created_at, r.id LIMIT ${limit} OFFSET ${offset}`,
     params,
   );
   const at = now.getTime();

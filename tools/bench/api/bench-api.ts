@@ -7,7 +7,8 @@
  *
  * --seconds measured run per side (10), --warmup before it (2), --connections (50; POST /users always
  * uses 20), --only one scenario or a comma-separated list, --explain adds the query plans of the day pages, --build rebuilds the
- * bundles first (else they are built only when missing; a note says when a source is newer).
+ * bundles first (else they are built only when missing; a note says when a source is newer), --profile runs
+ * the Twofold API under `node --cpu-prof` and prints where its CPU time went (the profile file is kept in the temp folder).
  *
  * What it does:
  * 1. Creates a database `twofold_bench_<random>` on DATABASE_URL's server (without DATABASE_URL, on an
@@ -49,13 +50,14 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { summariseCpuProfile } from './cpu-profile-summary';
 // Relative on purpose: plain ts-node does not resolve the path aliases. Only files that do not pull
 // TypeORM or Nest: the cipher, the embedded PostgreSQL starter, the OTP engine, the e2e process helpers.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -83,6 +85,8 @@ const CONNECTIONS = Number(args.get('connections') ?? 50);
 const ONLY = args.get('only')?.split(',').filter(Boolean);
 const EXPLAIN = args.has('explain');
 const BUILD = args.has('build');
+/** the Twofold API runs under `node --cpu-prof`; its top entries are printed after the table */
+const PROFILE = args.has('profile');
 for (const [name, value] of [['seconds', SECONDS], ['warmup', WARMUP], ['connections', CONNECTIONS]] as const) {
   if (!Number.isFinite(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} must be a number (got ${args.get(name)})`);
 }
@@ -158,8 +162,9 @@ async function waitUntil(running: Running, ready: () => Promise<boolean>, timeou
   }
 }
 
-async function startTwofold(env: NodeJS.ProcessEnv, port: number): Promise<Running> {
-  const api = launch('the Twofold API', [process.execPath, API_BUNDLE], { ...env, PORT: String(port) }, port);
+async function startTwofold(env: NodeJS.ProcessEnv, port: number, profileDir?: string): Promise<Running> {
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const api = launch('the Twofold API', [process.execPath, ...profiling, API_BUNDLE], { ...env, PORT: String(port) }, port);
   await waitUntil(api, async () => (await fetch(`${api.baseUrl}/ping`)).ok, 90_000);
   return api;
 }
@@ -1202,7 +1207,8 @@ async function main(): Promise<number> {
       `load: autocannon, ${CONNECTIONS} connections (POST /users: ${USER_CREATE_CONNECTIONS}), ${WARMUP} s warm-up + ${SECONDS} s measured per side, baseline then Twofold per scenario\n`,
     );
 
-    const twofold = await startTwofold(env, twofoldPort);
+    const profileDir = PROFILE ? join(dataDir, 'profile') : undefined;
+    const twofold = await startTwofold(env, twofoldPort, profileDir);
     processes.push(twofold);
     const provisioned = runCli(['account', 'create', '--name', 'Bench', '--owner-email', 'owner@bench.test', '--licenses', String(LICENSES), '--enable-api', '--json'], env);
     if (provisioned.code !== 0) throw new Error(`the CLI failed: ${provisioned.stderr}`);
@@ -1289,6 +1295,17 @@ async function main(): Promise<number> {
       for (const d of differences.slice(0, 10)) console.log(`      ${d}`);
     }
     console.log(failed ? `\n${failed} target(s) missed` : '\nevery target met');
+
+    if (profileDir) {
+      await twofold.stop(); // the profile is written when the process exits
+      const written = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+      const kept = join(tmpdir(), `twofold-api-${Date.now()}.cpuprofile`);
+      if (written[0]) {
+        copyFileSync(join(profileDir, written[0]), kept);
+        console.log(`\nCPU profile of the Twofold API over the whole run (its idle time left out; --only=<one scenario> for one):`);
+        console.log(summariseCpuProfile(kept));
+      } else console.log('\nthe Twofold API wrote no CPU profile');
+    }
 
     if (EXPLAIN) {
       console.log(`\n${(await db.query(`SELECT count(*)::int AS n FROM access_requests WHERE status = 'AwaitingAuthentication'`)).rows[0].n} requests are awaiting a code now`);

@@ -4,6 +4,7 @@ import {
   Clock,
   effectiveAccessStatus,
   ErrorMessages,
+  isSettledDay,
   NotFound,
   parsePage,
   parsePastDay,
@@ -73,11 +74,10 @@ export class AccessRequestsService {
     await this.requests.expireStale(accountId, new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000));
     const [rows, total] = await this.requests.list(
       accountId,
-      { from: day.from, to: day.to, identity: identity || undefined },
+      { day, settled: isSettledDay(day, now), identity: identity || undefined },
       page,
     );
-    const names = await this.requests.resourceNames(accountId, rows.map((row) => row.resourceId));
-    return ok(pagedModel(rows, total, page, (row) => toAccessRequestDto(row, names.get(row.resourceId) ?? null, now)));
+    return ok(pagedModel(rows, total, page, (row) => toAccessRequestDto(row, row.resourceName, now)));
   }
 
   /** A request found awaiting past its expiry is written as Expired when it is read. */

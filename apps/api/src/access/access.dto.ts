@@ -1,5 +1,5 @@
 import { AccessRequestStatusName, effectiveAccessStatus, RaStatus } from '@twofold/domain';
-import { AccessRequestEntity } from '@twofold/persistence';
+import { AccessHistoryRow } from '@twofold/persistence';
 
 /** The history item of SPEC.md, camelCase; geo fields are null (no geo database is configured). */
 export interface AccessRequestDto {
@@ -47,7 +47,7 @@ export interface RaModelDto {
   city: string | null;
 }
 
-export function toAccessRequestDto(row: AccessRequestEntity, resourceName: string | null, now: Date): AccessRequestDto {
+export function toAccessRequestDto(row: Omit<AccessHistoryRow, 'resourceName'>, resourceName: string | null, now: Date): AccessRequestDto {
   return {
     id: row.id,
     identity: row.identity,

@@ -1,4 +1,4 @@
-import { JournalEventEntity } from '@twofold/persistence';
+import { JournalEventRow } from '@twofold/persistence';
 
 export interface JournalEventDto {
   eventId: string;
@@ -10,7 +10,7 @@ export interface JournalEventDto {
   additionalFields: Record<string, string>;
 }
 
-export function toJournalEventDto(event: JournalEventEntity): JournalEventDto {
+export function toJournalEventDto(event: JournalEventRow): JournalEventDto {
   return {
     eventId: event.id,
     eventDate: event.eventDate.toISOString(),

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, parsePage, parsePastDay, ValidationFailed } from '@twofold/domain';
+import { Clock, isSettledDay, parsePage, parsePastDay, ValidationFailed } from '@twofold/domain';
 import { JournalRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
@@ -37,13 +37,14 @@ export class JournalService {
   /** GET /journal: one past UTC day of the caller's account, filtered, paged (SPEC.md "Journal"). */
   async search(accountId: string, rawQuery: Record<string, unknown>): Promise<{ model: JournalPage }> {
     const query = lowerCaseKeys(rawQuery);
-    const day = parsePastDay('eventDate', query['eventdate'], this.clock.now());
+    const now = this.clock.now();
+    const day = parsePastDay('eventDate', query['eventdate'], now);
     const page = parsePage(query['offset'], query['limit']);
     const [events, totalElements] = await this.events.search(
       accountId,
       {
-        from: day.from,
-        to: day.to,
+        day,
+        settled: isSettledDay(day, now),
         actions: repeated(query['action']),
         objects: repeated(query['object']),
         successes: repeated(query['success']).map(parseSuccess),

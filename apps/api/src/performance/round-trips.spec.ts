@@ -68,6 +68,27 @@ describe('round trips of the hot calls', () => {
     expect(status).toBe('Granted');
     expect(queries).toBe(RA_GRANT_ROUND_TRIPS);
   });
+
+  // TEST_NOW is 2026-05-20T10:00Z: 2026-05-19 is settled, its totals remembered after a first count
+  it('GET /journal on a settled day: one statement for the page and its remembered total', async () => {
+    await t.http().get('/journal?eventDate=2026-05-19&object=User').set('Authorization', accountAuth);
+    let body: { model: { totalElements: number } } = { model: { totalElements: -1 } };
+    const queries = await countQueries(async () => {
+      body = (await t.http().get('/journal?eventDate=2026-05-19&object=User').set('Authorization', accountAuth)).body;
+    });
+    expect(body.model.totalElements).toBe(0);
+    expect(queries).toBe(1);
+  });
+
+  it('GET /access/requests (history) on a settled day: the stale requests expired, then the page with names and total', async () => {
+    await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', accountAuth);
+    let body: { model: { totalElements: number } } = { model: { totalElements: -1 } };
+    const queries = await countQueries(async () => {
+      body = (await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', accountAuth)).body;
+    });
+    expect(body.model.totalElements).toBe(0);
+    expect(queries).toBe(2);
+  });
 });
 
 /** BEGIN, the user (locked) with its phone and authenticators, its recent wrong codes, the counter, the request with lastLogin, COMMIT. */

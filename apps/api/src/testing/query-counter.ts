@@ -1,21 +1,26 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner.js';
 
 /**
- * Counts the SQL statements the application sends while `work` runs (every TypeORM query of every
- * connection of this process passes PostgresQueryRunner.query). Tests prove a bound on the work of a
- * call by this count, never by the clock.
+ * The SQL statements the application sends while `work` runs (every TypeORM query of every connection
+ * of this process passes PostgresQueryRunner.query). Tests prove a bound on the work of a call by
+ * these statements, never by the clock.
  */
-export async function countQueries(work: () => PromiseLike<unknown>): Promise<number> {
+export async function recordQueries(work: () => PromiseLike<unknown>): Promise<string[]> {
   const original = PostgresQueryRunner.prototype.query;
-  let count = 0;
+  const statements: string[] = [];
   PostgresQueryRunner.prototype.query = function (this: PostgresQueryRunner, ...args: Parameters<typeof original>) {
-    count += 1;
+    statements.push(args[0]);
     return original.apply(this, args);
   } as typeof original;
   try {
     await work();
-    return count;
+    return statements;
   } finally {
     PostgresQueryRunner.prototype.query = original;
   }
+}
+
+/** How many statements `work` sends (see recordQueries). */
+export async function countQueries(work: () => PromiseLike<unknown>): Promise<number> {
+  return (await recordQueries(work)).length;
 }

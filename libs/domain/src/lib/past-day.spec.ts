@@ -1,4 +1,4 @@
-import { parsePastDay } from './past-day';
+import { isSettledDay, parsePastDay } from './past-day';
 
 describe('parsePastDay', () => {
   const now = new Date('2026-03-10T00:30:00Z');
@@ -23,5 +23,19 @@ describe('parsePastDay', () => {
 
   it.each(['2026-3-9', '09.03.2026', '2026-02-30', '2026-13-01', ['2026-03-09']])('refuses %p', (raw) => {
     expect(() => parsePastDay('eventDate', raw, now)).toThrow(/eventDate/);
+  });
+});
+
+describe('isSettledDay', () => {
+  const yesterday = parsePastDay('eventDate', '2026-03-09', new Date('2026-03-10T12:00:00Z'));
+
+  it('is not settled until fifteen minutes after its end: a late row may still land on it', () => {
+    expect(isSettledDay(yesterday, new Date('2026-03-10T00:00:00Z'))).toBe(false);
+    expect(isSettledDay(yesterday, new Date('2026-03-10T00:14:59.999Z'))).toBe(false);
+  });
+
+  it('is settled from fifteen minutes after its end', () => {
+    expect(isSettledDay(yesterday, new Date('2026-03-10T00:15:00Z'))).toBe(true);
+    expect(isSettledDay(yesterday, new Date('2027-01-01T00:00:00Z'))).toBe(true);
   });
 });

@@ -30,3 +30,18 @@ export function parsePastDay(name: string, raw: unknown, now: Date): DayRange {
   if (from.getTime() >= todayStart) throw new ValidationFailed(`${name} must be a past day, not today or later.`);
   return { day: raw, from, to: new Date(from.getTime() + 24 * 60 * 60 * 1000) };
 }
+
+/**
+ * How long after its end a day may still receive rows: a row is stamped with the clock of the instance
+ * that writes it, before its statement commits, so clock skew between instances and a slow commit can
+ * land a row on yesterday just after midnight. Fifteen minutes is far beyond both.
+ */
+export const DAY_SETTLES_AFTER_MS = 15 * 60 * 1000;
+
+/**
+ * A settled day receives no new journal events or access requests: the rows it holds change only by
+ * deletion. Its page totals can therefore be counted once and remembered (issue 11).
+ */
+export function isSettledDay(day: DayRange, now: Date): boolean {
+  return now.getTime() >= day.to.getTime() + DAY_SETTLES_AFTER_MS;
+}

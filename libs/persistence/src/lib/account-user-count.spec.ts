@@ -40,7 +40,14 @@ describe('the user count of an account', () => {
     await newUser(db, account.id, 'x');
     await newUser(db, account.id, 'y');
     await database.dataSource.query('UPDATE accounts SET user_count = 0 WHERE id = $1', [account.id]);
-    await database.dataSource.undoLastMigration({ transaction: 'each' });
+    // undo down to (and including) the user-count migration, then apply everything again
+    const lastApplied = async () =>
+      ((await database.dataSource.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1')) as Array<{ name: string }>)[0].name;
+    let undone = '';
+    while (undone !== 'AccountUserCount1764300000000') {
+      undone = await lastApplied();
+      await database.dataSource.undoLastMigration({ transaction: 'each' });
+    }
     await database.dataSource.runMigrations({ transaction: 'each' });
     expect(await userCount(account.id)).toBe(2);
   });

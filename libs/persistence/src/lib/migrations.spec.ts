@@ -9,7 +9,7 @@ describe('migrations', () => {
     try {
       await dataSource.initialize();
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000', 'EnrollmentTokens1763800000000', 'AdministratorActivation1763900000000', 'AccessRequestPendingSecret1764000000000', 'ExistingClients1764100000000', 'TokenSigningKeys1764100000001', 'WrongCodesIndex1764200000000', 'AccountUserCount1764300000000']);
+      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000', 'EnrollmentTokens1763800000000', 'AdministratorActivation1763900000000', 'AccessRequestPendingSecret1764000000000', 'ExistingClients1764100000000', 'TokenSigningKeys1764100000001', 'WrongCodesIndex1764200000000', 'AccountUserCount1764300000000', 'SettledDayTotals1764400000000']);
       expect(await dataSource.showMigrations()).toBe(false);
 
       const client = new Client({ connectionString: empty.url });
@@ -31,6 +31,7 @@ describe('migrations', () => {
         'phones',
         'resources',
         'schema_migrations',
+        'settled_day_totals',
         'token_signing_keys',
         'user_groups',
         'users',

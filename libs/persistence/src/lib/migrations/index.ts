@@ -6,10 +6,11 @@ import { ExistingClients1764100000000 } from './1764100000000-existing-clients';
 import { TokenSigningKeys1764100000001 } from './1764100000001-token-signing-keys';
 import { WrongCodesIndex1764200000000 } from './1764200000000-wrong-codes-index';
 import { AccountUserCount1764300000000 } from './1764300000000-account-user-count';
+import { SettledDayTotals1764400000000 } from './1764400000000-settled-day-totals';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
   InitialSchema1763700000000, EnrollmentTokens1763800000000, AdministratorActivation1763900000000, AccessRequestPendingSecret1764000000000,
   ExistingClients1764100000000, TokenSigningKeys1764100000001, WrongCodesIndex1764200000000,
-  AccountUserCount1764300000000,
+  AccountUserCount1764300000000, SettledDayTotals1764400000000,
 ];

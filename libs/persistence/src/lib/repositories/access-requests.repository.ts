@@ -1,6 +1,7 @@
-import { Page } from '@twofold/domain';
+import { DayRange, Page } from '@twofold/domain';
 import { In, LessThanOrEqual } from 'typeorm';
 import { Db } from '../transaction-context';
+import { dayPageAndTotal } from './day-page';
 import { AccessRequestEntity, AccessRequestStatus, ResourceEntity } from '../entities';
 
 export type NewAccessRequest = Pick<
@@ -14,11 +15,17 @@ export type AccessDecision = Partial<
   Pick<AccessRequestEntity, 'userId' | 'grantedAt' | 'authenticator' | 'ip' | 'remoteHost' | 'twoFADeviceIp' | 'countryCode' | 'region' | 'city'>
 >;
 
+/** What the history shows of a request. */
+export type AccessHistoryRow = Pick<
+  AccessRequestEntity,
+  'id' | 'identity' | 'status' | 'createdAt' | 'grantedAt' | 'authenticator' | 'countryCode' | 'region' | 'city' | 'remoteHost' | 'ip' | 'twoFADeviceIp'
+> & { resourceName: string | null };
+
 export interface AccessHistoryFilter {
-  /** inclusive */
-  from: Date;
-  /** exclusive */
-  to: Date;
+  /** one past UTC day */
+  day: DayRange;
+  /** the day gets no new rows (`isSettledDay`): its total is remembered */
+  settled: boolean;
   identity?: string;
 }
 
@@ -137,15 +144,30 @@ export class AccessRequestsRepository {
     await this.repo().update({ accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) }, { status: 'Expired', pendingSecretEnc: null });
   }
 
-  /** One window of a day's history, oldest first; with `identity`, only that login (case-insensitively). */
-  list(accountId: string, filter: AccessHistoryFilter, page: Page): Promise<[AccessRequestEntity[], number]> {
-    const query = this.repo()
-      .createQueryBuilder('r')
-      .where('r.account_id = :accountId', { accountId })
-      .andWhere('r.created_at >= :from AND r.created_at < :to', { from: filter.from, to: filter.to });
-    if (filter.identity !== undefined) query.andWhere('lower(r.identity) = lower(:identity)', { identity: filter.identity });
-    return query.orderBy('r.created_at', 'ASC').addOrderBy('r.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
+  /**
+   * One page of a day's history, oldest first, with each request's resource name, and the day's total
+   * (remembered once the day is settled); with `identity`, only that login (case-insensitively).
+   */
+  async list(accountId: string, filter: AccessHistoryFilter, page: Page): Promise<[AccessHistoryRow[], number]> {
+    const params: unknown[] = [accountId, filter.day.from, filter.day.to];
+    const byIdentity = filter.identity !== undefined ? ` AND lower(r.identity) = lower($${params.push(filter.identity)})` : '';
+    return dayPageAndTotal<AccessHistoryRow>(
+      this.db.manager(),
+      {
+        fromWhere: `FROM access_requests r WHERE r.account_id = $1 AND r.created_at >= $2 AND r.created_at < $3${byIdentity}`,
+        filterParams: params,
+        columns: `r.id, r.identity, r.status, r.created_at AS "createdAt", r.granted_at AS "grantedAt", r.authenticator,
+          r.country_code AS "countryCode", r.region, r.city, r.remote_host AS "remoteHost", r.ip, r.two_fa_device_ip AS "twoFADeviceIp",
+          (SELECT s.name FROM resources s WHERE s.id = r.resource_id AND s.account_id = r.account_id) AS "resourceName"`,
+        orderBy: 'r.created_at, r.id',
+        limit: page.limit,
+        offset: page.offset,
+      },
+      // the login as given: lower-casing it here could disagree with PostgreSQL's lower() on some letters
+      filter.settled ? { list: 'history', day: filter.day.day, filter: JSON.stringify({ identity: filter.identity ?? null }) } : undefined,
+    );
   }
+
 
   /** Names of the account's resources by id, for the history's resourceName. */
   async resourceNames(accountId: string, resourceIds: readonly string[]): Promise<Map<string, string>> {

@@ -1,15 +1,21 @@
 import { Db } from '../transaction-context';
 import { JournalEventEntity } from '../entities';
-import { Page } from '@twofold/domain';
+import { DayRange, Page } from '@twofold/domain';
+import { dayPageAndTotal } from './day-page';
 
 export interface JournalSearch {
-  from: Date;
-  to: Date;
+  /** one past UTC day */
+  day: DayRange;
+  /** the day gets no new events (`isSettledDay`): its totals are remembered */
+  settled: boolean;
   actions?: string[];
   objects?: string[];
   successes?: boolean[];
   subject?: string;
 }
+
+/** What the journal page shows of an event. */
+export type JournalEventRow = Pick<JournalEventEntity, 'id' | 'eventDate' | 'object' | 'action' | 'subject' | 'success' | 'additionalFields'>;
 
 export class JournalRepository {
   constructor(private readonly db: Db) {}
@@ -22,15 +28,40 @@ export class JournalRepository {
     return this.repo().save(this.repo().create({ ...event, accountId }));
   }
 
-  async search(accountId: string, search: JournalSearch, page: Page): Promise<[JournalEventEntity[], number]> {
-    const query = this.repo()
-      .createQueryBuilder('e')
-      .where('e.account_id = :accountId', { accountId })
-      .andWhere('e.event_date >= :from AND e.event_date < :to', { from: search.from, to: search.to });
-    if (search.actions?.length) query.andWhere('e.action IN (:...actions)', { actions: search.actions });
-    if (search.objects?.length) query.andWhere('e.object IN (:...objects)', { objects: search.objects });
-    if (search.successes?.length) query.andWhere('e.success IN (:...successes)', { successes: search.successes });
-    if (search.subject !== undefined) query.andWhere('e.subject = :subject', { subject: search.subject });
-    return query.orderBy('e.event_date', 'ASC').addOrderBy('e.seq', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
+  /** One page of a day's events, oldest first, and the day's total (remembered once the day is settled). */
+  async search(accountId: string, search: JournalSearch, page: Page): Promise<[JournalEventRow[], number]> {
+    const params: unknown[] = [accountId, search.day.from, search.day.to];
+    const anyOf = (column: string, values: readonly unknown[] | undefined) =>
+      values?.length ? ` AND ${column} IN (${values.map((value) => `$${params.push(value)}`).join(', ')})` : '';
+    const fromWhere =
+      `FROM journal_events WHERE account_id = $1 AND event_date >= $2 AND event_date < $3` +
+      anyOf('action', search.actions) +
+      anyOf('object', search.objects) +
+      anyOf('success', search.successes) +
+      (search.subject !== undefined ? ` AND subject = $${params.push(search.subject)}` : '');
+    return dayPageAndTotal<JournalEventRow>(
+      this.db.manager(),
+      {
+        fromWhere,
+        filterParams: params,
+        columns: 'id, event_date AS "eventDate", object, action, subject, success, additional_fields AS "additionalFields"',
+        orderBy: 'event_date, seq',
+        limit: page.limit,
+        offset: page.offset,
+      },
+      search.settled ? { list: 'journal', day: search.day.day, filter: journalFilterKey(search) } : undefined,
+    );
   }
+
+}
+
+/** The same filter in one spelling whatever the order or repetition of its values. */
+function journalFilterKey(search: JournalSearch): string {
+  const canonical = <T>(values: T[] | undefined) => [...new Set((values ?? []).map(String))].sort();
+  return JSON.stringify({
+    actions: canonical(search.actions),
+    objects: canonical(search.objects),
+    successes: canonical(search.successes),
+    subject: search.subject ?? null,
+  });
 }
