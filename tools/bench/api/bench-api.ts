@@ -50,7 +50,7 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -421,6 +421,17 @@ interface Side {
   baseUrl: string;
   /** this side's token users (disjoint from the other side's) */
   tokens: TokenUser[];
+  /** the server's process, whose CPU time per answer is measured */
+  pid?: number;
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (undefined elsewhere than Linux). */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
+  // the fields after the command name, which is in parentheses and may hold spaces
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux architecture Node runs on
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 interface Scenario {
@@ -815,6 +826,8 @@ interface Measured {
   errors: number;
   reasons: Map<string, number>;
   probeWrong: string[];
+  /** the server process' CPU time (user + system, its own threads only) per answer of the measured run */
+  cpuMsPerAnswer: number;
 }
 
 /**
@@ -842,7 +855,9 @@ async function measure(side: Side, scenario: Scenario, auth: Auth, db: Client): 
     settled += await settle(db);
   }
   const tally = newTally();
+  const cpuBefore = cpuMsOf(side.pid);
   const result = await load(side, scenario, auth, SECONDS, tally);
+  const cpuAfter = cpuMsOf(side.pid);
   settled += await settle(db);
   const answered = tally.responses > 0;
   return {
@@ -857,6 +872,7 @@ async function measure(side: Side, scenario: Scenario, auth: Auth, db: Client): 
       reasons: tally.reasons,
       probeWrong,
       settled,
+      cpuMsPerAnswer: cpuBefore !== undefined && cpuAfter !== undefined && tally.responses > 0 ? (cpuAfter - cpuBefore) / tally.responses : NaN,
     },
   };
 }
@@ -1084,7 +1100,7 @@ async function explainCalls(who: string, start: (databaseUrl: string, port: numb
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 function printTable(rows: { scenario: Scenario; baseline: Measured; twofold: Measured }[]): void {
-  const header = ['scenario', 'unit', 'baseline', 'Twofold', 'ratio', 'T p50 ms', 'T p99 ms', 'B p99 ms', 'answers B/T', 'wrong B/T', 'errors B/T'];
+  const header = ['scenario', 'unit', 'baseline', 'Twofold', 'ratio', 'T p50 ms', 'T p99 ms', 'B p99 ms', 'CPU ms/answer B/T', 'answers B/T', 'wrong B/T', 'errors B/T'];
   const lines = rows.map(({ scenario, baseline, twofold }) => [
     scenario.title,
     scenario.unit,
@@ -1094,6 +1110,7 @@ function printTable(rows: { scenario: Scenario; baseline: Measured; twofold: Mea
     fmt(twofold.p50, 1),
     fmt(twofold.p99, 1),
     fmt(baseline.p99, 1),
+    `${fmt(baseline.cpuMsPerAnswer, 2)}/${fmt(twofold.cpuMsPerAnswer, 2)}`,
     `${baseline.answers}/${twofold.answers}`,
     `${baseline.wrong}/${twofold.wrong}`,
     `${baseline.errors}/${twofold.errors}`,
@@ -1241,8 +1258,8 @@ async function main(): Promise<number> {
     processes.push(baseline);
 
     const sides: Record<'baseline' | 'Twofold', Side> = {
-      baseline: { name: 'baseline', baseUrl: baseline.baseUrl, tokens: seeded.tokens.filter((_, i) => i % 2 === 0) },
-      Twofold: { name: 'Twofold', baseUrl: twofold.baseUrl, tokens: seeded.tokens.filter((_, i) => i % 2 === 1) },
+      baseline: { name: 'baseline', baseUrl: baseline.baseUrl, tokens: seeded.tokens.filter((_, i) => i % 2 === 0), pid: baseline.child.pid },
+      Twofold: { name: 'Twofold', baseUrl: twofold.baseUrl, tokens: seeded.tokens.filter((_, i) => i % 2 === 1), pid: twofold.child.pid },
     };
     const all = scenarios(auth, seeded, randomBytes(3).toString('hex'));
     const unknown = ONLY?.filter((id) => !all.some((s) => s.id === id)) ?? [];

@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from '../access/access.module';
 import { AdminsModule } from '../admins/admins.module';
 import { AuthenticatorsModule } from '../authenticators/authenticators.module';
@@ -12,8 +11,6 @@ import { ResourcesModule } from '../resources/resources.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
-import { TracedRequest } from '../http/trace-id';
-import { createLogger, loggedUrl } from './logger';
 import { AppRuntime, InfrastructureModule } from './infrastructure.module';
 
 @Module({})
@@ -23,17 +20,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         InfrastructureModule.forRuntime(runtime),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            logger: createLogger(runtime.config.logLevel, runtime.logDestination),
-            genReqId: (req) => (req as unknown as TracedRequest).traceId,
-            // one line per request: method, path, status, duration, trace id; no bodies, no headers
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ traceId: req.id, method: req.method, url: loggedUrl(req.url) }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-          },
-        }),
         AuthModule,
         EnrollmentModule,
         JournalModule,

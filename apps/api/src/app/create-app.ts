@@ -3,13 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { JournalInterceptor } from '@twofold/journal';
 import { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { DtoValidationPipe } from '../http/dto-validation.pipe';
 import { traceIdMiddleware } from '../http/trace-id';
 import { inputGuard } from '../http/input-guard';
 import { AppModule } from './app.module';
 import { AppRuntime } from './infrastructure.module';
+import { createLogger } from './logger';
+import { PinoNestLogger, requestLog } from './request-log';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -32,14 +33,16 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
 
 /** The configured application, shared by main.ts and the integration tests. */
 export async function createApp(runtime: AppRuntime): Promise<NestExpressApplication> {
+  const log = createLogger(runtime.config.logLevel, runtime.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRuntime(runtime), {
     bodyParser: false,
-    bufferLogs: true,
+    logger: new PinoNestLogger(log),
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  app.use(traceIdMiddleware, securityHeaders, declaredBodyLimit);
+  // every answer is Cache-Control: no-store, so a validator would never be used: not computed (a hash of each body)
+  app.set('etag', false);
+  app.use(traceIdMiddleware, requestLog(log), securityHeaders, declaredBodyLimit);
   // not strict: a top-level string, number or null is JSON too, refused by the endpoint like any other
   // unusable body (on the access endpoints that is a 200 refusal, CONTRACT §8.1, not a parser 400)
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, strict: false });

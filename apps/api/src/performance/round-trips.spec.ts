@@ -69,6 +69,15 @@ describe('round trips of the hot calls', () => {
     expect(queries).toBe(RA_GRANT_ROUND_TRIPS);
   });
 
+  it('POST /users: the account locked for the licence, the identity checked, the user, its details in one read, the journal', async () => {
+    let status = 0;
+    const queries = await countQueries(async () => {
+      status = (await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'created.user', Email: 'c@example.com' })).status;
+    });
+    expect(status).toBe(200);
+    expect(queries).toBe(USER_CREATE_ROUND_TRIPS);
+  });
+
   // TEST_NOW is 2026-05-20T10:00Z: 2026-05-19 is settled, its totals remembered after a first count
   it('GET /journal on a settled day: one statement for the page and its remembered total', async () => {
     await t.http().get('/journal?eventDate=2026-05-19&object=User').set('Authorization', accountAuth);
@@ -93,3 +102,5 @@ describe('round trips of the hot calls', () => {
 
 /** BEGIN, the user (locked) with its phone and authenticators, its recent wrong codes, the counter, the request with lastLogin, COMMIT. */
 const RA_GRANT_ROUND_TRIPS = 6;
+/** BEGIN, the account row locked, the identity looked up, INSERT user, its details (one read), INSERT journal event, COMMIT. */
+const USER_CREATE_ROUND_TRIPS = 7;

@@ -62,6 +62,19 @@ interface UserWithDetailsRow extends UserRow {
 }
 
 /**
+ * A user's groups (by name, case-insensitively ordered), authenticator kinds, phones and custom fields,
+ * each aggregated by an index look-up on (user_id, …): the columns `groups`, `kinds`, `phones` and
+ * `custom_fields` of a select over `users u`.
+ */
+const USER_DETAILS_COLUMNS = `
+  ARRAY(SELECT g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id
+         WHERE ug.user_id = u.id AND ug.account_id = u.account_id ORDER BY lower(g.name)) AS groups,
+  ARRAY(SELECT DISTINCT a.kind FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id) AS kinds,
+  ARRAY(SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number) AS phones,
+  COALESCE((SELECT json_agg(json_build_object('name', f.name, 'value', f.value) ORDER BY f.name)
+              FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields`;
+
+/**
  * Users with their groups, phones and custom fields. Every method takes the account first; the
  * unique index users_account_identity (account, lower(identity)) is what keeps identities unique.
  */
@@ -177,12 +190,7 @@ export class UsersRepository {
     }
     const rows: UserWithDetailsRow[] = await this.db.manager().query(
       `SELECT u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login,
-              ARRAY(SELECT g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id
-                     WHERE ug.user_id = u.id AND ug.account_id = u.account_id ORDER BY lower(g.name)) AS groups,
-              ARRAY(SELECT DISTINCT a.kind FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id) AS kinds,
-              ARRAY(SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number) AS phones,
-              COALESCE((SELECT json_agg(json_build_object('name', f.name, 'value', f.value) ORDER BY f.name)
-                          FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields
+              ${USER_DETAILS_COLUMNS}
          FROM users u
         WHERE u.account_id = $1 ${identityFilter}
         ORDER BY u.created_at, u.id
@@ -204,32 +212,16 @@ export class UsersRepository {
     await this.repo().delete({ accountId, id });
   }
 
-  /** Groups, authenticator kinds, phones and custom fields of many users at once. */
+  /** Groups, authenticator kinds, phones and custom fields of many users at once, in one round trip. */
   async detailsOf(accountId: string, userIds: readonly string[]): Promise<Map<string, UserDetails>> {
     const details = new Map<string, UserDetails>(userIds.map((id) => [id, { groups: [], authenticatorKinds: [], phones: [], customFields: [] }]));
     if (userIds.length === 0) return details;
-    const manager = this.db.manager();
-    const ids = [...userIds];
-    // one after another: inside a transaction they share one connection
-    const groups = await manager
-      .createQueryBuilder(UserGroupEntity, 'ug')
-      .innerJoin(GroupEntity, 'g', 'g.id = ug.group_id')
-      .select(['ug.user_id AS user_id', 'g.name AS name'])
-      .where('ug.account_id = :accountId AND ug.user_id IN (:...ids)', { accountId, ids })
-      .orderBy('lower(g.name)', 'ASC')
-      .getRawMany<{ user_id: string; name: string }>();
-    const kinds = await manager
-      .createQueryBuilder(AuthenticatorEntity, 'a')
-      .select(['a.user_id AS user_id', 'a.kind AS kind'])
-      .distinct(true)
-      .where('a.account_id = :accountId AND a.user_id IN (:...ids)', { accountId, ids })
-      .getRawMany<{ user_id: string; kind: string }>();
-    const phones = await manager.getRepository(PhoneEntity).find({ where: { accountId, userId: In(ids) }, order: { number: 'ASC' } });
-    const fields = await manager.getRepository(CustomFieldEntity).find({ where: { accountId, userId: In(ids) }, order: { name: 'ASC' } });
-    for (const row of groups) details.get(row.user_id)?.groups.push(row.name);
-    for (const row of kinds) details.get(row.user_id)?.authenticatorKinds.push(row.kind);
-    for (const phone of phones) details.get(phone.userId)?.phones.push(phone.number);
-    for (const field of fields) details.get(field.userId)?.customFields.push({ name: field.name, value: field.value });
+    const rows: Array<Pick<UserWithDetailsRow, 'id' | 'groups' | 'kinds' | 'phones' | 'custom_fields'>> = await this.db
+      .manager()
+      .query(`SELECT u.id, ${USER_DETAILS_COLUMNS} FROM users u WHERE u.account_id = $1 AND u.id = ANY($2::uuid[])`, [accountId, [...userIds]]);
+    for (const row of rows) {
+      details.set(row.id, { groups: row.groups, authenticatorKinds: row.kinds, phones: row.phones, customFields: row.custom_fields });
+    }
     return details;
   }
 
