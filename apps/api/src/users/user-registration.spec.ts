@@ -1,0 +1,41 @@
+import { DomainError } from '@twofold/domain';
+import { startTestApp, TestApp } from '../testing/test-app';
+import { UserRegistrationService } from './user-registration.service';
+
+/**
+ * The licence is checked after the user's INSERT (its trigger counts the user on the account row, which
+ * then stays locked until the transaction ends). A refused user must not survive a caller that catches
+ * the refusal inside a transaction it goes on to commit.
+ */
+describe('UserRegistrationService.register (CONTRACT §6 licences)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const usersOf = async (accountId: string) =>
+    (await t.database.dataSource.query('SELECT (SELECT count(*)::int FROM users WHERE account_id = $1) AS rows, user_count FROM accounts WHERE id = $1', [accountId]))[0];
+
+  it('leaves no user and the count unchanged when a caller catches the refusal and commits', async () => {
+    const { account } = await t.newAccount({ licenses: 1 });
+    const registration = t.app.get(UserRegistrationService);
+    const register = (identity: string) => registration.register(account.id, { identity, name: null, email: null, source: 'Api' });
+    await t.db.transaction(() => register('first'));
+    let refused: unknown;
+    await t.db.transaction(async () => {
+      refused = await register('second').catch((error: unknown) => error);
+    });
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).code).toBe('USERS_QUOTA_EXCEEDED');
+    expect(await usersOf(account.id)).toEqual({ rows: 1, user_count: 1 });
+  });
+
+  it('refuses a taken identity before the licences, even on a full account', async () => {
+    const { account } = await t.newAccount({ licenses: 1 });
+    const registration = t.app.get(UserRegistrationService);
+    await t.db.transaction(() => registration.register(account.id, { identity: 'Only', name: null, email: null, source: 'Api' }));
+    const error = await t.db.transaction(() => registration.register(account.id, { identity: 'ONLY', name: null, email: null, source: 'Api' })).catch((e: unknown) => e);
+    expect((error as DomainError).code).toBe('USER_IDENTITY_TAKEN');
+  });
+});
