@@ -69,7 +69,7 @@ describe('round trips of the hot calls', () => {
     expect(queries).toBe(RA_GRANT_ROUND_TRIPS);
   });
 
-  it('POST /users: the identity checked, the user, the licences read after it, its details in one read, the journal', async () => {
+  it('POST /users: the account locked for the licence, the identity checked, the user, its details in one read, the journal', async () => {
     let status = 0;
     const queries = await countQueries(async () => {
       status = (await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'created.user', Email: 'c@example.com' })).status;
@@ -102,5 +102,5 @@ describe('round trips of the hot calls', () => {
 
 /** BEGIN, the user (locked) with its phone and authenticators, its recent wrong codes, the counter, the request with lastLogin, COMMIT. */
 const RA_GRANT_ROUND_TRIPS = 6;
-/** BEGIN, the identity looked up, INSERT user (its trigger counts it on the account row), the licences, its details (one read), INSERT journal event, COMMIT. */
+/** BEGIN, the account row locked, the identity looked up, INSERT user, its details (one read), INSERT journal event, COMMIT. */
 const USER_CREATE_ROUND_TRIPS = 7;

@@ -13,11 +13,7 @@ export interface UserRegistration {
 /**
  * The one way a user comes to exist, whether through POST /users or at the first visit of the access
  * page: within the account's licenses (CONTRACT §6), with a unique identity. Runs in the caller's
- * transaction, which a refusal rolls back. The user is inserted first and the licences checked after:
- * the insert's trigger counts the user on the account row and holds that row until the transaction
- * ends, so the count read then is exact under parallel creations, and creations of one account queue
- * for that row only from their INSERT to their COMMIT (before: from a SELECT … FOR UPDATE taken first,
- * through the identity look-up, which made POST /users wait longer, issue 11).
+ * transaction; the account row lock makes the license count exact under parallel creations.
  */
 @Injectable()
 export class UserRegistrationService {
@@ -30,24 +26,17 @@ export class UserRegistrationService {
 
   async register(accountId: string, registration: UserRegistration): Promise<UserEntity> {
     const taken = () => new DomainError('USER_IDENTITY_TAKEN', `A user with the identity ${registration.identity} already exists.`);
+    const { licenses, users } = await this.accounts.lockForUserCreation(accountId);
     // an existing identity is a conflict even on a full account: nothing new would be created
     if (await this.users.findByIdentity(accountId, registration.identity)) throw taken();
-    let user: UserEntity;
+    assertWithinLicenses(users, licenses);
     try {
-      user = await this.users.insert(accountId, { ...registration, createdAt: this.clock.now() });
+      return await this.users.insert(accountId, { ...registration, createdAt: this.clock.now() });
     } catch (error) {
       // the unique index is what guarantees it: the look-up above only orders the two refusals
       if (isUniqueViolation(error, 'users_account_identity')) throw taken();
       throw error;
     }
-    const { licenses, users } = await this.accounts.licencesAndUsers(accountId);
-    if (users > licenses) {
-      // the refusal rolls the caller's transaction back; removed here too, so that a caller which
-      // catches the refusal and goes on (a joined outer transaction) cannot keep a user over the licences
-      await this.users.delete(accountId, user.id);
-      assertWithinLicenses(users - 1, licenses);
-    }
-    return user;
   }
 
   /**

@@ -3,9 +3,8 @@ import { startTestApp, TestApp } from '../testing/test-app';
 import { UserRegistrationService } from './user-registration.service';
 
 /**
- * The licence is checked after the user's INSERT (its trigger counts the user on the account row, which
- * then stays locked until the transaction ends). A refused user must not survive a caller that catches
- * the refusal inside a transaction it goes on to commit.
+ * A refused user must not survive a caller that catches the refusal inside a transaction it goes on to
+ * commit (a licence check moved after the INSERT was tried for issue 11 and would have let it through).
  */
 describe('UserRegistrationService.register (CONTRACT §6 licences)', () => {
   let t: TestApp;

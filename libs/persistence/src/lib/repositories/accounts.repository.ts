@@ -41,17 +41,17 @@ export class AccountsRepository {
   }
 
   /**
-   * The account's licences and its users as this transaction sees them. Read after inserting a user,
-   * the count is exact: the insert's trigger (migration 1764300000000) updated the account row, which
-   * this transaction then holds until it ends, so no parallel creation can have counted meanwhile.
+   * Locks the account row (SELECT ... FOR UPDATE) and returns its licences and its users (the count
+   * the trigger keeps): user creations of one account queue up here, so the count cannot be outrun by
+   * a parallel insert.
    */
-  async licencesAndUsers(accountId: string): Promise<{ licenses: number; users: number }> {
-    const [row] = (await this.db.manager().query('SELECT licenses, user_count FROM accounts WHERE id = $1', [accountId])) as Array<{
-      licenses: number;
-      user_count: number;
-    }>;
-    if (!row) throw new Error(`account ${accountId} does not exist`);
-    return { licenses: row.licenses, users: row.user_count };
+  async lockForUserCreation(accountId: string): Promise<{ licenses: number; users: number }> {
+    const account = await this.repo()
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.id = :accountId', { accountId })
+      .getOne();
+    if (!account) throw new Error(`account ${accountId} does not exist`);
+    return { licenses: account.licenses, users: account.userCount };
   }
-
 }
