@@ -1,7 +1,6 @@
 import { VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { JournalInterceptor } from '@twofold/journal';
 import { NextFunction, Request, Response } from 'express';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { DtoValidationPipe } from '../http/dto-validation.pipe';
@@ -51,6 +50,5 @@ export async function createApp(runtime: AppRuntime): Promise<NestExpressApplica
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(new DtoValidationPipe());
-  app.useGlobalInterceptors(app.get(JournalInterceptor));
   return app;
 }
