@@ -8,7 +8,9 @@
  * --seconds measured run per side (10), --warmup before it (2), --connections (50; POST /users always
  * uses 20), --only one scenario or a comma-separated list, --explain adds the query plans of the day pages, --build rebuilds the
  * bundles first (else they are built only when missing; a note says when a source is newer), --profile runs
- * the Twofold API under `node --cpu-prof` and prints where its CPU time went (the profile file is kept in the temp folder).
+ * the Twofold API under `node --cpu-prof` and prints where its CPU time went (the profile file is kept in the temp folder),
+ * --rounds=N measures both sides N times in turn per scenario and prints medians (ratios move by about
+ * ±0.08 between single runs on this 2-core machine, which the load generator shares with both servers).
  *
  * What it does:
  * 1. Creates a database `twofold_bench_<random>` on DATABASE_URL's server (without DATABASE_URL, on an
@@ -87,7 +89,9 @@ const EXPLAIN = args.has('explain');
 const BUILD = args.has('build');
 /** the Twofold API runs under `node --cpu-prof`; its top entries are printed after the table */
 const PROFILE = args.has('profile');
-for (const [name, value] of [['seconds', SECONDS], ['warmup', WARMUP], ['connections', CONNECTIONS]] as const) {
+/** baseline and Twofold measured this many times in turn per scenario; the table shows medians */
+const ROUNDS = Number(args.get('rounds') ?? 1);
+for (const [name, value] of [['seconds', SECONDS], ['warmup', WARMUP], ['connections', CONNECTIONS], ['rounds', ROUNDS]] as const) {
   if (!Number.isFinite(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} must be a number (got ${args.get(name)})`);
 }
 
@@ -877,6 +881,35 @@ async function measure(side: Side, scenario: Scenario, auth: Auth, db: Client): 
   };
 }
 
+/**
+ * Several rounds of one side as one: the median of the rates, latencies and CPU per answer (rounds
+ * alternate with the other side, so a passing disturbance of the machine moves one round, not the
+ * verdict); answers, wrong answers and errors added up, every reason kept.
+ */
+function medianOfRounds(rounds: Measured[]): Measured {
+  const median = (values: number[]) => {
+    const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+    if (sorted.length === 0) return NaN;
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const reasons = new Map<string, number>();
+  for (const round of rounds) for (const [reason, count] of round.reasons) reasons.set(reason, (reasons.get(reason) ?? 0) + count);
+  return {
+    rate: median(rounds.map((r) => r.rate)),
+    answers: sum(rounds.map((r) => r.answers)),
+    settled: sum(rounds.map((r) => r.settled)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    wrong: sum(rounds.map((r) => r.wrong)),
+    errors: sum(rounds.map((r) => r.errors)),
+    reasons,
+    probeWrong: rounds.flatMap((r) => r.probeWrong),
+    cpuMsPerAnswer: median(rounds.map((r) => r.cpuMsPerAnswer)),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Parity of the answers
 
@@ -1221,7 +1254,7 @@ async function main(): Promise<number> {
     );
     console.log('baseline: tools/bench/api/baseline-server.ts, node:http + pg Pool(10), one JSON log line per request (batched), no credential cache');
     console.log(
-      `load: autocannon, ${CONNECTIONS} connections (POST /users: ${USER_CREATE_CONNECTIONS}), ${WARMUP} s warm-up + ${SECONDS} s measured per side, baseline then Twofold per scenario\n`,
+      `load: autocannon, ${CONNECTIONS} connections (POST /users: ${USER_CREATE_CONNECTIONS}), ${WARMUP} s warm-up + ${SECONDS} s measured per side, baseline then Twofold per scenario${ROUNDS > 1 ? `, ${ROUNDS} rounds (medians shown)` : ''}\n`,
     );
 
     const profileDir = PROFILE ? join(dataDir, 'profile') : undefined;
@@ -1275,12 +1308,24 @@ async function main(): Promise<number> {
         ? ` [${(await db.query(`SELECT count(*)::int AS n FROM access_requests WHERE status = 'AwaitingAuthentication'`)).rows[0].n} awaiting requests]`
         : '';
       process.stdout.write(`${scenario.title}${awaiting} ...`);
-      const b = await measure(sides.baseline, scenario, auth, db);
-      process.stdout.write(` baseline ${fmt(b.measured.rate)} ${scenario.unit} ...`);
-      const t = await measure(sides.Twofold, scenario, auth, db);
-      const waited = b.measured.settled + t.measured.settled;
-      console.log(` Twofold ${fmt(t.measured.rate)} ${scenario.unit}${waited > 2 ? ` (waited ${fmt(waited, 1)} s for abandoned requests to finish between runs)` : ''}`);
-      rows.push({ scenario, baseline: b.measured, twofold: t.measured, parity: parity(scenario, b.bodies, t.bodies) });
+      const rounds: { b: Measured; t: Measured }[] = [];
+      let bodies: { baseline: unknown[]; twofold: unknown[] } | undefined;
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        const b = await measure(sides.baseline, scenario, auth, db);
+        process.stdout.write(` baseline ${fmt(b.measured.rate)} ${scenario.unit} ...`);
+        const t = await measure(sides.Twofold, scenario, auth, db);
+        const waited = b.measured.settled + t.measured.settled;
+        process.stdout.write(` Twofold ${fmt(t.measured.rate)} ${scenario.unit}${waited > 2 ? ` (waited ${fmt(waited, 1)} s for abandoned requests to finish between runs)` : ''}`);
+        rounds.push({ b: b.measured, t: t.measured });
+        bodies ??= { baseline: b.bodies, twofold: t.bodies };
+      }
+      console.log('');
+      rows.push({
+        scenario,
+        baseline: medianOfRounds(rounds.map((r) => r.b)),
+        twofold: medianOfRounds(rounds.map((r) => r.t)),
+        parity: parity(scenario, bodies?.baseline ?? [], bodies?.twofold ?? []),
+      });
     }
 
     printTable(rows);
