@@ -59,6 +59,12 @@ const HOTP_LOOK_AHEAD = 10;
 const TOTP_WINDOW_STEPS = 1;
 const OTP_DIGITS = 6;
 const DEFAULT_PAGE_LIMIT = 100;
+/**
+ * "Still awaiting" in a change of one request by id, as Twofold writes it (STILL_AWAITING in
+ * access-requests.repository.ts): `status = 'AwaitingAuthentication'` lets the planner pick the partial
+ * index of awaiting requests and read all of them instead of one row by primary key.
+ */
+const STILL_AWAITING = "status NOT IN ('Granted', 'Denied', 'Expired')";
 const MAX_PAGE_LIMIT = 1000;
 const MAX_BODY_BYTES = 1024 * 1024;
 const SYSTEM_GROUP_NAME = 'AllUsers';
@@ -999,7 +1005,7 @@ async function raChallenge(x: Exchange): Promise<void> {
     const language = languageOf(row.language);
     const facts: RaFacts = { id: row.id, identity: row.identity };
     const decide = (status: string) =>
-      client.query(`UPDATE access_requests SET status = $3, pending_secret_enc = NULL WHERE account_id = $1 AND id = $2 AND status = 'AwaitingAuthentication'`, [
+      client.query(`UPDATE access_requests SET status = $3, pending_secret_enc = NULL WHERE account_id = $1 AND id = $2 AND ${STILL_AWAITING}`, [
         principal.accountId,
         row.id,
         status,
@@ -1023,7 +1029,7 @@ async function raChallenge(x: Exchange): Promise<void> {
       const { rows: granted } = await client.query<{ granted: boolean }>(
         `WITH ${spend.cte},
               req AS (UPDATE access_requests SET status = 'Granted', granted_at = $4, authenticator = $5, pending_secret_enc = NULL
-                       WHERE account_id = $1 AND id = $2 AND status = 'AwaitingAuthentication' AND EXISTS (SELECT 1 FROM acc) RETURNING id),
+                       WHERE account_id = $1 AND id = $2 AND ${STILL_AWAITING} AND EXISTS (SELECT 1 FROM acc) RETURNING id),
               usr AS (UPDATE users SET last_login = $4 WHERE account_id = $1 AND id = $3 AND EXISTS (SELECT 1 FROM req))
          SELECT EXISTS (SELECT 1 FROM req) AS granted`,
         [principal.accountId, row.id, row.user_id, now, match.authenticator.kind, ...spend.params],
@@ -1041,7 +1047,7 @@ async function raChallenge(x: Exchange): Promise<void> {
       `UPDATE access_requests
           SET failed_attempts = failed_attempts + 1,
               status = CASE WHEN failed_attempts + 1 >= $3 THEN 'Denied' ELSE status END
-        WHERE account_id = $1 AND id = $2 AND status = 'AwaitingAuthentication'
+        WHERE account_id = $1 AND id = $2 AND ${STILL_AWAITING}
         RETURNING failed_attempts, status`,
       [principal.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES],
     );
