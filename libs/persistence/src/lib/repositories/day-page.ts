@@ -1,5 +1,12 @@
 import { EntityManager } from 'typeorm';
 
+/**
+ * Totals under this many rows are counted every time, not remembered: counting them takes a few
+ * milliseconds at most, and remembering every filter of every small day would let a caller fill
+ * `settled_day_totals` one cheap request at a time (each distinct `subject`, say, one more row).
+ */
+export const REMEMBERED_TOTAL_MIN_ROWS = 10_000;
+
 /** Which day page a total belongs to: the journal (`GET /journal`) or the history (`GET /access/requests`). */
 export type DayPageList = 'journal' | 'history';
 
@@ -60,13 +67,17 @@ function withoutTotal<Row extends { id: string }>(row: Row & { total: unknown })
   return rest as unknown as Row;
 }
 
-/** One statement, one snapshot: the total and the version it is valid for; then stored unless a newer one is. */
+/**
+ * One statement, one snapshot: the total and the version it is valid for; then stored (unless a newer
+ * one is, or it is too small to be worth it).
+ */
 async function countAndRemember(manager: EntityManager, query: DayPageQuery, key: RememberedTotalKey): Promise<number> {
   const [counted] = (await manager.query(
     `SELECT count(*)::int AS total, (SELECT v.past_rows_version FROM accounts v WHERE v.id = $1) AS version ${query.fromWhere}`,
     query.filterParams,
   )) as Array<{ total: number; version: string | null }>;
   if (counted.version === null) return counted.total; // the account is being deleted: nothing to remember
+  if (counted.total < REMEMBERED_TOTAL_MIN_ROWS) return counted.total;
   await manager.query(
     `INSERT INTO settled_day_totals (account_id, list, day, filter, version, total) VALUES ($1, $2, $3, $4, $5, $6)
       ON CONFLICT (account_id, list, day, filter) DO UPDATE SET version = EXCLUDED.version, total = EXCLUDED.total

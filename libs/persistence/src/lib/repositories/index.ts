@@ -9,3 +9,4 @@ export * from './users.repository';
 export * from './authenticators.repository';
 export * from './access-requests.repository';
 export * from './token-signing-keys.repository';
+export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';
