@@ -414,6 +414,8 @@ async function createUser(x: Exchange): Promise<void> {
 // stored only when it is not there. Same table and key spelling as Twofold's.
 
 const DAY_SETTLES_AFTER_MS = 15 * 60_000;
+/** as Twofold's REMEMBERED_TOTAL_MIN_ROWS: smaller totals are counted every time */
+const REMEMBERED_TOTAL_MIN_ROWS = 10_000;
 
 interface DayPageKey {
   accountId: string;
@@ -441,13 +443,14 @@ async function dayPage<Row extends { total: string | number | null }>(key: DayPa
       params.slice(0, fromWhere.match(/\$\d+/g)?.reduce((max, p) => Math.max(max, Number(p.slice(1))), 0)),
     )
   ).rows[0];
+  for (const row of rows) row.total = counted.total;
+  if (counted.total < REMEMBERED_TOTAL_MIN_ROWS) return rows;
   await pool.query(
     `INSERT INTO settled_day_totals (account_id, list, day, filter, version, total) VALUES ($1, $2, $3, $4, $5, $6)
       ON CONFLICT (account_id, list, day, filter) DO UPDATE SET version = EXCLUDED.version, total = EXCLUDED.total
       WHERE settled_day_totals.version < EXCLUDED.version`,
     [key.accountId, key.list, key.day.day, key.filter, counted.version, counted.total],
   );
-  for (const row of rows) row.total = counted.total;
   return rows;
 }
 
