@@ -424,6 +424,7 @@ interface DayPageKey {
   filter: string;
 }
 
+/** `params`: the filter's (those of `fromWhere`), then the page's limit and offset, in that order. */
 async function dayPage<Row extends { total: string | number | null }>(key: DayPageKey, fromWhere: string, page: string, params: unknown[]): Promise<Row[]> {
   if (Date.now() < key.day.to.getTime() + DAY_SETTLES_AFTER_MS) {
     return (await pool.query<Row>(`SELECT t.total, p.* FROM (SELECT count(*) AS total ${fromWhere}) t LEFT JOIN LATERAL (${page}) p ON true`, params)).rows;
@@ -440,7 +441,7 @@ async function dayPage<Row extends { total: string | number | null }>(key: DayPa
   const counted = (
     await pool.query<{ total: number; version: string }>(
       `SELECT count(*)::int AS total, (SELECT v.past_rows_version FROM accounts v WHERE v.id = $1) AS version ${fromWhere}`,
-      params.slice(0, fromWhere.match(/\$\d+/g)?.reduce((max, p) => Math.max(max, Number(p.slice(1))), 0)),
+      params.slice(0, -2), // the filter's parameters: the page's limit and offset come last
     )
   ).rows[0];
   for (const row of rows) row.total = counted.total;

@@ -59,8 +59,8 @@ function requestColumnValues(accountId: string, values: NewAccessRequest): unkno
 }
 
 /**
- * Access requests and their history. Every status change is a conditional UPDATE on
- * `status = 'AwaitingAuthentication'`: of parallel deciders exactly one wins, in any API process.
+ * Access requests and their history. Every status change of one request is a conditional UPDATE on
+ * its still being awaited (STILL_AWAITING): of parallel deciders exactly one wins, in any API process.
  */
 export class AccessRequestsRepository {
   constructor(private readonly db: Db) {}
@@ -168,8 +168,7 @@ export class AccessRequestsRepository {
     );
   }
 
-
-  /** Names of the account's resources by id, for the history's resourceName. */
+  /** Names of the account's resources by id, for a polled request's resourceName. */
   async resourceNames(accountId: string, resourceIds: readonly string[]): Promise<Map<string, string>> {
     if (resourceIds.length === 0) return new Map();
     const rows = await this.db

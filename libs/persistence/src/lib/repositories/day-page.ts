@@ -56,7 +56,7 @@ export async function dayPageAndTotal<Row extends { id: string }>(
     remembered ? [...params, remembered.list, remembered.day, remembered.filter] : params,
   )) as Array<Row & { total: number | null }>;
   // an empty page still gives one row (the total's), with a null id
-  const pageRows = rows.filter((row) => (row as { id?: unknown }).id != null).map(withoutTotal);
+  const pageRows = rows.filter((row) => row.id !== null).map(withoutTotal);
   const found = rows[0]?.total ?? null;
   if (found !== null) return [pageRows, found];
   return [pageRows, await countAndRemember(manager, query, remembered as RememberedTotalKey)];

@@ -52,7 +52,6 @@ export class JournalRepository {
       search.settled ? { list: 'journal', day: search.day.day, filter: journalFilterKey(search) } : undefined,
     );
   }
-
 }
 
 /** The same filter in one spelling whatever the order or repetition of its values. */

@@ -74,6 +74,10 @@ const USER_DETAILS_COLUMNS = `
   COALESCE((SELECT json_agg(json_build_object('name', f.name, 'value', f.value) ORDER BY f.name)
               FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields`;
 
+function detailsOfRow(row: Pick<UserWithDetailsRow, 'groups' | 'kinds' | 'phones' | 'custom_fields'>): UserDetails {
+  return { groups: row.groups, authenticatorKinds: row.kinds, phones: row.phones, customFields: row.custom_fields };
+}
+
 /**
  * Users with their groups, phones and custom fields. Every method takes the account first; the
  * unique index users_account_identity (account, lower(identity)) is what keeps identities unique.
@@ -197,10 +201,7 @@ export class UsersRepository {
         LIMIT $2 OFFSET $3`,
       params,
     );
-    return rows.map((row) => ({
-      user: this.userOfRow(row),
-      details: { groups: row.groups, authenticatorKinds: row.kinds, phones: row.phones, customFields: row.custom_fields },
-    }));
+    return rows.map((row) => ({ user: this.userOfRow(row), details: detailsOfRow(row) }));
   }
 
   async update(accountId: string, id: string, changes: UserChanges): Promise<void> {
@@ -219,9 +220,7 @@ export class UsersRepository {
     const rows: Array<Pick<UserWithDetailsRow, 'id' | 'groups' | 'kinds' | 'phones' | 'custom_fields'>> = await this.db
       .manager()
       .query(`SELECT u.id, ${USER_DETAILS_COLUMNS} FROM users u WHERE u.account_id = $1 AND u.id = ANY($2::uuid[])`, [accountId, [...userIds]]);
-    for (const row of rows) {
-      details.set(row.id, { groups: row.groups, authenticatorKinds: row.kinds, phones: row.phones, customFields: row.custom_fields });
-    }
+    for (const row of rows) details.set(row.id, detailsOfRow(row));
     return details;
   }
 
