@@ -1,8 +1,23 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { systemClock } from '@twofold/domain';
 import { AccountsRepository, connectDatabase, Db } from '@twofold/persistence';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
 import { createLogger, flushLogs } from './app/logger';
+
+/**
+ * Every interface, IPv6 and IPv4, as a plain node server listens by default (Fastify alone would take
+ * `localhost`, unreachable from outside a container); IPv4 only where the host has no IPv6.
+ */
+async function listenOnEveryInterface(app: NestFastifyApplication, port: number): Promise<void> {
+  try {
+    await app.listen(port, '::');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw error;
+    await app.listen(port, '0.0.0.0');
+  }
+}
 
 async function main(): Promise<void> {
   let config;
@@ -43,7 +58,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen(config.port);
+  await listenOnEveryInterface(app, config.port);
   log.info({ port: config.port, publicUrl: config.publicUrl }, 'Twofold API listening');
 
   if ((await new AccountsRepository(new Db(dataSource)).count()) === 0) {

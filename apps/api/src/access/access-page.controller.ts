@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
-import { Request, Response } from 'express';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguage } from '../enrollment/enrollment-page.view';
 import { ClientAddressResolver } from '../http/client-address';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
@@ -22,7 +22,7 @@ export class AccessPageController {
   ) {}
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: Request, @Headers('accept-language') language: string | undefined, @Res() res: Response): Promise<void> {
+  async show(@Param('id') id: string, @Req() req: FastifyRequest, @Headers('accept-language') language: string | undefined, @Res() res: FastifyReply): Promise<void> {
     send(res, await this.page.show(id, this.visitor(req), pageLanguage(language)));
   }
 
@@ -30,14 +30,14 @@ export class AccessPageController {
   async submit(
     @Param('id') id: string,
     @Body() body: Record<string, unknown> | undefined,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
     @Headers('accept-language') language: string | undefined,
-    @Res() res: Response,
+    @Res() res: FastifyReply,
   ): Promise<void> {
     send(res, await this.page.submit(id, body ?? {}, this.visitor(req), pageLanguage(language)));
   }
 
-  private visitor(req: Request): Visitor {
+  private visitor(req: FastifyRequest): Visitor {
     return { ip: this.addresses.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']) };
   }
 }
@@ -50,7 +50,7 @@ export class AccessPageController {
  * computed (the resource's frameOrigins, or `*`), without X-Frame-Options; every other page, the
  * unknown-id page included, refuses to be framed (`frame-ancestors 'none'` and `X-Frame-Options: DENY`).
  */
-function send(res: Response, outcome: AccessPageOutcome): void {
+function send(res: FastifyReply, outcome: AccessPageOutcome): void {
   const nonce = randomBytes(16).toString('base64');
   const postBack = outcome.kind === 'granted' && outcome.callback && !isPostMessageCallback(outcome.callback.action) ? outcome.callback : null;
   const formAction = postBack ? `'self' ${new URL(postBack.action).origin}` : "'self'";
@@ -58,13 +58,13 @@ function send(res: Response, outcome: AccessPageOutcome): void {
   const script = (outcome.kind === 'granted' && outcome.callback) || outcome.kind === 'enroll' ? `; script-src 'nonce-${nonce}'` : '';
   const framed = outcome.frameAncestors.length > 0;
   const frameAncestors = framed ? outcome.frameAncestors.join(' ') : "'none'";
-  res.setHeader(
+  res.header(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${script}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
   );
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  if (!framed) res.setHeader('X-Frame-Options', 'DENY');
-  res.type('html');
+  res.header('Referrer-Policy', 'no-referrer');
+  if (!framed) res.header('X-Frame-Options', 'DENY');
+  res.type('text/html; charset=utf-8');
   switch (outcome.kind) {
     case 'enroll':
       res.status(200).send(renderAccessEnroll(outcome.lang, nonce, outcome.model));

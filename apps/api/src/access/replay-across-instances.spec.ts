@@ -1,10 +1,10 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { generateHotp, generateTotp } from '@twofold/otp';
 import { openDatabase } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp } from '../app/create-app';
+import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
 import { startTestApp, TestApp } from '../testing/test-app';
 
@@ -15,7 +15,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
  */
 describe('replay protection across two API instances on one database', () => {
   let t: TestApp;
-  let second: NestExpressApplication;
+  let second: NestFastifyApplication;
   let secondDataSource: DataSource;
   let resourceAuth: string;
   let accountId: string;
@@ -26,7 +26,7 @@ describe('replay protection across two API instances on one database', () => {
     const config = t.app.get<AppConfig>('twofold:app-config');
     secondDataSource = await openDatabase({ url: t.database.url, poolSize: 10, applicationName: 'twofold-second-instance' });
     second = await createApp({ config, dataSource: secondDataSource, clock: t.clock });
-    await second.init();
+    await initApp(second);
     accountId = (await t.newAccount()).account.id;
     resourceAuth = (await t.newResource(accountId)).authorization;
   });

@@ -1,5 +1,5 @@
 import { LoggerService } from '@nestjs/common';
-import { NextFunction, Request, Response } from 'express';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { traceIdOf } from '../http/trace-id';
 import { loggedUrl } from './logger';
@@ -9,27 +9,26 @@ import { loggedUrl } from './logger';
  * `loggedUrl`), status, duration; never bodies or headers. Written here rather than by pino-http,
  * which cost a tenth of the API's CPU time per request (a child logger and serialisers for every
  * request, `npm run bench:api -- --profile`, issue 11). A 5xx is logged as an error, a request whose
- * connection closed before its answer as a warning.
+ * connection closed before its answer as a warning. Fastify's hooks see every request, those refused
+ * before routing (400, 413, 415) included.
  */
-export function requestLog(log: Logger) {
-  return function logRequest(req: Request, res: Response, next: NextFunction): void {
-    const started = performance.now();
-    const line = () => ({
-      traceId: traceIdOf(req),
-      method: req.method,
-      url: loggedUrl(req.originalUrl),
-      statusCode: res.statusCode,
-      responseTime: Math.round(performance.now() - started),
-    });
-    res.once('finish', () => {
-      if (res.statusCode >= 500) log.error(line(), 'request failed');
-      else if (log.isLevelEnabled('info')) log.info(line(), 'request completed');
-    });
-    res.once('close', () => {
-      if (!res.writableFinished) log.warn(line(), 'request aborted: the connection closed before the answer');
-    });
-    next();
-  };
+export function addRequestLog(fastify: FastifyInstance, log: Logger): void {
+  const line = (req: FastifyRequest, reply: FastifyReply) => ({
+    traceId: traceIdOf(req),
+    method: req.method,
+    url: loggedUrl(req.originalUrl),
+    statusCode: reply.statusCode,
+    responseTime: Math.round(reply.elapsedTime),
+  });
+  fastify.addHook('onResponse', (req, reply, done) => {
+    if (reply.statusCode >= 500) log.error(line(req, reply), 'request failed');
+    else if (log.isLevelEnabled('info')) log.info(line(req, reply), 'request completed');
+    done();
+  });
+  fastify.addHook('onRequestAbort', (req, done) => {
+    log.warn({ traceId: traceIdOf(req), method: req.method, url: loggedUrl(req.originalUrl) }, 'request aborted: the connection closed before the answer');
+    done();
+  });
 }
 
 type Level = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal';

@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable, Type } from '@nestjs/common';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
-import { Request } from 'express';
+import { FastifyRequest } from 'fastify';
 import { AuthenticationRequired, TooManyAttempts } from '../http/api-errors';
 import { ClientAddressResolver } from '../http/client-address';
 import { AuthThrottle } from './auth-throttle';
@@ -21,7 +21,7 @@ function basicAuthGuard(strategy: string): Type<IAuthGuard> {
     }
 
     override async canActivate(context: ExecutionContext): Promise<boolean> {
-      const req = context.switchToHttp().getRequest<Request>();
+      const req = context.switchToHttp().getRequest<FastifyRequest>();
       // behind a reverse proxy every client would share the proxy's address and its throttle
       const ip = this.addresses.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']);
       const wait = this.throttle.retryAfterSeconds(ip);

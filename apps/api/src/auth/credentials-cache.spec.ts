@@ -1,9 +1,9 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AccountsRepository, Db, generateApiCredentials, openDatabase } from '@twofold/persistence';
 import { basicAuthorization } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp } from '../app/create-app';
+import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
 import { countQueries } from '../testing/query-counter';
 import { startTestApp, TestApp } from '../testing/test-app';
@@ -16,7 +16,7 @@ import { VerifiedCredentialsCache } from './verified-credentials.cache';
  */
 describe('verified credentials cache across instances', () => {
   let t: TestApp;
-  let second: NestExpressApplication;
+  let second: NestFastifyApplication;
   let secondDataSource: DataSource;
 
   beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('verified credentials cache across instances', () => {
     const config = t.app.get<AppConfig>('twofold:app-config');
     secondDataSource = await openDatabase({ url: t.database.url, poolSize: 5, applicationName: 'twofold-second-instance' });
     second = await createApp({ config, dataSource: secondDataSource, clock: t.clock });
-    await second.init();
+    await initApp(second);
   });
   afterAll(async () => {
     await second.close();

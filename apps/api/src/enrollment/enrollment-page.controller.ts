@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
-import { Response } from 'express';
+import { FastifyReply } from 'fastify';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
 import { pageLanguage, renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
 
@@ -12,7 +12,7 @@ export class EnrollmentPageController {
   constructor(private readonly enrollment: EnrollmentPageService) {}
 
   @Get(':token')
-  async show(@Param('token') token: string, @Headers('accept-language') language: string | undefined, @Res() res: Response): Promise<void> {
+  async show(@Param('token') token: string, @Headers('accept-language') language: string | undefined, @Res() res: FastifyReply): Promise<void> {
     send(res, language, await this.enrollment.show(token));
   }
 
@@ -21,24 +21,24 @@ export class EnrollmentPageController {
     @Param('token') token: string,
     @Body() body: Record<string, unknown>,
     @Headers('accept-language') language: string | undefined,
-    @Res() res: Response,
+    @Res() res: FastifyReply,
   ): Promise<void> {
     send(res, language, await this.enrollment.submit(token, body?.['code']));
   }
 }
 
-function send(res: Response, acceptLanguage: string | undefined, outcome: EnrollmentOutcome): void {
+function send(res: FastifyReply, acceptLanguage: string | undefined, outcome: EnrollmentOutcome): void {
   const lang = pageLanguage(acceptLanguage);
   const nonce = randomBytes(16).toString('base64');
-  res.setHeader(
+  res.header(
     'Content-Security-Policy',
     // the form's only script is the Copy button of the key, under the same nonce
     `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${outcome.kind === 'form' ? `; script-src 'nonce-${nonce}'` : ''}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   // the token is in the URL: never send it on as a referrer
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.type('html');
+  res.header('Referrer-Policy', 'no-referrer');
+  res.header('X-Frame-Options', 'DENY');
+  res.type('text/html; charset=utf-8');
   if (outcome.kind === 'form') res.status(200).send(renderEnrollmentForm(lang, nonce, outcome.model));
   else if (outcome.kind === 'done') res.status(200).send(renderEnrollmentDone(lang, nonce));
   else res.status(GONE_STATUS[outcome.reason]).send(renderEnrollmentGone(lang, nonce, outcome.reason));

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '@twofold/domain';
-import { Request, Response } from 'express';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { raBadRequestAnswer } from '../access/ra-answer';
 import { TooManyAttempts } from './api-errors';
 import { clientFacingEndpoint, usesModelEnvelope } from './envelope';
@@ -40,18 +40,24 @@ function messageOfHttpException(exception: HttpException): string {
   return exception.message;
 }
 
-/** Errors thrown by express' body parser before any controller runs. */
+/** Refusals of a body's bytes (`UnreadableBody`, http/body-parsing.ts), by their type. */
+const UNREADABLE_BODY: Record<string, { status: number; message: string }> = {
+  'entity.parse.failed': { status: 400, message: 'Malformed JSON body.' },
+  'charset.unsupported': { status: 415, message: 'Unsupported body encoding.' },
+  'encoding.unsupported': { status: 415, message: 'Unsupported body encoding.' },
+  // a Content-Encoding whose data does not inflate
+  'encoding.invalid': { status: 400, message: 'The request body could not be read.' },
+};
+
+/**
+ * Errors of reading the body before any controller runs. Fastify's own (a body over the limit, a body
+ * shorter than its Content-Length) reach the filter as HttpExceptions made by Nest from their status:
+ * 413 is only ever the body limit.
+ */
 function bodyParserError(exception: unknown): { status: number; message: string } | undefined {
-  const type = (exception as { type?: unknown })?.type;
-  if (type === 'entity.parse.failed') return { status: 400, message: 'Malformed JSON body.' };
-  if (type === 'entity.too.large') return { status: 413, message: 'Request body exceeds 1 MiB.' };
-  if (typeof type === 'string' && type.startsWith('encoding.') || type === 'charset.unsupported') {
-    return { status: 415, message: 'Unsupported body encoding.' };
-  }
-  // any other client error of the body's reading (a Content-Encoding whose data does not inflate, a
-  // body cut short): http-errors marks those it may show the client with `expose`
-  const { status, expose } = (exception ?? {}) as { status?: unknown; expose?: unknown };
-  if (expose === true && typeof status === 'number' && status >= 400 && status < 500) return { status, message: 'The request body could not be read.' };
+  const type = (exception as { type?: unknown } | null)?.type;
+  if (typeof type === 'string' && Object.hasOwn(UNREADABLE_BODY, type)) return UNREADABLE_BODY[type];
+  if (exception instanceof HttpException && exception.getStatus() === HttpStatus.PAYLOAD_TOO_LARGE) return { status: 413, message: 'Request body exceeds 1 MiB.' };
   return undefined;
 }
 
@@ -76,8 +82,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<Request>();
-    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
+    const res = host.switchToHttp().getResponse<FastifyReply>();
     const traceId = traceIdOf(req);
     let status: number;
     let message: string;
@@ -97,26 +103,26 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.error({ traceId, err: exception }, 'unhandled error');
     }
 
-    if (status === HttpStatus.UNAUTHORIZED) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
-    if (exception instanceof TooManyAttempts) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    res.setHeader(TRACE_HEADER, traceId);
+    if (status === HttpStatus.UNAUTHORIZED) res.header('WWW-Authenticate', BASIC_CHALLENGE);
+    if (exception instanceof TooManyAttempts) res.header('Retry-After', String(exception.retryAfterSeconds));
+    res.header(TRACE_HEADER, traceId);
 
-    const endpoint = clientFacingEndpoint(req.method, req.originalUrl ?? req.url);
+    const endpoint = clientFacingEndpoint(req.method, req.originalUrl);
     if (endpoint && status !== HttpStatus.INTERNAL_SERVER_ERROR && !STATUSES_CLIENTS_READ.has(status)) {
       // a body that could not be read at all is the one 400 these clients expect ("malformed JSON"):
       // the parser's own errors, which Nest hands over as a BadRequestException (our refusals are DomainErrors)
       if (parserError || (exception instanceof HttpException && status === HttpStatus.BAD_REQUEST)) {
-        res.status(HttpStatus.BAD_REQUEST).json({ model: null, success: false, message: 'Malformed JSON body.', traceId });
+        res.status(HttpStatus.BAD_REQUEST).send({ model: null, success: false, message: 'Malformed JSON body.', traceId });
         return;
       }
       const refusal = endpoint === 'ra' ? raBadRequestAnswer(req.body, message) : { model: null, success: false, message };
-      res.status(HttpStatus.OK).json({ ...refusal, traceId });
+      res.status(HttpStatus.OK).send({ ...refusal, traceId });
       return;
     }
 
-    const body = usesModelEnvelope(req.originalUrl ?? req.url)
+    const body = usesModelEnvelope(req.originalUrl)
       ? { model: null, success: false, message, traceId }
       : { message, traceId };
-    res.status(status).json(body);
+    res.status(status).send(body);
   }
 }

@@ -1,5 +1,5 @@
 import { ValidationFailed } from '@twofold/domain';
-import { NextFunction, Request, Response } from 'express';
+import { FastifyRequest } from 'fastify';
 
 /**
  * Nesting allowed in a parsed body: far more than any body of the API (claims included) needs, far
@@ -56,9 +56,9 @@ const REFUSALS: Record<InputProblem, string> = {
 /**
  * Refuses (400) a body nested deeper than MAX_BODY_DEPTH, and any body or query text PostgreSQL
  * cannot hold, before any handler runs: such input must never reach the database as a 500
- * (CONTRACT §4: "500 never for bad input"). Registered after the body parsers.
+ * (CONTRACT §4: "500 never for bad input"). A `preValidation` hook: it runs once the body is parsed.
  */
-export function inputGuard(req: Request, _res: Response, next: NextFunction): void {
+export function inputGuard(req: FastifyRequest): void {
   const problem = inputProblem(req.body, MAX_BODY_DEPTH) ?? inputProblem(req.query, MAX_BODY_DEPTH);
-  next(problem ? new ValidationFailed(REFUSALS[problem]) : undefined);
+  if (problem) throw new ValidationFailed(REFUSALS[problem]);
 }

@@ -38,8 +38,9 @@ describe('HTTP platform (CONTRACT §4)', () => {
   });
 
   it('answers a chunked body over 1 MiB, without Content-Length, with 413 too', async () => {
-    // a server of its own on the same express app: closing it leaves the shared one alone
-    const server = createServer(t.app.getHttpAdapter().getInstance()).listen(0);
+    // a server of its own on the same fastify router: closing it leaves the shared one alone
+    const fastify = t.app.getHttpAdapter().getInstance();
+    const server = createServer((req, res) => fastify.routing(req, res)).listen(0);
     try {
       const port = (server.address() as { port: number }).port;
       const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {

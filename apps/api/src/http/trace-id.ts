@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NextFunction, Request, Response } from 'express';
+import { FastifyReply, FastifyRequest } from 'fastify';
 
 export const TRACE_HEADER = 'mf-trace-id';
 /**
@@ -8,19 +8,21 @@ export const TRACE_HEADER = 'mf-trace-id';
  */
 const ACCEPTABLE_TRACE_ID = /^[\x21-\x7e]{1,128}$/;
 
-export interface TracedRequest extends Request {
-  traceId: string;
+interface TracedRequest extends FastifyRequest {
+  traceId?: string;
 }
 
-/** A caller's mf-trace-id is kept so its logs and ours share one id; anything else gets a fresh UUID. */
-export function traceIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const given = req.header(TRACE_HEADER);
-  const traceId = given && ACCEPTABLE_TRACE_ID.test(given) ? given : randomUUID();
+/**
+ * A caller's mf-trace-id is kept so its logs and ours share one id; anything else gets a fresh UUID.
+ * An `onRequest` hook: it runs before routing, so answers of unknown paths carry the id too.
+ */
+export function assignTraceId(req: FastifyRequest, reply: FastifyReply): void {
+  const given = req.headers[TRACE_HEADER];
+  const traceId = typeof given === 'string' && ACCEPTABLE_TRACE_ID.test(given) ? given : randomUUID();
   (req as TracedRequest).traceId = traceId;
-  res.setHeader(TRACE_HEADER, traceId);
-  next();
+  reply.header(TRACE_HEADER, traceId);
 }
 
-export function traceIdOf(req: Request): string {
-  return (req as Partial<TracedRequest>).traceId ?? randomUUID();
+export function traceIdOf(req: FastifyRequest): string {
+  return (req as TracedRequest).traceId ?? randomUUID();
 }

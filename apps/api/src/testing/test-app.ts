@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ManualClock } from '@twofold/domain';
 import { Db, SecretCipher } from '@twofold/persistence';
 import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase } from '@twofold/persistence/testing';
 import request from 'supertest';
-import { createApp } from '../app/create-app';
+import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
 import { AppRuntime } from '../app/infrastructure.module';
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   http: () => ReturnType<typeof request>;
   clock: ManualClock;
   db: Db;
@@ -46,7 +46,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, runtime: 
   const clock = new ManualClock(TEST_NOW);
   const config = testConfig(database.url, overrides);
   const app = await createApp({ config, dataSource: database.dataSource, clock, ...runtime });
-  await app.init();
+  await initApp(app);
   const db = new Db(database.dataSource);
   const cipher = new SecretCipher(config.encryptionKey);
   return {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ManualClock, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
 import { Db, generateTokenSigningKey, openDatabase, SecretCipher, TokenSigningKeysRepository } from '@twofold/persistence';
 import { createTestDatabase, newResource, TestDatabase } from '@twofold/persistence/testing';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, JSONWebKeySet, jwtVerify } from 'jose';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp } from '../app/create-app';
+import { createApp, initApp } from '../app/create-app';
 import { startTestApp, TestApp, testConfig } from '../testing/test-app';
 import { SIGNING_KEY_CACHE_TTL_MS } from './token-signing-keys.service';
 import { accessPageToken } from './tokens.testing';
@@ -118,7 +118,7 @@ describe('token formats, JWKS and key rotation (CONTRACT §8.9)', () => {
 describe('the first signing key when two API instances start at once on one database', () => {
   let database: TestDatabase;
   let secondDataSource: DataSource;
-  const apps: NestExpressApplication[] = [];
+  const apps: NestFastifyApplication[] = [];
   const cipher = new SecretCipher(randomBytes(32));
   const now = new Date('2026-05-20T10:00:00.000Z');
 
@@ -140,7 +140,7 @@ describe('the first signing key when two API instances start at once on one data
       createApp({ config, dataSource: secondDataSource, clock: new ManualClock(now) }),
     ]);
     apps.push(...created);
-    await Promise.all(created.map((app) => app.init()));
+    await Promise.all(created.map((app) => initApp(app)));
 
     const rows = await database.dataSource.query('SELECT kid, retired_at FROM token_signing_keys');
     expect(rows).toEqual([{ kid: expect.any(String), retired_at: null }]);

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, Logger } from '@nestjs/common';
-import { Request, Response } from 'express';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiExceptionFilter, isOurFailure } from '../http/api-exception.filter';
 import { TRACE_HEADER, traceIdOf } from '../http/trace-id';
 
@@ -14,11 +14,11 @@ export class CustomFieldsExceptionFilter extends ApiExceptionFilter {
 
   override catch(exception: unknown, host: ArgumentsHost): void {
     if (!isOurFailure(exception)) return super.catch(exception, host);
-    const req = host.switchToHttp().getRequest<Request>();
-    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
+    const res = host.switchToHttp().getResponse<FastifyReply>();
     const traceId = traceIdOf(req);
     this.log.error({ traceId, err: exception }, 'custom fields could not be changed');
-    res.setHeader(TRACE_HEADER, traceId);
-    res.status(200).json({ success: false, message: 'Custom fields could not be changed. Quote the trace id when reporting it.', traceId });
+    res.header(TRACE_HEADER, traceId);
+    res.status(200).send({ success: false, message: 'Custom fields could not be changed. Quote the trace id when reporting it.', traceId });
   }
 }

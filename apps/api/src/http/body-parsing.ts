@@ -1,0 +1,101 @@
+import { parse as parseUrlencoded } from 'node:querystring';
+import { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { FastifyInstance, FastifyRequest, RequestPayload } from 'fastify';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * A refusal of the body's bytes before any handler runs. `type` names the problem for
+ * ApiExceptionFilter (the same names as express' body-parser, which the API was first built on).
+ */
+export class UnreadableBody extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly status: 400 | 413 | 415,
+    readonly type: 'entity.parse.failed' | 'charset.unsupported' | 'encoding.unsupported' | 'encoding.invalid',
+    message: string,
+  ) {
+    super(message);
+    this.statusCode = status;
+  }
+}
+
+const DECOMPRESSORS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/**
+ * A compressed body is inflated before it is parsed, and the 1 MiB bound applies to what it inflates
+ * to (a zip bomb is a 413 like any other big body). Data that does not inflate is a 400, an encoding
+ * we do not know a 415.
+ */
+function inflatedPayload(req: FastifyRequest, payload: RequestPayload): RequestPayload {
+  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return payload;
+  const decompressor = DECOMPRESSORS[encoding];
+  if (!decompressor) throw new UnreadableBody(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
+  const inflated = decompressor() as Transform & { receivedEncodedLength: number };
+  // fastify compares Content-Length with the bytes received, which are the compressed ones
+  inflated.receivedEncodedLength = 0;
+  payload.on('data', (chunk: Buffer) => (inflated.receivedEncodedLength += chunk.length));
+  payload.on('error', (error) => inflated.destroy(error));
+  inflated.on('error', (error: Error & { statusCode?: number }) => {
+    if (!(error instanceof UnreadableBody)) Object.assign(error, { status: 400, statusCode: 400, type: 'encoding.invalid' });
+  });
+  payload.pipe(inflated);
+  return inflated;
+}
+
+function charsetOf(req: FastifyRequest): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(String(req.headers['content-type'] ?? ''));
+  return match?.[1].toLowerCase();
+}
+
+/**
+ * JSON as the API has always read it: any JSON value (not only objects: a top-level string, number or
+ * null is refused by the endpoint like any other unusable body; on the access endpoints that is a 200
+ * refusal, CONTRACT §8.1, not a parser 400), an empty body read as `{}`, UTF-8 only.
+ */
+function parseJson(req: FastifyRequest, body: Buffer): unknown {
+  const charset = charsetOf(req);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new UnreadableBody(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
+  }
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new UnreadableBody(400, 'entity.parse.failed', 'malformed JSON');
+  }
+}
+
+/**
+ * The body parsers of every route: JSON, HTML forms (the access and enrollment pages), and any other
+ * type read and dropped (its handler sees no body and refuses it as it refuses a missing one, never a
+ * 415 from the parser). Every body counts against MAX_BODY_BYTES, chunked or not.
+ */
+export function registerBodyParsers(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addHook('preParsing', (req, _reply, payload, done) => {
+    try {
+      done(null, inflatedPayload(req, payload));
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (req, body, done) => {
+    try {
+      done(null, parseJson(req, body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => {
+    done(null, parseUrlencoded(body as string));
+  });
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_req, _body, done) => done(null, undefined));
+}
