@@ -25,6 +25,9 @@ function fastifyAdapter(): FastifyAdapter {
     // the request id is our trace id (assignTraceId), and the request log is ours (addRequestLog)
     requestIdHeader: false,
     disableRequestLogging: true,
+    // a client that takes longer than this to send one request (headers and at most 1 MiB of body) is
+    // cut off; fastify's default is no limit, where a plain node server stops at 300 s
+    requestTimeout: 60_000,
     // on SIGTERM, idle keep-alive connections are closed and new requests refused with 503
     return503OnClosing: true,
     forceCloseConnections: 'idle',
