@@ -22,9 +22,8 @@ function fastifyAdapter(): FastifyAdapter {
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 2048 },
     // no Nest middleware (`app.use`) is used: every cross-cutting step below is a Fastify hook
     skipMiddie: true,
-    // the request id is our trace id (assignTraceId), and the request log is ours (addRequestLog)
+    // the request id is our trace id (assignTraceId); fastify logs nothing (no logger), addRequestLog does
     requestIdHeader: false,
-    disableRequestLogging: true,
     // a client that takes longer than this to send one request (headers and at most 1 MiB of body) is
     // cut off; fastify's default is no limit, where a plain node server stops at 300 s
     requestTimeout: 60_000,
