@@ -26,9 +26,11 @@ export class UserRegistrationService {
 
   async register(accountId: string, registration: UserRegistration): Promise<UserEntity> {
     const taken = () => new DomainError('USER_IDENTITY_TAKEN', `A user with the identity ${registration.identity} already exists.`);
-    const { licenses, users } = await this.accounts.lockForUserCreation(accountId);
-    // an existing identity is a conflict even on a full account: nothing new would be created
+    // an existing identity is a conflict even on a full account: nothing new would be created. Looked up
+    // before the account row is locked, so parallel creations queue behind one statement less; one
+    // created in between is caught by the unique index below
     if (await this.users.findByIdentity(accountId, registration.identity)) throw taken();
+    const { licenses, users } = await this.accounts.lockForUserCreation(accountId);
     assertWithinLicenses(users, licenses);
     try {
       return await this.users.insert(accountId, { ...registration, createdAt: this.clock.now() });

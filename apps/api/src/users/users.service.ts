@@ -25,7 +25,7 @@ import {
   ValidationFailed,
 } from '@twofold/domain';
 import { JournalField, journalDetails, JournalWriter } from '@twofold/journal';
-import { AccountsRepository, GroupsRepository, isUniqueViolation, UserEntity, UsersRepository } from '@twofold/persistence';
+import { AccountsRepository, GroupsRepository, isUniqueViolation, UserDetails, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { AccountPrincipal } from '../auth/principal';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
@@ -80,6 +80,8 @@ function wantsMailedLink(raw: unknown): boolean {
  * The user API of every generation (SPEC.md "Users", CONTRACT §6). Handlers run in the request's
  * transaction (JournalInterceptor); a change of one user's sets locks the user row first.
  */
+const NO_DETAILS: UserDetails = { groups: [], authenticatorKinds: [], phones: [], customFields: [] };
+
 @Injectable()
 export class UsersService {
   constructor(
@@ -134,7 +136,12 @@ export class UsersService {
       await this.journal.record(accountId, { object: 'EnrollmentLink', action: 'Send', subject: principal.login, success: true, additionalFields: sent.journal });
       enrollmentLink = sent.link;
     }
-    const [dto] = await this.toDtos(accountId, [user], { withPhones: false });
+    // a user created this instant has no groups, phones, authenticators or custom fields but those this
+    // request added: only then are they read back (one statement less while the account row is locked)
+    const [dto] =
+      groups.length > 0 || phone
+        ? await this.toDtos(accountId, [user], { withPhones: false })
+        : [toUserDto(user, NO_DETAILS, { withPhones: false })];
     return enrollmentLink ? { ...dto, enrollmentLink } : dto;
   }
 
@@ -301,7 +308,7 @@ export class UsersService {
 
   private async toDtos(accountId: string, users: UserEntity[], options: { withPhones: boolean }): Promise<UserDto[]> {
     const details = await this.users.detailsOf(accountId, users.map((user) => user.id));
-    return users.map((user) => toUserDto(user, details.get(user.id) ?? { groups: [], authenticatorKinds: [], phones: [], customFields: [] }, options));
+    return users.map((user) => toUserDto(user, details.get(user.id) ?? NO_DETAILS, options));
   }
 
   private async mustFind(accountId: string, id: string): Promise<UserEntity> {
