@@ -46,12 +46,10 @@ export class AccountsRepository {
    * a parallel insert.
    */
   async lockForUserCreation(accountId: string): Promise<{ licenses: number; users: number }> {
-    const account = await this.repo()
-      .createQueryBuilder('a')
-      .setLock('pessimistic_write')
-      .where('a.id = :accountId', { accountId })
-      .getOne();
-    if (!account) throw new Error(`account ${accountId} does not exist`);
-    return { licenses: account.licenses, users: account.userCount };
+    const rows: { licenses: number; user_count: number }[] = await this.db
+      .manager()
+      .query('SELECT licenses, user_count FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    if (!rows[0]) throw new Error(`account ${accountId} does not exist`);
+    return { licenses: rows[0].licenses, users: rows[0].user_count };
   }
 }

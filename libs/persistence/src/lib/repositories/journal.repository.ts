@@ -24,8 +24,16 @@ export class JournalRepository {
     return this.db.manager().getRepository(JournalEventEntity);
   }
 
-  async insert(accountId: string, event: Omit<JournalEventEntity, 'id' | 'accountId' | 'seq'>): Promise<JournalEventEntity> {
-    return this.repo().save(this.repo().create({ ...event, accountId }));
+  /**
+   * One statement, written by hand: every journaled call makes it, and TypeORM's `save` (entity
+   * metadata, a RETURNING of the generated columns nobody reads) showed in the profile of POST /users.
+   */
+  async insert(accountId: string, event: Omit<JournalEventEntity, 'id' | 'accountId' | 'seq'>): Promise<void> {
+    await this.db.manager().query(
+      `INSERT INTO journal_events (account_id, event_date, object, action, subject, success, additional_fields)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+      [accountId, event.eventDate, event.object, event.action, event.subject, event.success, JSON.stringify(event.additionalFields)],
+    );
   }
 
   /** One page of a day's events, oldest first, and the day's total (remembered once the day is settled). */

@@ -22,6 +22,9 @@ export interface UserDetails {
   customFields: { name: string; value: string }[];
 }
 
+/** The columns of a `UserRow`, for hand-written statements on `users` alone. */
+const USER_COLUMNS = 'id, account_id, identity, name, email, is_locked, source, created_at, last_login';
+
 /** A users row as PostgreSQL returns it to hand-written queries. */
 interface UserRow {
   id: string;
@@ -89,8 +92,14 @@ export class UsersRepository {
     return this.db.manager().getRepository(UserEntity);
   }
 
-  insert(accountId: string, values: NewUser): Promise<UserEntity> {
-    return this.repo().save(this.repo().create({ ...values, accountId, isLocked: false, lastLogin: null }));
+  async insert(accountId: string, values: NewUser): Promise<UserEntity> {
+    const rows: UserRow[] = await this.db.manager().query(
+      `INSERT INTO users (account_id, identity, name, email, is_locked, source, created_at, last_login)
+       VALUES ($1, $2, $3, $4, false, $5, $6, NULL)
+       RETURNING ${USER_COLUMNS}`,
+      [accountId, values.identity, values.name, values.email, values.source, values.createdAt],
+    );
+    return this.userOfRow(rows[0]);
   }
 
   count(accountId: string): Promise<number> {
@@ -110,12 +119,11 @@ export class UsersRepository {
       .getOne();
   }
 
-  findByIdentity(accountId: string, identity: string): Promise<UserEntity | null> {
-    return this.repo()
-      .createQueryBuilder('u')
-      .where('u.account_id = :accountId', { accountId })
-      .andWhere('lower(u.identity) = lower(:identity)', { identity })
-      .getOne();
+  async findByIdentity(accountId: string, identity: string): Promise<UserEntity | null> {
+    const rows: UserRow[] = await this.db
+      .manager()
+      .query(`SELECT ${USER_COLUMNS} FROM users WHERE account_id = $1 AND lower(identity) = lower($2)`, [accountId, identity]);
+    return rows[0] ? this.userOfRow(rows[0]) : null;
   }
 
   /**
