@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { systemClock } from '@twofold/domain';
-import { AccountsRepository, connectDatabase, Db } from '@twofold/persistence';
+import { AccountsRepository, connectDatabase } from '@twofold/persistence';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
 import { createLogger, flushLogs } from './app/logger';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   await listenOnEveryInterface(app, config.port);
   log.info({ port: config.port, publicUrl: config.publicUrl }, 'Twofold API listening');
 
-  if ((await new AccountsRepository(new Db(dataSource)).count()) === 0) {
+  if ((await app.get(AccountsRepository).count()) === 0) {
     log.info(
       'No account yet. Create one with: npm run --silent cli -- account create --name "My company" --owner-email you@example.com --enable-api --json',
     );

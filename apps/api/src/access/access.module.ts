@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AccessRequestsRepository, Db } from '@twofold/persistence';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { UsersModule } from '../users/users.module';
 import { AccessPageController } from './access-page.controller';
@@ -14,7 +13,6 @@ import { RaRequestsService } from './ra-requests.service';
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [
-    { provide: AccessRequestsRepository, useFactory: (db: Db) => new AccessRequestsRepository(db), inject: [Db] },
     AccessRequestsService,
     RaRequestsService,
     AccessPageService,

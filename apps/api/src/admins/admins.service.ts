@@ -25,6 +25,7 @@ import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-l
 import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { PagedModel, pagedModel, pageOfQuery } from '../http/envelope';
 import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, toAdminDto, toFoundAdminDto, toRegisteredAdminDto, UpdateAdminRequest } from './admins.dto';
+import { administratorInvitationMail } from '../mail/messages';
 
 function stateOf(admin: AdministratorEntity): AdminState {
   return { role: admin.role, status: admin.status, activated: admin.activatedAt !== null };
@@ -131,19 +132,7 @@ export class AdminsService {
       EnrollmentLinkEmail: admin.identity,
       EnrollmentLinkTTL: String(ADMIN_INVITATION_TTL_MINUTES),
     });
-    await this.links.mail(
-      admin.identity,
-      'You are invited as an administrator: set up your second factor',
-      [
-        `Hello ${admin.name},`,
-        '',
-        'You were registered as an administrator. Set up your second factor with an authenticator app here:',
-        link.url,
-        '',
-        `The link works once and expires at ${link.expiresAt.toISOString()}.`,
-        'If you did not expect this message, ignore it.',
-      ].join('\n'),
-    );
+    await this.links.mail(admin.identity, administratorInvitationMail(admin.name, link.url, link.expiresAt));
   }
 
   /** Locks the account's Active Admins and tells how many there are; first, so every caller locks in one order. */

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Clock } from '@twofold/domain';
 import { JournalInterceptor, JournalWriter } from '@twofold/journal';
 import {
+  AccessRequestsRepository,
   AccountsRepository,
   AdministratorsRepository,
   AuthenticatorsRepository,
@@ -11,6 +12,7 @@ import {
   JournalRepository,
   ResourcesRepository,
   SecretCipher,
+  TokenSigningKeysRepository,
   UsersRepository,
 } from '@twofold/persistence';
 import { DestinationStream } from 'pino';
@@ -32,7 +34,9 @@ export interface AppRuntime {
   logDestination?: DestinationStream;
 }
 
+/** Every repository of the API, registered here and nowhere else. */
 const REPOSITORIES = [
+  AccessRequestsRepository,
   AccountsRepository,
   AdministratorsRepository,
   GroupsRepository,
@@ -41,6 +45,7 @@ const REPOSITORIES = [
   EnrollmentTokensRepository,
   UsersRepository,
   AuthenticatorsRepository,
+  TokenSigningKeysRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

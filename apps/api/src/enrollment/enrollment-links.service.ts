@@ -5,6 +5,7 @@ import { EnrollmentSubject, EnrollmentTokensRepository } from '@twofold/persiste
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { Mailer, MAILER } from '../mail/mailer';
+import { MailText } from '../mail/messages';
 
 export interface IssuedLink {
   url: string;
@@ -49,9 +50,9 @@ export class EnrollmentLinksService {
   }
 
   /** Sent inside the caller's transaction: when the mail cannot go out, no link is left behind. */
-  async mail(to: string, subject: string, text: string): Promise<void> {
+  async mail(to: string, mail: MailText): Promise<void> {
     try {
-      await this.mailer.send({ to, subject, text });
+      await this.mailer.send({ to, subject: mail.subject, text: mail.text });
     } catch (error) {
       this.logger.error({ err: error }, 'mail could not be sent');
       throw new DomainError('MAIL_NOT_SENT', 'The e-mail could not be sent. Try again later.');

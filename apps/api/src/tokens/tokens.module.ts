@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { Db, TokenSigningKeysRepository } from '@twofold/persistence';
 import { AccessTokensService } from './access-tokens.service';
 import { TokenRefreshService } from './token-refresh.service';
 import { TokenSigningKeysService } from './token-signing-keys.service';
@@ -14,7 +13,6 @@ import { TokenRefreshController } from './token-refresh.controller';
 @Module({
   controllers: [JwksController, TokenRefreshController],
   providers: [
-    { provide: TokenSigningKeysRepository, useFactory: (db: Db) => new TokenSigningKeysRepository(db), inject: [Db] },
     TokenSigningKeysService,
     AccessTokensService,
     TokenRefreshService,

@@ -55,6 +55,7 @@ import {
   UsersCountDto,
 } from './users.dto';
 import { UserRegistrationService } from './user-registration.service';
+import { userEnrollmentMail } from '../mail/messages';
 
 function objectOrEmpty<T extends object>(raw: unknown, field: string): Partial<T> {
   if (raw === undefined || raw === null) return {};
@@ -268,19 +269,7 @@ export class UsersService {
     };
     if (!email) return { link: { url: issued.url, expiresAt: issued.expiresAt.toISOString() }, journal };
     journal[JournalField.enrollmentLinkEmail] = email;
-    await this.links.mail(
-      email,
-      'Set up your second factor',
-      [
-        `Hello ${user.name ?? user.identity},`,
-        '',
-        'Set up your second factor with an authenticator app here:',
-        issued.url,
-        '',
-        `The link works once and expires at ${issued.expiresAt.toISOString()}.`,
-        'If you did not expect this message, ignore it.',
-      ].join('\n'),
-    );
+    await this.links.mail(email, userEnrollmentMail(user.name ?? user.identity, issued.url, issued.expiresAt));
     return { link: { expiresAt: issued.expiresAt.toISOString() }, journal };
   }
 
