@@ -100,7 +100,10 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
 
   const resourceAuth = () => basic(resource.apiKey, resource.apiSecret);
 
-  async function createAccessRequest(body: Record<string, unknown>, auth = resourceAuth()): Promise<{ id: string; url: string; status: string }> {
+  async function createAccessRequest(
+    body: Record<string, unknown>,
+    auth = resourceAuth(),
+  ): Promise<{ id: string; url: string; status: string }> {
     const response = await fetch(`${api.baseUrl}/access/requests`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
@@ -267,7 +270,12 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
 
     const polled = await fetch(`${api.baseUrl}/access/requests/${created.id}`, { headers: { authorization: resourceAuth() } });
     expect(polled.status).toBe(200);
-    expect(((await polled.json()) as any).model).toMatchObject({ id: created.id, identity, status: 'Granted', grantedAt: expect.any(String) });
+    expect(((await polled.json()) as any).model).toMatchObject({
+      id: created.id,
+      identity,
+      status: 'Granted',
+      grantedAt: expect.any(String),
+    });
   });
 
   it('does not grant a second time when the same page URL is opened again, in the same browser or another one', async () => {
@@ -289,7 +297,9 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       await fresh.close();
     }
     expect(callback.posts).toHaveLength(1);
-    const polled = await fetch(`${api.baseUrl}/access/requests/${(request as { id: string }).id}`, { headers: { authorization: resourceAuth() } });
+    const polled = await fetch(`${api.baseUrl}/access/requests/${(request as { id: string }).id}`, {
+      headers: { authorization: resourceAuth() },
+    });
     expect(((await polled.json()) as any).model.status).toBe('Granted');
   });
 
@@ -364,7 +374,9 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       expect(parent.url()).toBe(framing.pageUrl(created.url));
       // one frameOrigins entry: one message
       expect(messages.all).toHaveLength(1);
-      const polled = await fetch(`${api.baseUrl}/access/requests/${created.id}`, { headers: { authorization: basic(adfs.apiKey, adfs.apiSecret) } });
+      const polled = await fetch(`${api.baseUrl}/access/requests/${created.id}`, {
+        headers: { authorization: basic(adfs.apiKey, adfs.apiSecret) },
+      });
       expect(((await polled.json()) as any).model).toMatchObject({ id: created.id, status: 'Granted' });
     } finally {
       await parent.close();
@@ -418,7 +430,12 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     try {
       expect(response.headers()['content-security-policy']).toContain('frame-ancestors *;');
       await loaded;
-      expect(parent.frames().find((frame) => frame !== parent.mainFrame())?.url()).toBe(framed.url);
+      expect(
+        parent
+          .frames()
+          .find((frame) => frame !== parent.mainFrame())
+          ?.url(),
+      ).toBe(framed.url);
       await expect(parent.frameLocator('#mfa').locator('[data-testid="secret"]').count()).resolves.toBe(1);
     } finally {
       await parent.close();

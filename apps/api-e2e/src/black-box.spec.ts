@@ -68,14 +68,18 @@ describe('the built API and CLI on DATABASE_URL', () => {
   });
 
   it('answers 403 once the operator disables the API', async () => {
-    const created = JSON.parse(runCli(['account', 'create', '--name', 'B', '--owner-email', 'o@b.test', '--enable-api', '--json'], env).stdout);
+    const created = JSON.parse(
+      runCli(['account', 'create', '--name', 'B', '--owner-email', 'o@b.test', '--enable-api', '--json'], env).stdout,
+    );
     expect(runCli(['api', 'disable', '--account', created.account.id, '--json'], env).code).toBe(0);
     const res = await fetch(`${api.baseUrl}/groups`, { headers: { authorization: basic(created.api.key, created.api.secret) } });
     expect(res.status).toBe(403);
   });
 
   it('answers malformed JSON with 400 {message, traceId} and never 500', async () => {
-    const created = JSON.parse(runCli(['account', 'create', '--name', 'C', '--owner-email', 'o@c.test', '--enable-api', '--json'], env).stdout);
+    const created = JSON.parse(
+      runCli(['account', 'create', '--name', 'C', '--owner-email', 'o@c.test', '--enable-api', '--json'], env).stdout,
+    );
     const res = await fetch(`${api.baseUrl}/groups`, {
       method: 'POST',
       headers: { authorization: basic(created.api.key, created.api.secret), 'content-type': 'application/json' },

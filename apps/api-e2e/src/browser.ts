@@ -127,7 +127,10 @@ export async function startCallbackServer(): Promise<CallbackServer> {
     posts,
     nextPost: (timeoutMs) =>
       new Promise<CallbackPost>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no POST reached the callback server ${origin} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no POST reached the callback server ${origin} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const check = () => {
           if (posts.length > taken) {
             clearTimeout(timer);

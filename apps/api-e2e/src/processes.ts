@@ -9,7 +9,8 @@ export const CLI_BUNDLE = join(ROOT, 'dist/apps/cli/main.js');
 
 export function requireBundles(): void {
   for (const bundle of [API_BUNDLE, CLI_BUNDLE]) {
-    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm test (it builds first) or npx nx run-many -t build --projects=api,cli`);
+    if (!existsSync(bundle))
+      throw new Error(`${bundle} is missing: run npm test (it builds first) or npx nx run-many -t build --projects=api,cli`);
   }
 }
 
@@ -27,7 +28,17 @@ export function freePort(): Promise<number> {
 /** Environment without the caller's database settings, so each test says exactly what it uses. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_ENCRYPTION_KEY', 'TWOFOLD_DATA_DIR', 'PORT', 'PUBLIC_URL', 'ACCESS_URL', 'TOKEN_ISSUER', 'TRUSTED_PROXIES']) {
+  for (const name of [
+    'DATABASE_URL',
+    'TEST_DATABASE_URL',
+    'SECRET_ENCRYPTION_KEY',
+    'TWOFOLD_DATA_DIR',
+    'PORT',
+    'PUBLIC_URL',
+    'ACCESS_URL',
+    'TOKEN_ISSUER',
+    'TRUSTED_PROXIES',
+  ]) {
     delete env[name];
   }
   return { ...env, LOG_LEVEL: 'info', ...extra };
@@ -75,7 +86,8 @@ export async function startApi(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Prom
     waitForOutput: async (text, waitMs = 10_000) => {
       const until = Date.now() + waitMs;
       while (!output.includes(text)) {
-        if (Date.now() > until) throw new Error(`the API output did not show ${JSON.stringify(text)} within ${waitMs} ms:\n${output.slice(-2000)}`);
+        if (Date.now() > until)
+          throw new Error(`the API output did not show ${JSON.stringify(text)} within ${waitMs} ms:\n${output.slice(-2000)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return output;

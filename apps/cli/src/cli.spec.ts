@@ -20,12 +20,17 @@ describe('operator CLI (CONTRACT §2)', () => {
   async function cli(...argv: string[]) {
     let stdout = '';
     let stderr = '';
-    const code = await runCli(argv, { out: (t) => (stdout += t), err: (t) => (stderr += t) }, async () => ({ provisioning, close: async () => undefined }));
+    const code = await runCli(argv, { out: (t) => (stdout += t), err: (t) => (stderr += t) }, async () => ({
+      provisioning,
+      close: async () => undefined,
+    }));
     return { code, stdout, stderr };
   }
 
   const events = (accountId: string) =>
-    database.dataSource.query('SELECT object, action, subject, success FROM journal_events WHERE account_id = $1 ORDER BY seq', [accountId]);
+    database.dataSource.query('SELECT object, action, subject, success FROM journal_events WHERE account_id = $1 ORDER BY seq', [
+      accountId,
+    ]);
 
   it('creates an account with an active Admin owner, AllUsers and API credentials, as one JSON object', async () => {
     const { code, stdout, stderr } = await cli('account', 'create', '--name', 'A', '--owner-email', 'o@a.test', '--enable-api', '--json');
@@ -52,7 +57,10 @@ describe('operator CLI (CONTRACT §2)', () => {
   });
 
   it('gives null credentials without --enable-api, and honours --licenses and --owner-name', async () => {
-    const out = JSON.parse((await cli('account', 'create', '--name', 'B', '--owner-email', 'b@b.test', '--owner-name', 'Bea', '--licenses', '7', '--json')).stdout);
+    const out = JSON.parse(
+      (await cli('account', 'create', '--name', 'B', '--owner-email', 'b@b.test', '--owner-name', 'Bea', '--licenses', '7', '--json'))
+        .stdout,
+    );
     expect(out.api).toEqual({ enabled: false, key: null, secret: null });
     expect(out.account.licenses).toBe(7);
   });
@@ -78,19 +86,25 @@ describe('operator CLI (CONTRACT §2)', () => {
   });
 
   it('lists and shows accounts without secrets', async () => {
-    const created = JSON.parse((await cli('account', 'create', '--name', 'D', '--owner-email', 'd@d.test', '--enable-api', '--json')).stdout);
+    const created = JSON.parse(
+      (await cli('account', 'create', '--name', 'D', '--owner-email', 'd@d.test', '--enable-api', '--json')).stdout,
+    );
     const list = JSON.parse((await cli('account', 'list', '--json')).stdout);
     expect(list.accounts.map((a: { name: string }) => a.name)).toContain('D');
     const show = await cli('account', 'show', '--account', created.account.id, '--json');
     const shown = JSON.parse(show.stdout).account;
     expect(shown).toMatchObject({ id: created.account.id, name: 'D', api: { enabled: true, key: created.api.key } });
-    expect(shown.administrators).toEqual([{ id: created.owner.id, identity: 'd@d.test', name: 'd@d.test', role: 'Admin', status: 'Active' }]);
+    expect(shown.administrators).toEqual([
+      { id: created.owner.id, identity: 'd@d.test', name: 'd@d.test', role: 'Admin', status: 'Active' },
+    ]);
     expect(show.stdout).not.toContain(created.api.secret);
   });
 
   describe('token-key rotate (CONTRACT §8.9)', () => {
     const keys = () =>
-      database.dataSource.query('SELECT kid, private_key_enc, public_jwk, created_at, retired_at FROM token_signing_keys ORDER BY created_at, retired_at, kid') as Promise<
+      database.dataSource.query(
+        'SELECT kid, private_key_enc, public_jwk, created_at, retired_at FROM token_signing_keys ORDER BY created_at, retired_at, kid',
+      ) as Promise<
         { kid: string; private_key_enc: Buffer; public_jwk: Record<string, string>; created_at: Date; retired_at: Date | null }[]
       >;
 
@@ -149,7 +163,11 @@ describe('operator CLI (CONTRACT §2)', () => {
   it.each([
     [['account', 'create', '--owner-email', 'x@x.test'], 2, '--name is required'],
     [['account', 'create', '--name', 'X', '--owner-email', 'x@x.test', '--licenses=-3'], 2, '--licenses must be a non-negative integer'],
-    [['account', 'create', '--name', 'X', '--owner-email', 'x@x.test', '--licenses', 'many'], 2, '--licenses must be a non-negative integer'],
+    [
+      ['account', 'create', '--name', 'X', '--owner-email', 'x@x.test', '--licenses', 'many'],
+      2,
+      '--licenses must be a non-negative integer',
+    ],
     [['account', 'create', '--name', 'X', '--owner-email', 'not-an-email'], 1, '--owner-email must be an e-mail address.'],
     [['api', 'enable', '--account', '00000000-0000-0000-0000-000000000000'], 1, 'Account not found.'],
     [['api', 'enable', '--account', 'nope'], 1, 'Account not found.'],

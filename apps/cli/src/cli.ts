@@ -62,7 +62,13 @@ export function parseCommand(argv: string[]): { run: (p: Provisioning) => Promis
       return {
         json,
         run: async (p) => ({
-          ...(await p.createAccount({ name, ownerEmail, ownerName: values['owner-name'], licenses, enableApi: values['enable-api'] === true })),
+          ...(await p.createAccount({
+            name,
+            ownerEmail,
+            ownerName: values['owner-name'],
+            licenses,
+            enableApi: values['enable-api'] === true,
+          })),
         }),
       };
     }
@@ -103,7 +109,11 @@ export function parseCommand(argv: string[]): { run: (p: Provisioning) => Promis
 }
 
 /** Exit code: 0 done, 1 refused (validation, not found), 2 usage. */
-export async function runCli(argv: string[], output: CliOutput, connect: () => Promise<{ provisioning: Provisioning; close(): Promise<void> }>): Promise<number> {
+export async function runCli(
+  argv: string[],
+  output: CliOutput,
+  connect: () => Promise<{ provisioning: Provisioning; close(): Promise<void> }>,
+): Promise<number> {
   let command;
   try {
     command = parseCommand(argv);

@@ -22,7 +22,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`twofold-cli: ${error instanceof SettingError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(
+      `twofold-cli: ${error instanceof SettingError ? error.message : error instanceof Error ? error.stack : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

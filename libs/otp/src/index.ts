@@ -1,9 +1,4 @@
-export {
-  OtpError,
-  OtpKeyError,
-  OtpUriError,
-  MAX_URI_LENGTH,
-} from './lib/errors';
+export { OtpError, OtpKeyError, OtpUriError, MAX_URI_LENGTH } from './lib/errors';
 export type { OtpKeyErrorCode, OtpUriErrorCode } from './lib/errors';
 export {
   OTP_ALGORITHMS,
@@ -18,12 +13,7 @@ export {
   MAX_STEP_SECONDS,
 } from './lib/types';
 export type { OtpAlgorithm, OtpDigits } from './lib/types';
-export {
-  parseHexKey,
-  toBase32,
-  parseBase32Key,
-  generateSecret,
-} from './lib/keys';
+export { parseHexKey, toBase32, parseBase32Key, generateSecret } from './lib/keys';
 export type { GenerateSecretOptions } from './lib/keys';
 export { generateHotp, verifyHotp, resyncHotp } from './lib/hotp';
 export type {
@@ -35,17 +25,7 @@ export type {
   ResyncHotpResult,
 } from './lib/hotp';
 export { generateTotp, verifyTotp, totpTimeStep } from './lib/totp';
-export type {
-  TotpClockOptions,
-  GenerateTotpOptions,
-  VerifyTotpOptions,
-  VerifyTotpResult,
-} from './lib/totp';
+export type { TotpClockOptions, GenerateTotpOptions, VerifyTotpOptions, VerifyTotpResult } from './lib/totp';
 export { generateOtpauthUri, parseOtpauthUri } from './lib/otpauth-uri';
-export type {
-  OtpauthUriOptions,
-  OtpauthTotpOptions,
-  OtpauthHotpOptions,
-  OtpauthUri,
-} from './lib/otpauth-uri';
+export type { OtpauthUriOptions, OtpauthTotpOptions, OtpauthHotpOptions, OtpauthUri } from './lib/otpauth-uri';
 export { nodeCryptoPlugin } from './lib/hmac';

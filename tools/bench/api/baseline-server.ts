@@ -117,7 +117,11 @@ interface Exchange {
 
 function send(x: Exchange, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  x.res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'mf-trace-id': x.traceId });
+  x.res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'mf-trace-id': x.traceId,
+  });
   x.res.end(text);
   logRequest(x.req, x.traceId, status, x.started);
 }
@@ -197,7 +201,8 @@ function pastDay(name: string, raw: string | undefined, now: Date): { day: strin
   if (!match) throw badRequest(`${name} must be a date in the format yyyy-mm-dd.`);
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const from = new Date(Date.UTC(year, month - 1, day));
-  if (from.getUTCFullYear() !== year || from.getUTCMonth() !== month - 1 || from.getUTCDate() !== day) throw badRequest(`${name} is not a valid date.`);
+  if (from.getUTCFullYear() !== year || from.getUTCMonth() !== month - 1 || from.getUTCDate() !== day)
+    throw badRequest(`${name} is not a valid date.`);
   if (from.getTime() >= Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) {
     throw badRequest(`${name} must be a past day, not today or later.`);
   }
@@ -365,7 +370,8 @@ async function createUser(x: Exchange): Promise<void> {
   if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object.');
   const fields = byLowerKey(body);
   for (const unsupported of ['phone', 'groups', 'enrollmentlink']) {
-    if (fields.get(unsupported) !== undefined && fields.get(unsupported) !== null) throw badRequest(`the baseline does not implement ${unsupported}`);
+    if (fields.get(unsupported) !== undefined && fields.get(unsupported) !== null)
+      throw badRequest(`the baseline does not implement ${unsupported}`);
   }
   const identity = validateIdentity(fields.get('identity'));
   const email = validateEmail(fields.get('email'));
@@ -373,7 +379,10 @@ async function createUser(x: Exchange): Promise<void> {
   if (rawName !== undefined && rawName !== null && typeof rawName !== 'string') throw badRequest('Name must be a string.');
   const name = typeof rawName === 'string' && rawName.trim() !== '' ? rawName.trim() : null;
   const rawSource = fields.get('source');
-  const source = rawSource === undefined || rawSource === null ? 'Api' : ['Api', 'Directory'].find((s) => typeof rawSource === 'string' && s.toLowerCase() === rawSource.trim().toLowerCase());
+  const source =
+    rawSource === undefined || rawSource === null
+      ? 'Api'
+      : ['Api', 'Directory'].find((s) => typeof rawSource === 'string' && s.toLowerCase() === rawSource.trim().toLowerCase());
   if (!source) throw badRequest('Source must be one of: Api, Directory.');
   const now = new Date();
   const row = await inTransaction(async (client) => {
@@ -425,9 +434,19 @@ interface DayPageKey {
 }
 
 /** `params`: the filter's (those of `fromWhere`), then the page's limit and offset, in that order. */
-async function dayPage<Row extends { total: string | number | null }>(key: DayPageKey, fromWhere: string, page: string, params: unknown[]): Promise<Row[]> {
+async function dayPage<Row extends { total: string | number | null }>(
+  key: DayPageKey,
+  fromWhere: string,
+  page: string,
+  params: unknown[],
+): Promise<Row[]> {
   if (Date.now() < key.day.to.getTime() + DAY_SETTLES_AFTER_MS) {
-    return (await pool.query<Row>(`SELECT t.total, p.* FROM (SELECT count(*) AS total ${fromWhere}) t LEFT JOIN LATERAL (${page}) p ON true`, params)).rows;
+    return (
+      await pool.query<Row>(
+        `SELECT t.total, p.* FROM (SELECT count(*) AS total ${fromWhere}) t LEFT JOIN LATERAL (${page}) p ON true`,
+        params,
+      )
+    ).rows;
   }
   const keyAt = params.length;
   const keyParams = [...params, key.list, key.day.day, key.filter];
@@ -516,7 +535,9 @@ async function journal(x: Exchange, url: URL): Promise<void> {
       success: row.success,
       additionalFields: row.additional_fields,
     }));
-  send(x, 200, { model: { success: true, message: null, data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) } });
+  send(x, 200, {
+    model: { success: true, message: null, data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) },
+  });
 }
 
 interface HistoryRow {
@@ -580,7 +601,11 @@ async function history(x: Exchange, url: URL): Promise<void> {
       ip: row.ip,
       twoFADeviceIp: row.two_fa_device_ip,
     }));
-  send(x, 200, { model: { data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) }, success: true, message: null });
+  send(x, 200, {
+    model: { data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) },
+    success: true,
+    message: null,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -591,9 +616,11 @@ function validateCallback(raw: unknown): { action: string; target: string } | nu
   if (!isPlainObject(raw)) throw badRequest('Callback must be an object {action, target}.');
   const fields = byLowerKey(raw);
   const action = fields.get('action');
-  if (typeof action !== 'string' || action.trim() === '' || action.trim().length > 2048) throw badRequest('Callback.Action must be an absolute http or https URL.');
+  if (typeof action !== 'string' || action.trim() === '' || action.trim().length > 2048)
+    throw badRequest('Callback.Action must be an absolute http or https URL.');
   let href: string;
-  if (/^javascript:\s*window\.parent\.postMessage\(\s*\$`AccessToken`\s*,\s*(['"])\*\1\s*\)\s*;?$/i.test(action.trim())) href = action.trim();
+  if (/^javascript:\s*window\.parent\.postMessage\(\s*\$`AccessToken`\s*,\s*(['"])\*\1\s*\)\s*;?$/i.test(action.trim()))
+    href = action.trim();
   else {
     let parsed: URL;
     try {
@@ -635,11 +662,22 @@ async function createAccessRequest(x: Exchange): Promise<void> {
   const rawPhone = fields.get('phone');
   const phone = typeof rawPhone === 'string' && rawPhone.trim() !== '' && rawPhone.trim().length <= 32 ? rawPhone.trim() : null;
   const claims = fields.get('claims');
-  if (claims !== undefined && claims !== null && (!isPlainObject(claims) || JSON.stringify(claims).length > 8192)) throw badRequest('Claims must be a JSON object.');
+  if (claims !== undefined && claims !== null && (!isPlainObject(claims) || JSON.stringify(claims).length > 8192))
+    throw badRequest('Claims must be a JSON object.');
   const callback = validateCallback(fields.get('callback'));
   const preset = fields.get('grouppolicypreset');
   const rawGroups = isPlainObject(preset) ? byLowerKey(preset).get('signupgroups') : undefined;
-  const signUpGroups = typeof rawGroups === 'string' ? [...new Set(rawGroups.split(';').map((name) => name.trim()).filter((name) => name !== ''))] : [];
+  const signUpGroups =
+    typeof rawGroups === 'string'
+      ? [
+          ...new Set(
+            rawGroups
+              .split(';')
+              .map((name) => name.trim())
+              .filter((name) => name !== ''),
+          ),
+        ]
+      : [];
   const { rows } = await pool.query<{ id: string }>(
     `INSERT INTO access_requests (account_id, resource_id, identity, email, phone, language, claims, callback_action, callback_target,
                                   channel, sign_up_groups, status, failed_attempts, created_at)
@@ -815,7 +853,14 @@ function verifyCode(authenticators: StoredAuthenticator[], code: string, now: Da
     if (authenticator.kind === 'HotpToken') {
       const upper = authenticator.algorithm?.toUpperCase();
       const algorithm: OtpAlgorithm = upper === 'SHA256' || upper === 'SHA512' ? upper : 'SHA1';
-      const result = verifyHotp({ secret, code, counter: Number(authenticator.hotp_counter ?? 0), lookAhead: HOTP_LOOK_AHEAD, algorithm, digits: OTP_DIGITS });
+      const result = verifyHotp({
+        secret,
+        code,
+        counter: Number(authenticator.hotp_counter ?? 0),
+        lookAhead: HOTP_LOOK_AHEAD,
+        algorithm,
+        digits: OTP_DIGITS,
+      });
       if (result.valid) return { authenticator, value: result.counter };
     } else {
       const result = verifyTotp({
@@ -835,7 +880,10 @@ function verifyCode(authenticators: StoredAuthenticator[], code: string, now: Da
 /** The conditional UPDATE that spends a code (the replay guard), as one CTE of a bigger statement: `acc`. */
 function spendCode(match: Match, firstParam: number): { cte: string; params: unknown[] } {
   const column = match.authenticator.kind === 'HotpToken' ? 'hotp_counter' : 'last_time_step';
-  const guard = match.authenticator.kind === 'HotpToken' ? `hotp_counter <= $${firstParam + 1}` : `(last_time_step IS NULL OR last_time_step < $${firstParam + 1})`;
+  const guard =
+    match.authenticator.kind === 'HotpToken'
+      ? `hotp_counter <= $${firstParam + 1}`
+      : `(last_time_step IS NULL OR last_time_step < $${firstParam + 1})`;
   const next = match.authenticator.kind === 'HotpToken' ? match.value + 1 : match.value;
   return {
     cte: `acc AS (UPDATE authenticators SET ${column} = $${firstParam + 2} WHERE account_id = $1 AND id = $${firstParam} AND ${guard} RETURNING id)`,
@@ -863,7 +911,10 @@ async function ra(x: Exchange): Promise<void> {
   }
   const now = new Date();
   const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MS);
-  const insertRequest = (client: Pool | PoolClient, values: { userId: string | null; identity: string; status: string; failed: number; authenticator?: string }) =>
+  const insertRequest = (
+    client: Pool | PoolClient,
+    values: { userId: string | null; identity: string; status: string; failed: number; authenticator?: string },
+  ) =>
     client.query<{ id: string }>(
       `INSERT INTO access_requests (account_id, resource_id, user_id, identity, language, channel, status, failed_attempts, created_at, granted_at,
                                     authenticator, ip, remote_host)
@@ -884,7 +935,12 @@ async function ra(x: Exchange): Promise<void> {
     );
   /** a refusal decided before any code was checked: the request is recorded Denied in one INSERT */
   const refuse = async (client: Pool | PoolClient, user: UserCheckRow | undefined, reply: Reply) => {
-    const { rows } = await insertRequest(client, { userId: user?.user_id ?? null, identity: user?.user_identity ?? identity, status: 'Denied', failed: 0 });
+    const { rows } = await insertRequest(client, {
+      userId: user?.user_id ?? null,
+      identity: user?.user_identity ?? identity,
+      status: 'Denied',
+      failed: 0,
+    });
     return raAnswer('Denied', reply, language, { id: rows[0].id, identity: user?.user_identity ?? identity, phone: user?.phone ?? null });
   };
   const precheck = (user: UserCheckRow | undefined): Reply | null => {
@@ -906,8 +962,21 @@ async function ra(x: Exchange): Promise<void> {
     const user = rows[0];
     const refusal = precheck(user);
     if (refusal) return send(x, 200, await refuse(pool, user, refusal));
-    const inserted = await insertRequest(pool, { userId: user.user_id, identity: user.user_identity, status: 'AwaitingAuthentication', failed: 0 });
-    return send(x, 200, raAnswer('AwaitingAuthentication', 'enterCode', language, { id: inserted.rows[0].id, identity: user.user_identity, phone: user.phone }));
+    const inserted = await insertRequest(pool, {
+      userId: user.user_id,
+      identity: user.user_identity,
+      status: 'AwaitingAuthentication',
+      failed: 0,
+    });
+    return send(
+      x,
+      200,
+      raAnswer('AwaitingAuthentication', 'enterCode', language, {
+        id: inserted.rows[0].id,
+        identity: user.user_identity,
+        phone: user.phone,
+      }),
+    );
   }
 
   const code = passCode.code;
@@ -922,7 +991,12 @@ async function ra(x: Exchange): Promise<void> {
     if (refusal) return refuse(client, user, refusal);
     const match = verifyCode(user.authenticators, code, now);
     if (!match) {
-      const { rows: denied } = await insertRequest(client, { userId: user.user_id, identity: user.user_identity, status: 'Denied', failed: 1 });
+      const { rows: denied } = await insertRequest(client, {
+        userId: user.user_id,
+        identity: user.user_identity,
+        status: 'Denied',
+        failed: 1,
+      });
       return raAnswer('Denied', 'wrongCode', language, { id: denied[0].id, identity: user.user_identity, phone: user.phone });
     }
     // one statement: the code spent (conditional), lastLogin, and the request recorded Granted or Denied
@@ -936,7 +1010,17 @@ async function ra(x: Exchange): Promise<void> {
               CASE WHEN g.granted THEN $7 END, $8, $8
          FROM (SELECT EXISTS (SELECT 1 FROM acc) AS granted, CASE WHEN EXISTS (SELECT 1 FROM acc) THEN 'Granted' ELSE 'Denied' END AS status) g
        RETURNING id, status`,
-      [principal.accountId, principal.resourceId, user.user_id, user.user_identity, language, now, match.authenticator.kind, userIp, ...spend.params],
+      [
+        principal.accountId,
+        principal.resourceId,
+        user.user_id,
+        user.user_identity,
+        language,
+        now,
+        match.authenticator.kind,
+        userIp,
+        ...spend.params,
+      ],
     );
     const facts: RaFacts = { id: decided[0].id, identity: user.user_identity, phone: user.phone };
     if (decided[0].status !== 'Granted') return raAnswer('Denied', 'wrongCode', language, facts);
@@ -998,7 +1082,10 @@ async function raChallenge(x: Exchange): Promise<void> {
         [principal.accountId, requestId, principal.resourceId, identity],
       );
       if (found[0]?.status === 'AwaitingAuthentication') {
-        await client.query(`UPDATE access_requests SET status = 'Denied', pending_secret_enc = NULL WHERE account_id = $1 AND id = $2`, [principal.accountId, requestId]);
+        await client.query(`UPDATE access_requests SET status = 'Denied', pending_secret_enc = NULL WHERE account_id = $1 AND id = $2`, [
+          principal.accountId,
+          requestId,
+        ]);
         return raAnswer('Denied', 'unknownUser', bodyLanguage, { id: requestId, identity });
       }
       return raAnswer('Denied', 'requestNotValid', bodyLanguage, { identity });
@@ -1009,11 +1096,10 @@ async function raChallenge(x: Exchange): Promise<void> {
     const language = languageOf(row.language);
     const facts: RaFacts = { id: row.id, identity: row.identity };
     const decide = (status: string) =>
-      client.query(`UPDATE access_requests SET status = $3, pending_secret_enc = NULL WHERE account_id = $1 AND id = $2 AND ${STILL_AWAITING}`, [
-        principal.accountId,
-        row.id,
-        status,
-      ]);
+      client.query(
+        `UPDATE access_requests SET status = $3, pending_secret_enc = NULL WHERE account_id = $1 AND id = $2 AND ${STILL_AWAITING}`,
+        [principal.accountId, row.id, status],
+      );
     const status = effectiveStatus(row.status, row.created_at, now.getTime());
     if (status === 'Expired') {
       if (row.status === 'AwaitingAuthentication') await decide('Expired');
@@ -1022,7 +1108,8 @@ async function raChallenge(x: Exchange): Promise<void> {
     if (status !== 'AwaitingAuthentication') return raAnswer('Denied', 'requestNotValid', language, facts);
     if (row.is_locked) return decide('Denied').then(() => raAnswer('Denied', 'locked', language, facts));
     facts.phone = row.phone;
-    if (row.recent_failed >= ACCESS_USER_MAX_RECENT_FAILED_CODES) return decide('Denied').then(() => raAnswer('Denied', 'tooManyCodes', language, facts));
+    if (row.recent_failed >= ACCESS_USER_MAX_RECENT_FAILED_CODES)
+      return decide('Denied').then(() => raAnswer('Denied', 'tooManyCodes', language, facts));
     if (!row.authenticators.some((a) => OTP_KINDS.includes(a.kind) && a.secret !== null)) {
       return decide('Denied').then(() => raAnswer('Denied', 'noSecondFactor', language, facts));
     }
@@ -1056,7 +1143,12 @@ async function raChallenge(x: Exchange): Promise<void> {
       [principal.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES],
     );
     if (!failed[0] || failed[0].status !== 'AwaitingAuthentication') return raAnswer('Denied', 'wrongCode', language, facts);
-    return raAnswer('AwaitingAuthentication', { attemptsLeft: ACCESS_REQUEST_MAX_FAILED_CODES - failed[0].failed_attempts }, language, facts);
+    return raAnswer(
+      'AwaitingAuthentication',
+      { attemptsLeft: ACCESS_REQUEST_MAX_FAILED_CODES - failed[0].failed_attempts },
+      language,
+      facts,
+    );
   });
   send(x, 200, answer);
 }
@@ -1082,7 +1174,8 @@ const server = createServer((req, res) => {
   const exchange: Exchange = { req, res, traceId: randomUUID(), started: performance.now() };
   route(exchange).catch((error: unknown) => {
     if (res.headersSent) return;
-    if (error instanceof HttpError) return send(exchange, error.status, { model: null, success: false, message: error.message, traceId: exchange.traceId });
+    if (error instanceof HttpError)
+      return send(exchange, error.status, { model: null, success: false, message: error.message, traceId: exchange.traceId });
     process.stderr.write(`baseline: ${error instanceof Error ? error.stack : String(error)}\n`);
     send(exchange, 500, { model: null, success: false, message: 'Internal error.', traceId: exchange.traceId });
   });

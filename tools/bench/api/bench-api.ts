@@ -91,7 +91,12 @@ const BUILD = args.has('build');
 const PROFILE = args.has('profile');
 /** baseline and Twofold measured this many times in turn per scenario; the table shows medians */
 const ROUNDS = Number(args.get('rounds') ?? 1);
-for (const [name, value] of [['seconds', SECONDS], ['warmup', WARMUP], ['connections', CONNECTIONS], ['rounds', ROUNDS]] as const) {
+for (const [name, value] of [
+  ['seconds', SECONDS],
+  ['warmup', WARMUP],
+  ['connections', CONNECTIONS],
+  ['rounds', ROUNDS],
+] as const) {
   if (!Number.isFinite(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} must be a number (got ${args.get(name)})`);
 }
 
@@ -159,9 +164,11 @@ function launch(name: string, command: string[], env: NodeJS.ProcessEnv, port: n
 async function waitUntil(running: Running, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (running.child.exitCode !== null) throw new Error(`${running.name} exited with ${running.child.exitCode}:\n${running.output.text().slice(-4000)}`);
+    if (running.child.exitCode !== null)
+      throw new Error(`${running.name} exited with ${running.child.exitCode}:\n${running.output.text().slice(-4000)}`);
     if (await ready().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${running.name} was not ready within ${timeoutMs} ms:\n${running.output.text().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${running.name} was not ready within ${timeoutMs} ms:\n${running.output.text().slice(-4000)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -175,7 +182,12 @@ async function startTwofold(env: NodeJS.ProcessEnv, port: number, profileDir?: s
 
 async function startBaseline(env: NodeJS.ProcessEnv, port: number): Promise<Running> {
   const tsNode = join(ROOT, 'node_modules/ts-node/dist/bin.js');
-  const baseline = launch('the baseline', [process.execPath, tsNode, join(__dirname, 'baseline-server.ts')], { ...env, PORT: String(port) }, port);
+  const baseline = launch(
+    'the baseline',
+    [process.execPath, tsNode, join(__dirname, 'baseline-server.ts')],
+    { ...env, PORT: String(port) },
+    port,
+  );
   await waitUntil(baseline, async () => baseline.output.text().includes('baseline listening on'), 60_000);
   return baseline;
 }
@@ -289,7 +301,10 @@ async function seed(
       [accountId, new Date(dayStart.getTime() - 30 * 86_400_000), USERS],
     );
     await db.query(`CREATE TEMP TABLE bench_users (n int PRIMARY KEY, id uuid NOT NULL)`);
-    await db.query(`INSERT INTO bench_users SELECT substr(identity, 5)::int, id FROM users WHERE account_id = $1 AND identity ~ '^user[0-9]{6}$'`, [accountId]);
+    await db.query(
+      `INSERT INTO bench_users SELECT substr(identity, 5)::int, id FROM users WHERE account_id = $1 AND identity ~ '^user[0-9]{6}$'`,
+      [accountId],
+    );
     await db.query('ANALYZE bench_users');
   });
 
@@ -351,7 +366,10 @@ async function seed(
       [accountId, dayStart, JOURNAL_EVENTS, JOURNAL_MIX.map(([object]) => object), JOURNAL_MIX.map(([, action]) => action), apiKey],
     );
   const requestsLoad = async (client: Client) => {
-    await client.query(`CREATE TEMP TABLE bench_users AS SELECT substr(identity, 5)::int AS n, id FROM users WHERE account_id = $1 AND identity ~ '^user[0-9]{6}$'`, [accountId]);
+    await client.query(
+      `CREATE TEMP TABLE bench_users AS SELECT substr(identity, 5)::int AS n, id FROM users WHERE account_id = $1 AND identity ~ '^user[0-9]{6}$'`,
+      [accountId],
+    );
     await client.query('ALTER TABLE bench_users ADD PRIMARY KEY (n)');
     await client.query('ANALYZE bench_users');
     return client.query(
@@ -374,13 +392,22 @@ async function seed(
     );
   };
   await step(`${JOURNAL_EVENTS} journal events and ${ACCESS_REQUESTS} access requests (in parallel)`, () =>
-    Promise.all([bulkLoad(databaseUrl, 'journal_events', journalLoad), bulkLoad(databaseUrl, 'access_requests', requestsLoad)]).then((loads) =>
-      timings.push(...loads),
+    Promise.all([bulkLoad(databaseUrl, 'journal_events', journalLoad), bulkLoad(databaseUrl, 'access_requests', requestsLoad)]).then(
+      (loads) => timings.push(...loads),
     ),
   );
 
   await step('VACUUM ANALYZE', async () => {
-    for (const table of ['users', 'user_groups', 'groups', 'phones', 'custom_fields', 'authenticators', 'journal_events', 'access_requests']) {
+    for (const table of [
+      'users',
+      'user_groups',
+      'groups',
+      'phones',
+      'custom_fields',
+      'authenticators',
+      'journal_events',
+      'access_requests',
+    ]) {
       await db.query(`VACUUM (ANALYZE) ${table}`);
     }
   });
@@ -388,15 +415,20 @@ async function seed(
   const dayEnd = new Date(dayStart.getTime() + 86_400_000);
   const journalUserEvents = Number(
     (
-      await db.query(`SELECT count(*) AS n FROM journal_events WHERE account_id = $1 AND event_date >= $2 AND event_date < $3 AND object = 'User'`, [
+      await db.query(
+        `SELECT count(*) AS n FROM journal_events WHERE account_id = $1 AND event_date >= $2 AND event_date < $3 AND object = 'User'`,
+        [accountId, dayStart, dayEnd],
+      )
+    ).rows[0].n,
+  );
+  const dayRequests = Number(
+    (
+      await db.query(`SELECT count(*) AS n FROM access_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3`, [
         accountId,
         dayStart,
         dayEnd,
       ])
     ).rows[0].n,
-  );
-  const dayRequests = Number(
-    (await db.query(`SELECT count(*) AS n FROM access_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3`, [accountId, dayStart, dayEnd])).rows[0].n,
   );
   console.log(`seeded in ${seconds.toFixed(1)} s: ${timings.join(', ')}`);
   return { day: dayStart.toISOString().slice(0, 10), journalUserEvents, dayRequests, tokens };
@@ -433,7 +465,9 @@ interface Side {
 function cpuMsOf(pid: number | undefined): number | undefined {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
   // the fields after the command name, which is in parentheses and may hold spaces
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   const ticksPerSecond = 100; // USER_HZ, 100 on every Linux architecture Node runs on
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
@@ -490,7 +524,8 @@ function nextCode(token: TokenUser): string {
 let createdUsers = 0;
 
 function scenarios(auth: Auth, seeded: Seeded, runId: string): Scenario[] {
-  const json = (status: number, body: unknown): string | null => (status !== 200 ? `HTTP ${status}` : !isObject(body) ? 'not a JSON object' : null);
+  const json = (status: number, body: unknown): string | null =>
+    status !== 200 ? `HTTP ${status}` : !isObject(body) ? 'not a JSON object' : null;
   return [
     {
       id: 'users-identity',
@@ -598,7 +633,8 @@ function scenarios(auth: Auth, seeded: Seeded, runId: string): Scenario[] {
         ] as const) {
           const again = await send(passCode);
           const model = isObject(again.body) && isObject(again.body['model']) ? again.body['model'] : {};
-          if (again.status !== 200 || model['status'] !== 'Denied') wrong.push(`${what} was ${String(model['status'] ?? again.status)}, not Denied`);
+          if (again.status !== 200 || model['status'] !== 'Denied')
+            wrong.push(`${what} was ${String(model['status'] ?? again.status)}, not Denied`);
         }
         return wrong;
       },
@@ -657,7 +693,9 @@ function scenarios(auth: Auth, seeded: Seeded, runId: string): Scenario[] {
             const wrong = json(status, body);
             if (wrong || !isObject(body)) return wrong;
             const model = body['model'];
-            return Array.isArray(model) && model.length === 100 && isObject(model[0]) && model[0]['identity'] === identityOf(0) ? null : 'not the first 100 users';
+            return Array.isArray(model) && model.length === 100 && isObject(model[0]) && model[0]['identity'] === identityOf(0)
+              ? null
+              : 'not the first 100 users';
           },
         },
       ],
@@ -677,7 +715,8 @@ function scenarios(auth: Auth, seeded: Seeded, runId: string): Scenario[] {
             if (wrong || !isObject(body)) return wrong;
             const model = body['model'];
             if (!isObject(model) || !Array.isArray(model['data'])) return 'no page';
-            if (model['totalElements'] !== seeded.journalUserEvents) return `totalElements ${String(model['totalElements'])}, not ${seeded.journalUserEvents}`;
+            if (model['totalElements'] !== seeded.journalUserEvents)
+              return `totalElements ${String(model['totalElements'])}, not ${seeded.journalUserEvents}`;
             const data = model['data'] as unknown[];
             return data.length === 100 && data.every((e) => isObject(e) && e['object'] === 'User') ? null : 'not 100 User events';
           },
@@ -699,7 +738,8 @@ function scenarios(auth: Auth, seeded: Seeded, runId: string): Scenario[] {
             if (wrong || !isObject(body)) return wrong;
             const model = body['model'];
             if (!isObject(model) || !Array.isArray(model['data'])) return 'no page';
-            if (model['totalElements'] !== seeded.dayRequests) return `totalElements ${String(model['totalElements'])}, not ${seeded.dayRequests}`;
+            if (model['totalElements'] !== seeded.dayRequests)
+              return `totalElements ${String(model['totalElements'])}, not ${seeded.dayRequests}`;
             return (model['data'] as unknown[]).length === 100 ? null : 'not 100 requests';
           },
         },
@@ -724,7 +764,9 @@ function scenarios(auth: Auth, seeded: Seeded, runId: string): Scenario[] {
               const wrong = json(status, body);
               if (wrong || !isObject(body)) return wrong;
               const model = body['model'];
-              return body['success'] === true && isObject(model) && model['identity'] === identity && typeof model['id'] === 'string' ? null : 'not the new user';
+              return body['success'] === true && isObject(model) && model['identity'] === identity && typeof model['id'] === 'string'
+                ? null
+                : 'not the new user';
             },
           },
         ];
@@ -778,7 +820,10 @@ async function probe(side: Side, scenario: Scenario, auth: Auth): Promise<{ bodi
     if (!built) break;
     const res = await fetch(`${side.baseUrl}${built.path}`, {
       method: built.method,
-      headers: { authorization: authorizationFor(built.path, built.method, auth), ...(built.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: authorizationFor(built.path, built.method, auth),
+        ...(built.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: built.body === undefined ? undefined : JSON.stringify(built.body),
     });
     const text = await res.text();
@@ -807,7 +852,13 @@ async function load(side: Side, scenario: Scenario, auth: Auth, seconds: number,
             if (!built) return null as unknown as autocannon.Request; // starts the loop over
             const headers: Record<string, string> = { authorization: authorizationFor(built.path, built.method, auth) };
             if (built.body !== undefined) headers['content-type'] = 'application/json';
-            return { ...request, method: built.method, path: built.path, headers, body: built.body === undefined ? undefined : JSON.stringify(built.body) };
+            return {
+              ...request,
+              method: built.method,
+              path: built.path,
+              headers,
+              body: built.body === undefined ? undefined : JSON.stringify(built.body),
+            };
           },
           onResponse: (status: number, body: string) => {
             record(tally, step, status, body);
@@ -842,7 +893,9 @@ interface Measured {
 async function settle(db: Client): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < 120_000) {
-    const { rows } = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`);
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+    );
     if (rows[0].n === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -876,7 +929,8 @@ async function measure(side: Side, scenario: Scenario, auth: Auth, db: Client): 
       reasons: tally.reasons,
       probeWrong,
       settled,
-      cpuMsPerAnswer: cpuBefore !== undefined && cpuAfter !== undefined && tally.responses > 0 ? (cpuAfter - cpuBefore) / tally.responses : NaN,
+      cpuMsPerAnswer:
+        cpuBefore !== undefined && cpuAfter !== undefined && tally.responses > 0 ? (cpuAfter - cpuBefore) / tally.responses : NaN,
     },
   };
 }
@@ -926,7 +980,9 @@ function keyDifferences(a: unknown, b: unknown, path = '$'): string[] {
     return out;
   }
   if (a === null || b === null) return [];
-  return typeof a === typeof b && Array.isArray(a) === Array.isArray(b) ? [] : [`${path}: ${JSON.stringify(a)?.slice(0, 60)} vs ${JSON.stringify(b)?.slice(0, 60)}`];
+  return typeof a === typeof b && Array.isArray(a) === Array.isArray(b)
+    ? []
+    : [`${path}: ${JSON.stringify(a)?.slice(0, 60)} vs ${JSON.stringify(b)?.slice(0, 60)}`];
 }
 
 function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
@@ -1047,7 +1103,9 @@ function recordingProxy(target: URL, onStatement: (statement: Captured) => void)
     upstream.on('error', close).on('close', close);
   });
   server.on('close', () => sockets.forEach((s) => s.destroy()));
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })),
+  );
 }
 
 interface ExplainedCall {
@@ -1068,14 +1126,19 @@ function explainedCalls(auth: Auth, seeded: Seeded, token: TokenUser): Explained
     });
     return parse(await res.text());
   };
-  const get = async (baseUrl: string, path: string) => void (await (await fetch(`${baseUrl}${path}`, { headers: { authorization: auth.account } })).text());
+  const get = async (baseUrl: string, path: string) =>
+    void (await (await fetch(`${baseUrl}${path}`, { headers: { authorization: auth.account } })).text());
   return [
     {
       title: `GET /journal?eventDate=${seeded.day}&object=User`,
       table: 'journal_events',
       run: (baseUrl) => get(baseUrl, `/journal?eventDate=${seeded.day}&object=User`),
     },
-    { title: `GET /access/requests?createdAt=${seeded.day}`, table: 'access_requests', run: (baseUrl) => get(baseUrl, `/access/requests?createdAt=${seeded.day}`) },
+    {
+      title: `GET /access/requests?createdAt=${seeded.day}`,
+      table: 'access_requests',
+      run: (baseUrl) => get(baseUrl, `/access/requests?createdAt=${seeded.day}`),
+    },
     {
       title: `POST /access/requests/ra {passCode: null} + /ra/challenge (${token.identity})`,
       table: 'access_requests',
@@ -1094,7 +1157,13 @@ function explainedCalls(auth: Auth, seeded: Seeded, token: TokenUser): Explained
  * rolled back (an UPDATE among them must not change anything; by then it finds its row already
  * decided, but the plan and what it scanned are the same).
  */
-async function explainCalls(who: string, start: (databaseUrl: string, port: number) => Promise<Running>, databaseUrl: string, calls: ExplainedCall[], db: Client): Promise<void> {
+async function explainCalls(
+  who: string,
+  start: (databaseUrl: string, port: number) => Promise<Running>,
+  databaseUrl: string,
+  calls: ExplainedCall[],
+  db: Client,
+): Promise<void> {
   let recording: Captured[] | null = null;
   const proxy = await recordingProxy(new URL(databaseUrl), (statement) => recording?.push(statement));
   const proxied = new URL(databaseUrl);
@@ -1107,9 +1176,13 @@ async function explainCalls(who: string, start: (databaseUrl: string, port: numb
       await call.run(server.baseUrl);
       const statements = recording as Captured[];
       recording = null;
-      console.log(`\n-- ${who}: ${call.title}: ${statements.length} statements on the wire; EXPLAIN (ANALYZE, BUFFERS) of those naming ${call.table}:`);
+      console.log(
+        `\n-- ${who}: ${call.title}: ${statements.length} statements on the wire; EXPLAIN (ANALYZE, BUFFERS) of those naming ${call.table}:`,
+      );
       for (const statement of statements.filter((s) => s.sql.includes(call.table))) {
-        console.log(`\n${statement.sql.replace(/\s+/g, ' ').trim()}\n  params: ${JSON.stringify(statement.params.map((p) => (Buffer.isBuffer(p) ? `<${p.length} bytes>` : p)))}`);
+        console.log(
+          `\n${statement.sql.replace(/\s+/g, ' ').trim()}\n  params: ${JSON.stringify(statement.params.map((p) => (Buffer.isBuffer(p) ? `<${p.length} bytes>` : p)))}`,
+        );
         await db.query('BEGIN');
         try {
           const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params);
@@ -1133,7 +1206,20 @@ async function explainCalls(who: string, start: (databaseUrl: string, port: numb
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 function printTable(rows: { scenario: Scenario; baseline: Measured; twofold: Measured }[]): void {
-  const header = ['scenario', 'unit', 'baseline', 'Twofold', 'ratio', 'T p50 ms', 'T p99 ms', 'B p99 ms', 'CPU ms/answer B/T', 'answers B/T', 'wrong B/T', 'errors B/T'];
+  const header = [
+    'scenario',
+    'unit',
+    'baseline',
+    'Twofold',
+    'ratio',
+    'T p50 ms',
+    'T p99 ms',
+    'B p99 ms',
+    'CPU ms/answer B/T',
+    'answers B/T',
+    'wrong B/T',
+    'errors B/T',
+  ];
   const lines = rows.map(({ scenario, baseline, twofold }) => [
     scenario.title,
     scenario.unit,
@@ -1188,7 +1274,9 @@ async function main(): Promise<number> {
 
   const stale = newestSource(['apps/api/src', 'apps/cli/src', 'libs']);
   if (stale && stale.mtimeMs > statSync(API_BUNDLE).mtimeMs) {
-    console.log(`note: ${stale.path} is newer than ${API_BUNDLE.replace(ROOT + '/', '')}: the bundle measured may not have your latest change (--build rebuilds it)\n`);
+    console.log(
+      `note: ${stale.path} is newer than ${API_BUNDLE.replace(ROOT + '/', '')}: the bundle measured may not have your latest change (--build rebuilds it)\n`,
+    );
   }
 
   const server = process.env['DATABASE_URL'];
@@ -1252,7 +1340,9 @@ async function main(): Promise<number> {
     console.log(
       `Twofold: ${API_BUNDLE.replace(ROOT + '/', '')} (built ${statSync(API_BUNDLE).mtime.toISOString()}), LOG_LEVEL=${LOG_LEVEL} (one JSON line per request; stdout piped to the bench and discarded)`,
     );
-    console.log('baseline: tools/bench/api/baseline-server.ts, node:http + pg Pool(10), one JSON log line per request (batched), no credential cache');
+    console.log(
+      'baseline: tools/bench/api/baseline-server.ts, node:http + pg Pool(10), one JSON log line per request (batched), no credential cache',
+    );
     console.log(
       `load: autocannon, ${CONNECTIONS} connections (POST /users: ${USER_CREATE_CONNECTIONS}), ${WARMUP} s warm-up + ${SECONDS} s measured per side, baseline then Twofold per scenario${ROUNDS > 1 ? `, ${ROUNDS} rounds (medians shown)` : ''}\n`,
     );
@@ -1260,9 +1350,26 @@ async function main(): Promise<number> {
     const profileDir = PROFILE ? join(dataDir, 'profile') : undefined;
     const twofold = await startTwofold(env, twofoldPort, profileDir);
     processes.push(twofold);
-    const provisioned = runCli(['account', 'create', '--name', 'Bench', '--owner-email', 'owner@bench.test', '--licenses', String(LICENSES), '--enable-api', '--json'], env);
+    const provisioned = runCli(
+      [
+        'account',
+        'create',
+        '--name',
+        'Bench',
+        '--owner-email',
+        'owner@bench.test',
+        '--licenses',
+        String(LICENSES),
+        '--enable-api',
+        '--json',
+      ],
+      env,
+    );
     if (provisioned.code !== 0) throw new Error(`the CLI failed: ${provisioned.stderr}`);
-    const { account, api: credentials } = JSON.parse(provisioned.stdout) as { account: { id: string }; api: { key: string; secret: string } };
+    const { account, api: credentials } = JSON.parse(provisioned.stdout) as {
+      account: { id: string };
+      api: { key: string; secret: string };
+    };
     const accountAuth = basic(credentials.key, credentials.secret);
     const resourceRes = await fetch(`${twofold.baseUrl}/resources`, {
       method: 'POST',
@@ -1280,7 +1387,13 @@ async function main(): Promise<number> {
     // the day before yesterday: yesterday is not settled (isSettledDay) until 00:15 UTC, and a run in
     // those minutes would count every page's total instead of reading the remembered one
     const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 2 * 86_400_000);
-    const seeded = await seed(db, databaseUrl, { accountId: account.id, resourceId: resource.id, apiKey: credentials.key }, new SecretCipher(key), dayStart);
+    const seeded = await seed(
+      db,
+      databaseUrl,
+      { accountId: account.id, resourceId: resource.id, apiKey: credentials.key },
+      new SecretCipher(key),
+      dayStart,
+    );
 
     const baselineEnv = {
       ...process.env,
@@ -1293,7 +1406,12 @@ async function main(): Promise<number> {
     processes.push(baseline);
 
     const sides: Record<'baseline' | 'Twofold', Side> = {
-      baseline: { name: 'baseline', baseUrl: baseline.baseUrl, tokens: seeded.tokens.filter((_, i) => i % 2 === 0), pid: baseline.child.pid },
+      baseline: {
+        name: 'baseline',
+        baseUrl: baseline.baseUrl,
+        tokens: seeded.tokens.filter((_, i) => i % 2 === 0),
+        pid: baseline.child.pid,
+      },
       Twofold: { name: 'Twofold', baseUrl: twofold.baseUrl, tokens: seeded.tokens.filter((_, i) => i % 2 === 1), pid: twofold.child.pid },
     };
     const all = scenarios(auth, seeded, randomBytes(3).toString('hex'));
@@ -1317,7 +1435,9 @@ async function main(): Promise<number> {
         process.stdout.write(` baseline ${fmt(b.measured.rate)} ${scenario.unit} ...`);
         const t = await measure(sides.Twofold, scenario, auth, db);
         const waited = b.measured.settled + t.measured.settled;
-        process.stdout.write(` Twofold ${fmt(t.measured.rate)} ${scenario.unit}${waited > 2 ? ` (waited ${fmt(waited, 1)} s for abandoned requests to finish between runs)` : ''}`);
+        process.stdout.write(
+          ` Twofold ${fmt(t.measured.rate)} ${scenario.unit}${waited > 2 ? ` (waited ${fmt(waited, 1)} s for abandoned requests to finish between runs)` : ''}`,
+        );
         rounds.push({ b: b.measured, t: t.measured });
         bodies ??= { baseline: b.bodies, twofold: t.bodies };
       }
@@ -1334,7 +1454,9 @@ async function main(): Promise<number> {
     console.log(
       `\nrates: req/s = answers per second; pairs/s = completed /ra + /ra/challenge pairs per second (two requests each; latencies are per request); users/s = users created per second`,
     );
-    console.log(`Twofold wrote ${(twofold.output.bytes / 1e6).toFixed(1)} MB of log lines (LOG_LEVEL=${LOG_LEVEL}); the baseline ${(baseline.output.bytes / 1e6).toFixed(1)} MB`);
+    console.log(
+      `Twofold wrote ${(twofold.output.bytes / 1e6).toFixed(1)} MB of log lines (LOG_LEVEL=${LOG_LEVEL}); the baseline ${(baseline.output.bytes / 1e6).toFixed(1)} MB`,
+    );
 
     let failed = 0;
     console.log('\ntargets');
@@ -1344,17 +1466,40 @@ async function main(): Promise<number> {
     };
     for (const { scenario, baseline: b, twofold: t, parity: differences } of rows) {
       const { minRatio, maxP99Ms, minRate } = scenario.targets;
-      if (minRatio !== undefined) verdict(scenario.title, `Twofold/baseline ${fmt(t.rate / b.rate, 2)} ≥ ${minRatio.toFixed(2)}`, b.rate > 0 && t.rate / b.rate >= minRatio);
+      if (minRatio !== undefined)
+        verdict(
+          scenario.title,
+          `Twofold/baseline ${fmt(t.rate / b.rate, 2)} ≥ ${minRatio.toFixed(2)}`,
+          b.rate > 0 && t.rate / b.rate >= minRatio,
+        );
       if (maxP99Ms !== undefined) {
-        verdict(scenario.title, t.answers > 0 ? `Twofold p99 ${fmt(t.p99, 1)} ms < ${maxP99Ms} ms` : `Twofold p99 < ${maxP99Ms} ms: no answer in ${SECONDS} s`, t.p99 < maxP99Ms);
+        verdict(
+          scenario.title,
+          t.answers > 0 ? `Twofold p99 ${fmt(t.p99, 1)} ms < ${maxP99Ms} ms` : `Twofold p99 < ${maxP99Ms} ms: no answer in ${SECONDS} s`,
+          t.p99 < maxP99Ms,
+        );
         // the same bound for the bare server, for information: a bound it misses too is the machine's
-        if (t.p99 >= maxP99Ms) console.log(`      (the baseline's p99 in the same run: ${fmt(b.p99, 1)} ms${b.p99 >= maxP99Ms ? ', over the bound as well' : ''})`);
+        if (t.p99 >= maxP99Ms)
+          console.log(
+            `      (the baseline's p99 in the same run: ${fmt(b.p99, 1)} ms${b.p99 >= maxP99Ms ? ', over the bound as well' : ''})`,
+          );
       }
       if (minRate !== undefined) verdict(scenario.title, `Twofold ${fmt(t.rate)} ${scenario.unit} ≥ ${minRate}`, t.rate >= minRate);
       const wrong = b.wrong + t.wrong + b.probeWrong.length + t.probeWrong.length;
-      verdict(scenario.title, `wrong answers ${b.wrong + b.probeWrong.length}/${t.wrong + t.probeWrong.length}, errors ${b.errors}/${t.errors} (B/T)`, wrong === 0 && b.errors + t.errors === 0);
-      verdict(scenario.title, `same answer ${scenario.parity === 'equal' ? '(equal)' : '(keys)'} as the baseline`, differences.length === 0);
-      for (const [side, m] of [['baseline', b], ['Twofold', t]] as const) {
+      verdict(
+        scenario.title,
+        `wrong answers ${b.wrong + b.probeWrong.length}/${t.wrong + t.probeWrong.length}, errors ${b.errors}/${t.errors} (B/T)`,
+        wrong === 0 && b.errors + t.errors === 0,
+      );
+      verdict(
+        scenario.title,
+        `same answer ${scenario.parity === 'equal' ? '(equal)' : '(keys)'} as the baseline`,
+        differences.length === 0,
+      );
+      for (const [side, m] of [
+        ['baseline', b],
+        ['Twofold', t],
+      ] as const) {
         for (const reason of m.probeWrong) console.log(`      ${side} probe: ${reason}`);
         for (const [reason, count] of m.reasons) console.log(`      ${side}: ${count} × ${reason}`);
       }
@@ -1374,11 +1519,25 @@ async function main(): Promise<number> {
     }
 
     if (EXPLAIN) {
-      console.log(`\n${(await db.query(`SELECT count(*)::int AS n FROM access_requests WHERE status = 'AwaitingAuthentication'`)).rows[0].n} requests are awaiting a code now`);
+      console.log(
+        `\n${(await db.query(`SELECT count(*)::int AS n FROM access_requests WHERE status = 'AwaitingAuthentication'`)).rows[0].n} requests are awaiting a code now`,
+      );
       const twofoldCalls = explainedCalls(auth, seeded, sides.Twofold.tokens[0]);
       const baselineCalls = explainedCalls(auth, seeded, sides.baseline.tokens[0]);
-      await explainCalls('Twofold', (url, port) => startTwofold({ ...env, DATABASE_URL: url, LOG_LEVEL: 'warn' }, port), databaseUrl, twofoldCalls, db);
-      await explainCalls('baseline', (url, port) => startBaseline({ ...baselineEnv, DATABASE_URL: url }, port), databaseUrl, baselineCalls, db);
+      await explainCalls(
+        'Twofold',
+        (url, port) => startTwofold({ ...env, DATABASE_URL: url, LOG_LEVEL: 'warn' }, port),
+        databaseUrl,
+        twofoldCalls,
+        db,
+      );
+      await explainCalls(
+        'baseline',
+        (url, port) => startBaseline({ ...baselineEnv, DATABASE_URL: url }, port),
+        databaseUrl,
+        baselineCalls,
+        db,
+      );
     }
     return failed ? 1 : 0;
   } catch (error) {

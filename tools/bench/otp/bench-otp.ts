@@ -20,14 +20,7 @@ import { createHmac } from 'node:crypto';
 import { NobleCryptoPlugin, verifySync } from 'otplib';
 // Relative on purpose: plain ts-node does not resolve the @twofold/otp path alias.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import {
-  generateHotp,
-  generateTotp,
-  nodeCryptoPlugin,
-  verifyHotp,
-  verifyTotp,
-  type OtpAlgorithm,
-} from '../../../libs/otp/src';
+import { generateHotp, generateTotp, nodeCryptoPlugin, verifyHotp, verifyTotp, type OtpAlgorithm } from '../../../libs/otp/src';
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -37,16 +30,12 @@ const args = new Map(
 );
 const SLICE_MS = Number(args.get('slice-ms') ?? 25);
 const ROUNDS = Number(args.get('rounds') ?? 12);
-const ALGORITHMS = (args.get('algorithms') ?? 'SHA1,SHA256,SHA512').split(
-  ',',
-) as OtpAlgorithm[];
+const ALGORITHMS = (args.get('algorithms') ?? 'SHA1,SHA256,SHA512').split(',') as OtpAlgorithm[];
 
 const SEEDS: Record<OtpAlgorithm, Buffer> = {
   SHA1: Buffer.from('12345678901234567890'),
   SHA256: Buffer.from('12345678901234567890123456789012'),
-  SHA512: Buffer.from(
-    '1234567890123456789012345678901234567890123456789012345678901234',
-  ),
+  SHA512: Buffer.from('1234567890123456789012345678901234567890123456789012345678901234'),
 };
 const TIME_MS = 1_700_000_000_000;
 const TIME_S = TIME_MS / 1000;
@@ -87,8 +76,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
-const push = (row: Omit<Row, 'samples' | 'opsPerSec' | 'median'>) =>
-  rows.push({ ...row, samples: [], opsPerSec: 0, median: 0 });
+const push = (row: Omit<Row, 'samples' | 'opsPerSec' | 'median'>) => rows.push({ ...row, samples: [], opsPerSec: 0, median: 0 });
 const started = Date.now();
 /** otplib measured with its default pure-JS crypto and with our node:crypto plugin, row by row. */
 const OTPLIB_PLUGINS = [
@@ -101,12 +89,8 @@ for (const algorithm of ALGORITHMS) {
   const hash = algorithm.toLowerCase() as 'sha1' | 'sha256' | 'sha512';
 
   // Codes that fail: not among the TOTP window or the HOTP look-ahead.
-  const totpWindow = [-1, 0, 1].map((k) =>
-    generateTotp({ secret, algorithm, time: TIME_MS + k * 30_000 }),
-  );
-  const hotpWindow = Array.from({ length: 11 }, (_, k) =>
-    generateHotp({ secret, algorithm, counter: COUNTER + k }),
-  );
+  const totpWindow = [-1, 0, 1].map((k) => generateTotp({ secret, algorithm, time: TIME_MS + k * 30_000 }));
+  const hotpWindow = Array.from({ length: 11 }, (_, k) => generateHotp({ secret, algorithm, counter: COUNTER + k }));
   const totpCode = failingCode(6, totpWindow);
   const hotpCode = failingCode(6, hotpWindow);
 
@@ -141,8 +125,7 @@ for (const algorithm of ALGORITHMS) {
     counterTolerance: 10,
     algorithm: hash,
   });
-  if (ours1.valid || ours2.valid || lib1.valid || lib2.valid)
-    throw new Error('a benchmark code unexpectedly verified');
+  if (ours1.valid || ours2.valid || lib1.valid || lib2.valid) throw new Error('a benchmark code unexpectedly verified');
   // And both agree on a code that should pass.
   if (
     !verifySync({
@@ -169,12 +152,7 @@ for (const algorithm of ALGORITHMS) {
       msg.writeUInt32BE(c++ >>> 0, 4);
       const mac = createHmac(hash, secret).update(msg).digest();
       const o = mac[mac.length - 1] & 0xf;
-      sink ^=
-        (((mac[o] & 0x7f) << 24) |
-          (mac[o + 1] << 16) |
-          (mac[o + 2] << 8) |
-          mac[o + 3]) %
-        1_000_000;
+      sink ^= (((mac[o] & 0x7f) << 24) | (mac[o + 1] << 16) | (mac[o + 2] << 8) | mac[o + 3]) % 1_000_000;
     },
   });
 
@@ -255,8 +233,7 @@ for (const algorithm of ALGORITHMS) {
 
 // ---- measure: warm up, then interleave ----
 for (const row of rows) slice(row.fn, SLICE_MS * 2);
-for (let r = 0; r < ROUNDS; r++)
-  for (const row of rows) row.samples.push(slice(row.fn, SLICE_MS));
+for (let r = 0; r < ROUNDS; r++) for (const row of rows) row.samples.push(slice(row.fn, SLICE_MS));
 for (const row of rows) {
   const sorted = [...row.samples].sort((a, b) => a - b);
   row.opsPerSec = sorted[sorted.length - 1];
@@ -287,12 +264,7 @@ const lines: string[][] = [];
 for (const row of rows) {
   const raw = rawRow(row.algorithm);
   const hmacRate = row.opsPerSec * row.hmacs;
-  const otplibSame = rows.filter(
-    (r) =>
-      r.algorithm === row.algorithm &&
-      r.hmacs === row.hmacs &&
-      r.name.startsWith('otplib'),
-  );
+  const otplibSame = rows.filter((r) => r.algorithm === row.algorithm && r.hmacs === row.hmacs && r.name.startsWith('otplib'));
   const bestOtplib = Math.max(...otplibSame.map((r) => r.opsPerSec));
   lines.push([
     row.algorithm,
@@ -305,17 +277,9 @@ for (const row of rows) {
     row.hmacs === 1 ? '' : `${(row.opsPerSec / bestOtplib).toFixed(2)}×`,
   ]);
 }
-const widths = header.map((h, i) =>
-  Math.max(h.length, ...lines.map((l) => l[i].length)),
-);
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
 const print = (cells: string[]) =>
-  console.log(
-    cells
-      .map((cell, i) =>
-        i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]),
-      )
-      .join('  '),
-  );
+  console.log(cells.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  '));
 console.log(
   `node ${process.version} ${process.arch}; ${ROUNDS} interleaved slices of ${SLICE_MS} ms per contender, ratios from the best slice`,
 );
@@ -332,19 +296,10 @@ for (const l of lines) {
 let ok = true;
 for (const algorithm of ALGORITHMS) {
   const raw = rawRow(algorithm).opsPerSec;
-  for (const ours of rows.filter(
-    (r) => r.algorithm === algorithm && r.name.startsWith('ours'),
-  )) {
+  for (const ours of rows.filter((r) => r.algorithm === algorithm && r.name.startsWith('ours'))) {
     const perHmac = (ours.opsPerSec * ours.hmacs) / raw;
     const otplib = Math.max(
-      ...rows
-        .filter(
-          (r) =>
-            r.algorithm === algorithm &&
-            r.hmacs === ours.hmacs &&
-            r.name.startsWith('otplib'),
-        )
-        .map((r) => r.opsPerSec),
+      ...rows.filter((r) => r.algorithm === algorithm && r.hmacs === ours.hmacs && r.name.startsWith('otplib')).map((r) => r.opsPerSec),
     );
     const pass = perHmac >= 0.8 && ours.opsPerSec >= otplib;
     ok &&= pass;
@@ -353,7 +308,5 @@ for (const algorithm of ALGORITHMS) {
     );
   }
 }
-console.log(
-  `total ${((Date.now() - started) / 1000).toFixed(1)} s (checksum ${sink & 0xff})`,
-);
+console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s (checksum ${sink & 0xff})`);
 process.exitCode = ok ? 0 : 1;

@@ -1,6 +1,18 @@
-import { ACCESS_REQUEST_TTL_MINUTES, ACCESS_USER_MAX_RECENT_FAILED_CODES, HOTP_LOOK_AHEAD, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
+import {
+  ACCESS_REQUEST_TTL_MINUTES,
+  ACCESS_USER_MAX_RECENT_FAILED_CODES,
+  HOTP_LOOK_AHEAD,
+  OTP_TOKEN_DIGITS,
+  TOTP_WINDOW_STEPS,
+} from '@twofold/domain';
 import { OtpAlgorithm, verifyHotp, verifyTotp } from '@twofold/otp';
-import { AccessRequestsRepository, AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
+import {
+  AccessRequestsRepository,
+  AuthenticatorEntity,
+  AuthenticatorKind,
+  AuthenticatorsRepository,
+  SecretCipher,
+} from '@twofold/persistence';
 
 /** The kinds whose codes the access page and /access/requests/ra check (CONTRACT §7). */
 export const OTP_KINDS: readonly AuthenticatorKind[] = ['Totp', 'TotpToken', 'HotpToken'];
@@ -38,7 +50,8 @@ export async function acceptOtpCode(
         algorithm: algorithmOf(authenticator),
         digits: OTP_TOKEN_DIGITS,
       });
-      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, authenticator.id, result.counter))) return authenticator;
+      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, authenticator.id, result.counter)))
+        return authenticator;
     } else {
       const result = verifyTotp({
         secret,
@@ -48,7 +61,8 @@ export async function acceptOtpCode(
         digits: OTP_TOKEN_DIGITS,
         afterTimeStep: authenticator.lastTimeStep === null ? undefined : Number(authenticator.lastTimeStep),
       });
-      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, authenticator.id, result.timeStep))) return authenticator;
+      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, authenticator.id, result.timeStep)))
+        return authenticator;
     }
   }
   return null;
@@ -59,7 +73,12 @@ export async function acceptOtpCode(
  * /ra alike: from ACCESS_USER_MAX_RECENT_FAILED_CODES wrong codes over the requests of the last
  * ACCESS_REQUEST_TTL_MINUTES on, no code of that user is checked. Callers hold the user row lock.
  */
-export async function userOutOfCodeAttempts(requests: AccessRequestsRepository, accountId: string, userId: string, now: Date): Promise<boolean> {
+export async function userOutOfCodeAttempts(
+  requests: AccessRequestsRepository,
+  accountId: string,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
   const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000);
   return (await requests.recentFailedAttempts(accountId, userId, since)) >= ACCESS_USER_MAX_RECENT_FAILED_CODES;
 }

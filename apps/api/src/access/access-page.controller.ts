@@ -7,7 +7,17 @@ import { ClientAddressResolver } from '../http/client-address';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
 
-const FINAL_STATUS = { unknown: 404, expired: 410, used: 410, denied: 403, locked: 403, tooManyCodes: 403, noLicense: 403, noOtpFactor: 403, forged: 403 } as const;
+const FINAL_STATUS = {
+  unknown: 404,
+  expired: 410,
+  used: 410,
+  denied: 403,
+  locked: 403,
+  tooManyCodes: 403,
+  noLicense: 403,
+  noOtpFactor: 403,
+  forged: 403,
+} as const;
 
 /**
  * `$ACCESS_URL/<id>`: HTML for people. No credentials: the unguessable request id is the key, and the
@@ -22,7 +32,12 @@ export class AccessPageController {
   ) {}
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: FastifyRequest, @Headers('accept-language') language: string | undefined, @Res() res: FastifyReply): Promise<void> {
+  async show(
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+    @Headers('accept-language') language: string | undefined,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     send(res, await this.page.show(id, this.visitor(req), pageLanguage(language)));
   }
 
@@ -52,7 +67,8 @@ export class AccessPageController {
  */
 function send(res: FastifyReply, outcome: AccessPageOutcome): void {
   const nonce = randomBytes(16).toString('base64');
-  const postBack = outcome.kind === 'granted' && outcome.callback && !isPostMessageCallback(outcome.callback.action) ? outcome.callback : null;
+  const postBack =
+    outcome.kind === 'granted' && outcome.callback && !isPostMessageCallback(outcome.callback.action) ? outcome.callback : null;
   const formAction = postBack ? `'self' ${new URL(postBack.action).origin}` : "'self'";
   // scripts: the callback auto-submit or the postMessage script, and the Copy button of the enrollment key
   const script = (outcome.kind === 'granted' && outcome.callback) || outcome.kind === 'enroll' ? `; script-src 'nonce-${nonce}'` : '';

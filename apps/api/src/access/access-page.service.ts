@@ -42,12 +42,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type PageFrame = { lang: PageLanguage; frameAncestors: readonly string[] };
 
 /** What the page shows. */
-export type AccessPageOutcome = PageFrame & (
-  | { kind: 'enroll'; model: AccessEnrollModel }
-  | { kind: 'code'; model: AccessCodeModel }
-  | { kind: 'granted'; callback: AccessCallback | null; accessToken: string }
-  | { kind: 'final'; reason: AccessFinalReason }
-);
+export type AccessPageOutcome = PageFrame &
+  (
+    | { kind: 'enroll'; model: AccessEnrollModel }
+    | { kind: 'code'; model: AccessCodeModel }
+    | { kind: 'granted'; callback: AccessCallback | null; accessToken: string }
+    | { kind: 'final'; reason: AccessFinalReason }
+  );
 
 /** The browser's address as the access page saw it (behind TRUSTED_PROXIES). */
 export interface Visitor {
@@ -213,7 +214,12 @@ export class AccessPageService {
     if (!user) {
       try {
         user = await this.db.transaction(async () => {
-          const created = await this.registration.register(row.accountId, { identity: row.identity, name: null, email: row.email, source: 'Api' });
+          const created = await this.registration.register(row.accountId, {
+            identity: row.identity,
+            name: null,
+            email: row.email,
+            source: 'Api',
+          });
           const joined = await this.registration.joinExistingGroups(row.accountId, created.id, row.signUpGroups ?? []);
           await this.journal.record(row.accountId, {
             object: 'User',
@@ -240,7 +246,12 @@ export class AccessPageService {
             action: 'Create',
             subject: row.identity,
             success: false,
-            additionalFields: { [JournalField.userIdentity]: row.identity, AccessRequestId: row.id, Source: 'AccessPage', Reason: error.message },
+            additionalFields: {
+              [JournalField.userIdentity]: row.identity,
+              AccessRequestId: row.id,
+              Source: 'AccessPage',
+              Reason: error.message,
+            },
           });
           await this.requests.decide(row.accountId, row.id, 'Denied');
           return { reason: 'noLicense' };

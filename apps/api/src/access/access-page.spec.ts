@@ -34,7 +34,8 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     return match[1];
   };
   const codeAt = (secret: Buffer, offsetMs = 0) => generateTotp({ secret, time: t.clock.now().getTime() + offsetMs });
-  const wrongCode = (secret: Buffer) => (codeAt(secret) === '000000' || codeAt(secret, -30_000) === '000000' || codeAt(secret, 30_000) === '000000' ? '999999' : '000000');
+  const wrongCode = (secret: Buffer) =>
+    codeAt(secret) === '000000' || codeAt(secret, -30_000) === '000000' || codeAt(secret, 30_000) === '000000' ? '999999' : '000000';
   const post = (path: string, fields: Record<string, string>) => t.http().post(path).type('form').send(fields);
   const requestRow = async (id: string) => (await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [id]))[0];
 
@@ -87,17 +88,32 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(page.text).toContain('@media (max-width: 40rem)');
     // enrollment: no autofocus (a phone's keyboard would cover the QR code); a 6-8 digit field
     expect(page.text).not.toContain('autofocus');
-    expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456"[^>]* required>/);
+    expect(page.text).toMatch(
+      /<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456"[^>]* required>/,
+    );
     expect(page.text).toContain('<label for="code">');
-    expect(page.text).toContain('<time datetime="' + new Date(t.clock.now().getTime() + 15 * 60_000).toISOString() + '">This request expires in 15 minutes.</time>');
+    expect(page.text).toContain(
+      '<time datetime="' + new Date(t.clock.now().getTime() + 15 * 60_000).toISOString() + '">This request expires in 15 minutes.</time>',
+    );
     const secret = secretOf(page.text);
     // a reload shows the same secret, bound to the request on the server
     expect(secretOf((await t.http().get(request.path)).text).equals(secret)).toBe(true);
 
-    const [user] = await t.database.dataSource.query('SELECT id, identity, email, last_login FROM users WHERE account_id = $1 AND identity = $2', [accountId, 'alice']);
+    const [user] = await t.database.dataSource.query(
+      'SELECT id, identity, email, last_login FROM users WHERE account_id = $1 AND identity = $2',
+      [accountId, 'alice'],
+    );
     expect(user).toMatchObject({ identity: 'alice', email: 'alice@example.test', last_login: null });
-    const created = await t.database.dataSource.query(`SELECT subject, success, additional_fields FROM journal_events WHERE object = 'User' AND action = 'Create'`);
-    expect(created).toEqual([{ subject: 'alice', success: true, additional_fields: expect.objectContaining({ UserIdentity: 'alice', UserId: user.id, AccessRequestId: request.id }) }]);
+    const created = await t.database.dataSource.query(
+      `SELECT subject, success, additional_fields FROM journal_events WHERE object = 'User' AND action = 'Create'`,
+    );
+    expect(created).toEqual([
+      {
+        subject: 'alice',
+        success: true,
+        additional_fields: expect.objectContaining({ UserIdentity: 'alice', UserId: user.id, AccessRequestId: request.id }),
+      },
+    ]);
 
     const granted = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
     expect(granted.status).toBe(200);
@@ -108,7 +124,9 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(granted.text).toContain(`<script nonce="${nonce}">document.getElementById('callback').submit();</script>`);
     expect(csp).toContain("form-action 'self' https://app.example;");
     // CONTRACT §8.7: exactly one field, named accessToken (some clients read it case-sensitively)
-    expect(granted.text.match(/<input[^>]*>/g)).toEqual([expect.stringMatching(/^<input type="hidden" name="accessToken" value="[^"]+">$/)]);
+    expect(granted.text.match(/<input[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<input type="hidden" name="accessToken" value="[^"]+">$/),
+    ]);
     const token = /<input type="hidden" name="accessToken" value="([^"]+)">/.exec(granted.text)?.[1] as string;
     const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), {
       issuer: 'http://twofold.test',
@@ -134,7 +152,10 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(row.two_fa_device_ip).toBe(row.ip);
     const [after] = await t.database.dataSource.query('SELECT last_login FROM users WHERE id = $1', [user.id]);
     expect(after.last_login.toISOString()).toBe(t.clock.now().toISOString());
-    const [authenticator] = await t.database.dataSource.query('SELECT kind, last_time_step, secret_enc FROM authenticators WHERE user_id = $1', [user.id]);
+    const [authenticator] = await t.database.dataSource.query(
+      'SELECT kind, last_time_step, secret_enc FROM authenticators WHERE user_id = $1',
+      [user.id],
+    );
     expect(authenticator.kind).toBe('Totp');
     expect(t.cipher.decrypt('authenticator.secret', authenticator.secret_enc).equals(secret)).toBe(true);
 
@@ -309,9 +330,10 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const second = await createRequest({ identity: 'gina', language: 'en' });
     const secondToken = formTokenOf((await t.http().get(second.path)).text);
     expect((await post(second.path, { code, formToken: secondToken })).text).toContain('4 attempt(s) left');
-    expect((await post(second.path, { code: generateHotp({ secret: key, counter: 4, algorithm: 'SHA256' }), formToken: secondToken })).status).toBe(200);
+    expect(
+      (await post(second.path, { code: generateHotp({ secret: key, counter: 4, algorithm: 'SHA256' }), formToken: secondToken })).status,
+    ).toBe(200);
   });
-
 
   it('10 concurrent submissions of one valid code on one request: exactly one success', async () => {
     const secret = await enrolledUser('hank');
@@ -330,17 +352,23 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const request = await createRequest({ identity: 'iris', language: 'en', callback: { action: 'https://app.example/cb' } });
     const page = await t.http().get(request.path);
     const secret = secretOf(page.text);
-    const results = await Promise.all(Array.from({ length: 10 }, () => post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })),
+    );
     expect(results.filter((r) => r.text.includes('name="accessToken"'))).toHaveLength(1);
-    const authenticators = await t.database.dataSource.query(`SELECT a.kind FROM authenticators a JOIN users u ON u.id = a.user_id WHERE u.identity = 'iris'`);
+    const authenticators = await t.database.dataSource.query(
+      `SELECT a.kind FROM authenticators a JOIN users u ON u.id = a.user_id WHERE u.identity = 'iris'`,
+    );
     expect(authenticators).toEqual([{ kind: 'Totp' }]);
   });
 
   describe('framed pages and postMessage callbacks (CONTRACT §8.8)', () => {
     // what the AD FS adapter sends; in a template literal the backtick and the dollar sign are escaped
     const POST_MESSAGE = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
-    const frameAncestorsOf = (res: { headers: Record<string, string> }) => /frame-ancestors ([^;]+);/.exec(res.headers['content-security-policy'])?.[1];
-    const scriptsOf = (html: string) => [...html.matchAll(/<script nonce="([^"]+)">([\s\S]*?)<\/script>/g)].map((m) => ({ nonce: m[1], text: m[2] }));
+    const frameAncestorsOf = (res: { headers: Record<string, string> }) =>
+      /frame-ancestors ([^;]+);/.exec(res.headers['content-security-policy'])?.[1];
+    const scriptsOf = (html: string) =>
+      [...html.matchAll(/<script nonce="([^"]+)">([\s\S]*?)<\/script>/g)].map((m) => ({ nonce: m[1], text: m[2] }));
     const expectFramedBy = (res: { headers: Record<string, string> }, ancestors: string) => {
       expect(frameAncestorsOf(res)).toBe(ancestors);
       expect(res.headers['x-frame-options']).toBeUndefined();
@@ -358,7 +386,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     };
 
     it('accepts the postMessage action; every page of its request may be framed by any origin; success runs the fixed script, no form', async () => {
-      expect(POST_MESSAGE).toBe("javascript:window.parent.postMessage($" + "`AccessToken`,'*')");
+      expect(POST_MESSAGE).toBe('javascript:window.parent.postMessage($' + "`AccessToken`,'*')");
       const request = await createRequest({ identity: 'nina', language: 'en', callback: { action: POST_MESSAGE, target: '_self' } });
       expect((await requestRow(request.id)).callback_action).toBe(POST_MESSAGE);
 
@@ -389,7 +417,10 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       expect(input?.[2]).toBe('*');
       const token = input?.[1] as string;
       expect(POST_MESSAGE_SCRIPT).not.toContain(token);
-      const { payload } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), { audience: resource.apiKey, currentDate: t.clock.now() });
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), {
+        audience: resource.apiKey,
+        currentDate: t.clock.now(),
+      });
       expect(payload).toMatchObject({ sub: 'nina', jti: request.id });
       expect((await requestRow(request.id)).status).toBe('Granted');
 
@@ -429,13 +460,22 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       const input = /<input type="hidden" id="accessToken" value="([^"]+)" data-target-origins="([^"]*)">/.exec(granted.text);
       expect(input?.[2]).toBe('https://sso.example http://127.0.0.1:8080');
       expect(scriptsOf(granted.text).map((script) => script.text)).toEqual([POST_MESSAGE_SCRIPT]);
-      const { payload } = await jwtVerify(input?.[1] as string, new TextEncoder().encode(keycloak.apiSecret), { audience: keycloak.apiKey, currentDate: t.clock.now() });
+      const { payload } = await jwtVerify(input?.[1] as string, new TextEncoder().encode(keycloak.apiSecret), {
+        audience: keycloak.apiKey,
+        currentDate: t.clock.now(),
+      });
       expect(payload).toMatchObject({ sub: 'pavel', orig_user: 'pavel' });
 
       // _parent / _top requests of that resource: framed by the same origins; a _self https callback: not at all
-      const parent = await createWith(keycloak.authorization, { identity: 'pavel', callback: { action: 'https://app.example/cb', target: '_parent' } });
+      const parent = await createWith(keycloak.authorization, {
+        identity: 'pavel',
+        callback: { action: 'https://app.example/cb', target: '_parent' },
+      });
       expectFramedBy(await t.http().get(parent.path), 'https://sso.example http://127.0.0.1:8080');
-      const own = await createWith(keycloak.authorization, { identity: 'pavel', callback: { action: 'https://app.example/cb', target: '_self' } });
+      const own = await createWith(keycloak.authorization, {
+        identity: 'pavel',
+        callback: { action: 'https://app.example/cb', target: '_self' },
+      });
       expectNotFramed(await t.http().get(own.path));
     });
 
@@ -452,14 +492,21 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
         'ftp://files.example/cb',
       ];
       for (const action of nearMisses) {
-        const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'quinn', callback: { action, target: '_self' } });
+        const res = await t
+          .http()
+          .post('/access/requests')
+          .set('Authorization', resource.authorization)
+          .send({ identity: 'quinn', callback: { action, target: '_self' } });
         expect({ action, success: res.body.success }).toEqual({ action, success: false });
         expect(res.body.message).toEqual(expect.stringContaining('Callback.Action'));
       }
       const [{ count }] = await t.database.dataSource.query(`SELECT count(*)::int AS count FROM access_requests WHERE identity = 'quinn'`);
       expect(count).toBe(0);
       // the scheme is case-insensitive, as in browsers
-      const upper = await createRequest({ identity: 'quinn', callback: { action: "JavaScript:window.parent.postMessage($`AccessToken`,'*')", target: '_self' } });
+      const upper = await createRequest({
+        identity: 'quinn',
+        callback: { action: "JavaScript:window.parent.postMessage($`AccessToken`,'*')", target: '_self' },
+      });
       expectFramedBy(await t.http().get(upper.path), '*');
     });
 
@@ -501,11 +548,17 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   it('denies a new identity when the last free license was taken after the request was created', async () => {
     const full = await t.newAccount({ licenses: 1 });
     const fullResource = await t.newResource(full.account.id);
-    const created = await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate', language: 'en' });
+    const created = await t
+      .http()
+      .post('/access/requests')
+      .set('Authorization', fullResource.authorization)
+      .send({ identity: 'kate', language: 'en' });
     expect(created.body.success).toBe(true);
     expect((await t.http().post('/users').set('Authorization', full.authorization).send({ Identity: 'first.come' })).status).toBe(200);
     // CONTRACT §8.1: a new request for an unknown identity is now refused at once; kate's was made before
-    expect((await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate' })).body).toEqual({
+    expect(
+      (await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate' })).body,
+    ).toEqual({
       model: null,
       success: false,
       message: 'Users quota exceeded',
@@ -515,7 +568,10 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(page.status).toBe(403);
     expect(page.text).toContain('no free user licenses');
     expect((await requestRow(created.body.model.id)).status).toBe('Denied');
-    const events = await t.database.dataSource.query(`SELECT subject, success FROM journal_events WHERE account_id = $1 AND object = 'User' AND action = 'Create' AND subject = 'kate'`, [full.account.id]);
+    const events = await t.database.dataSource.query(
+      `SELECT subject, success FROM journal_events WHERE account_id = $1 AND object = 'User' AND action = 'Create' AND subject = 'kate'`,
+      [full.account.id],
+    );
     expect(events).toEqual([{ subject: 'kate', success: false }]);
   });
 

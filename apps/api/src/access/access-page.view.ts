@@ -14,7 +14,16 @@ import {
 } from '../enrollment/enrollment-page.view';
 
 /** Why a request's page shows no form: each is a final page (CONTRACT §7). */
-export type AccessFinalReason = 'unknown' | 'expired' | 'denied' | 'locked' | 'tooManyCodes' | 'used' | 'noLicense' | 'noOtpFactor' | 'forged';
+export type AccessFinalReason =
+  | 'unknown'
+  | 'expired'
+  | 'denied'
+  | 'locked'
+  | 'tooManyCodes'
+  | 'used'
+  | 'noLicense'
+  | 'noOtpFactor'
+  | 'forged';
 
 const TEXT = {
   en: {
@@ -124,7 +133,12 @@ function expiryHint(lang: PageLanguage, expiry: AccessExpiry): string {
 
 export function renderAccessEnroll(lang: PageLanguage, nonce: string, model: AccessEnrollModel): string {
   const title = TEXT[lang].enrollTitle(model.resourceName);
-  return renderLayout(lang, nonce, title, `<h1>${escapeHtml(title)}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`);
+  return renderLayout(
+    lang,
+    nonce,
+    title,
+    `<h1>${escapeHtml(title)}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`,
+  );
 }
 
 export interface AccessCodeModel {
@@ -169,7 +183,13 @@ export const POST_MESSAGE_SCRIPT =
  * no form: the fixed POST_MESSAGE_SCRIPT hands the token to `window.parent`, for each of
  * `targetOrigins` (the resource's frameOrigins, or `*`).
  */
-export function renderAccessGranted(lang: PageLanguage, nonce: string, callback: AccessCallback | null, accessToken: string, targetOrigins: readonly string[]): string {
+export function renderAccessGranted(
+  lang: PageLanguage,
+  nonce: string,
+  callback: AccessCallback | null,
+  accessToken: string,
+  targetOrigins: readonly string[],
+): string {
   const t = TEXT[lang];
   if (!callback) return renderStatusPage(lang, nonce, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
   // a postMessage callback (AD FS, Keycloak) gets the token through the fixed script, never a form

@@ -23,22 +23,53 @@ describe('access requests API (CONTRACT §7)', () => {
 
   async function userWith(identity: string, kind: 'TotpToken' | 'HotpToken' | null, options: { locked?: boolean } = {}) {
     const user = await newUser(t.db, accountId, identity, { locked: options.locked, now: t.clock.now() });
-    if (kind) await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind, key: kind === 'TotpToken' ? totpKey : hotpKey, now: t.clock.now() });
+    if (kind)
+      await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, {
+        kind,
+        key: kind === 'TotpToken' ? totpKey : hotpKey,
+        now: t.clock.now(),
+      });
     return user;
   }
   const totpNow = () => generateTotp({ secret: totpKey, time: t.clock.now().getTime() });
-  const ra = (body: unknown, authorization = resource.authorization) => t.http().post('/access/requests/ra').set('Authorization', authorization).send(body as object);
-  const create = (body: unknown, authorization = resource.authorization) => t.http().post('/access/requests').set('Authorization', authorization).send(body as object);
+  const ra = (body: unknown, authorization = resource.authorization) =>
+    t
+      .http()
+      .post('/access/requests/ra')
+      .set('Authorization', authorization)
+      .send(body as object);
+  const create = (body: unknown, authorization = resource.authorization) =>
+    t
+      .http()
+      .post('/access/requests')
+      .set('Authorization', authorization)
+      .send(body as object);
 
   describe('POST /access/requests', () => {
     it('creates an awaiting request with keys in either casing', async () => {
       for (const body of [
-        { identity: 'ann', email: 'ann@example.test', language: 'en', claims: { a: 1 }, callback: { action: 'https://app.example/cb', target: '_top' } },
-        { Identity: 'ann', Email: 'ann@example.test', Language: 'EN', Claims: { a: 1 }, Callback: { Action: 'https://app.example/cb', Target: '_top' } },
+        {
+          identity: 'ann',
+          email: 'ann@example.test',
+          language: 'en',
+          claims: { a: 1 },
+          callback: { action: 'https://app.example/cb', target: '_top' },
+        },
+        {
+          Identity: 'ann',
+          Email: 'ann@example.test',
+          Language: 'EN',
+          Claims: { a: 1 },
+          Callback: { Action: 'https://app.example/cb', Target: '_top' },
+        },
       ]) {
         const res = await create(body);
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ model: { id: expect.any(String), url: expect.any(String), status: 'AwaitingAuthentication' }, success: true, message: null });
+        expect(res.body).toEqual({
+          model: { id: expect.any(String), url: expect.any(String), status: 'AwaitingAuthentication' },
+          success: true,
+          message: null,
+        });
         expect(res.body.model.url).toBe(`http://twofold.test/access/${res.body.model.id}`);
         const [row] = await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [res.body.model.id]);
         expect(row).toMatchObject({
@@ -53,7 +84,9 @@ describe('access requests API (CONTRACT §7)', () => {
         });
       }
       const minimal = await create({ identity: 'bea' });
-      const [row] = await t.database.dataSource.query('SELECT language, callback_action FROM access_requests WHERE id = $1', [minimal.body.model.id]);
+      const [row] = await t.database.dataSource.query('SELECT language, callback_action FROM access_requests WHERE id = $1', [
+        minimal.body.model.id,
+      ]);
       expect(row).toEqual({ language: 'ru', callback_action: null });
     });
 
@@ -73,7 +106,12 @@ describe('access requests API (CONTRACT §7)', () => {
       }
       const [requests] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM access_requests WHERE identity = 'zed'`);
       expect(requests.n).toBe(0);
-      const malformed = await t.http().post('/access/requests').set('Authorization', resource.authorization).set('Content-Type', 'application/json').send('{"identity":');
+      const malformed = await t
+        .http()
+        .post('/access/requests')
+        .set('Authorization', resource.authorization)
+        .set('Content-Type', 'application/json')
+        .send('{"identity":');
       expect(malformed.status).toBe(400);
     });
 
@@ -113,7 +151,9 @@ describe('access requests API (CONTRACT §7)', () => {
         message: null,
       });
       t.clock.advance(15 * 60_000 - 1000);
-      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).body.model.status).toBe('AwaitingAuthentication');
+      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).body.model.status).toBe(
+        'AwaitingAuthentication',
+      );
       t.clock.advance(1000);
       expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).body.model.status).toBe('Expired');
       const [row] = await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [id]);
@@ -124,7 +164,9 @@ describe('access requests API (CONTRACT §7)', () => {
     it('is 404 for another account’s resource, an unknown id or a malformed id; 401 for the account key', async () => {
       const id = (await create({ identity: 'dan' })).body.model.id;
       expect((await t.http().get(`/access/requests/${id}`).set('Authorization', otherResource.authorization)).status).toBe(404);
-      expect((await t.http().get('/access/requests/9b2f7f4e-0000-4000-8000-000000000000').set('Authorization', resource.authorization)).status).toBe(404);
+      expect(
+        (await t.http().get('/access/requests/9b2f7f4e-0000-4000-8000-000000000000').set('Authorization', resource.authorization)).status,
+      ).toBe(404);
       expect((await t.http().get('/access/requests/nope').set('Authorization', resource.authorization)).status).toBe(404);
       expect((await t.http().get(`/access/requests/${id}`).set('Authorization', accountAuth)).status).toBe(401);
     });
@@ -158,9 +200,18 @@ describe('access requests API (CONTRACT §7)', () => {
       expect(after.last_login.toISOString()).toBe(t.clock.now().toISOString());
       const replay = await ra({ identity: 'eve', passCode: code, language: 'en' });
       expect(replay.status).toBe(200);
-      expect(replay.body.model).toMatchObject({ status: 'Denied', authenticator: null, replyMessage: 'Access denied: wrong or already used code.' });
+      expect(replay.body.model).toMatchObject({
+        status: 'Denied',
+        authenticator: null,
+        replyMessage: 'Access denied: wrong or already used code.',
+      });
       const polled = await t.http().get(`/access/requests/${granted.body.model.id}`).set('Authorization', resource.authorization);
-      expect(polled.body.model).toMatchObject({ status: 'Granted', authenticator: 'TotpToken', grantedAt: t.clock.now().toISOString(), resourceName: 'VPN' });
+      expect(polled.body.model).toMatchObject({
+        status: 'Granted',
+        authenticator: 'TotpToken',
+        grantedAt: t.clock.now().toISOString(),
+        resourceName: 'VPN',
+      });
     });
 
     it('moves the HOTP counter past the accepted code', async () => {
@@ -170,7 +221,9 @@ describe('access requests API (CONTRACT §7)', () => {
       expect((await ra({ identity: 'fay', passCode: ahead })).body.model.status).toBe('Denied');
       expect((await ra({ identity: 'fay', passCode: generateHotp({ secret: hotpKey, counter: 2 }) })).body.model.status).toBe('Denied');
       expect((await ra({ identity: 'fay', passCode: generateHotp({ secret: hotpKey, counter: 6 }) })).body.model.status).toBe('Granted');
-      const [row] = await t.database.dataSource.query(`SELECT a.hotp_counter FROM authenticators a JOIN users u ON u.id = a.user_id WHERE u.identity = 'fay'`);
+      const [row] = await t.database.dataSource.query(
+        `SELECT a.hotp_counter FROM authenticators a JOIN users u ON u.id = a.user_id WHERE u.identity = 'fay'`,
+      );
       expect(Number(row.hotp_counter)).toBe(7);
     });
 
@@ -180,11 +233,23 @@ describe('access requests API (CONTRACT §7)', () => {
       await userWith('ida', null);
       const wrong = totpNow() === '000000' ? '111111' : '000000';
       const en = { language: 'en' };
-      expect((await ra({ identity: 'gus', passCode: wrong, ...en })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
-      expect((await ra({ identity: 'hal', passCode: totpNow(), ...en })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: the user is locked.' });
+      expect((await ra({ identity: 'gus', passCode: wrong, ...en })).body.model.replyMessage).toBe(
+        'Access denied: wrong or already used code.',
+      );
+      expect((await ra({ identity: 'hal', passCode: totpNow(), ...en })).body.model).toMatchObject({
+        status: 'Denied',
+        replyMessage: 'Access denied: the user is locked.',
+      });
       const unknown = await ra({ identity: 'nobody', passCode: totpNow(), ...en });
-      expect(unknown.body).toMatchObject({ success: false, message: 'UserNotRegistered', model: { status: 'Denied', replyMessage: 'Access denied: the user is not registered.' } });
-      expect((await ra({ identity: 'ida', passCode: totpNow(), ...en })).body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: set up a second factor first.' });
+      expect(unknown.body).toMatchObject({
+        success: false,
+        message: 'UserNotRegistered',
+        model: { status: 'Denied', replyMessage: 'Access denied: the user is not registered.' },
+      });
+      expect((await ra({ identity: 'ida', passCode: totpNow(), ...en })).body.model).toMatchObject({
+        status: 'Denied',
+        replyMessage: 'Access denied: set up a second factor first.',
+      });
       expect((await ra({ identity: 'gus', passCode: 'abc' })).body.model.status).toBe('Denied');
       const [users] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM users WHERE identity = 'nobody'`);
       expect(users.n).toBe(0);
@@ -193,7 +258,10 @@ describe('access requests API (CONTRACT §7)', () => {
     it('stops checking a user’s codes after 10 wrong ones within 15 minutes', async () => {
       await userWith('ken', 'TotpToken');
       const wrong = () => (totpNow() === '000000' ? '111111' : '000000');
-      for (let i = 0; i < 10; i += 1) expect((await ra({ identity: 'ken', passCode: wrong(), language: 'en' })).body.model.replyMessage).toBe('Access denied: wrong or already used code.');
+      for (let i = 0; i < 10; i += 1)
+        expect((await ra({ identity: 'ken', passCode: wrong(), language: 'en' })).body.model.replyMessage).toBe(
+          'Access denied: wrong or already used code.',
+        );
       const refused = await ra({ identity: 'ken', passCode: totpNow(), language: 'en' });
       expect(refused.body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: too many wrong codes. Try again later.' });
       t.clock.advance(15 * 60_000 + 1000);
@@ -204,7 +272,11 @@ describe('access requests API (CONTRACT §7)', () => {
       for (const body of [{ passCode: '123456' }, { identity: 'gus', passCode: 123456 }, { identity: ['gus'], passCode: '123456' }]) {
         const res = await ra(body);
         expect({ body, status: res.status }).toEqual({ body, status: 200 });
-        expect(res.body).toMatchObject({ success: false, message: expect.any(String), model: { id: null, status: 'Denied', bypassed: false } });
+        expect(res.body).toMatchObject({
+          success: false,
+          message: expect.any(String),
+          model: { id: null, status: 'Denied', bypassed: false },
+        });
       }
       expect((await ra({ identity: 'gus', passCode: '123456' }, accountAuth)).status).toBe(401);
     });
@@ -254,7 +326,10 @@ describe('access requests API (CONTRACT §7)', () => {
       const [row] = await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [second]);
       expect(row.status).toBe('Expired');
 
-      const kim = await t.http().get('/access/requests?CreatedAt=2026-05-18&Identity=KIM&offset=1&limit=1').set('Authorization', accountAuth);
+      const kim = await t
+        .http()
+        .get('/access/requests?CreatedAt=2026-05-18&Identity=KIM&offset=1&limit=1')
+        .set('Authorization', accountAuth);
       expect(kim.body.model).toMatchObject({ offset: 1, limit: 1, totalElements: 2 });
       expect(kim.body.model.data.map((item: { identity: string }) => item.identity)).toEqual(['Kim']);
       const empty = await t.http().get('/access/requests?createdAt=2026-05-17').set('Authorization', accountAuth);
@@ -263,7 +338,15 @@ describe('access requests API (CONTRACT §7)', () => {
 
     it('validates createdAt and the window', async () => {
       const get = (query: string) => t.http().get(`/access/requests${query}`).set('Authorization', accountAuth);
-      for (const query of ['', '?createdAt=2026-05-20', '?createdAt=2026-05-21', '?createdAt=20260519', '?createdAt=2026-02-30', '?createdAt=2026-05-19&limit=1001', '?createdAt=2026-05-19&offset=-1']) {
+      for (const query of [
+        '',
+        '?createdAt=2026-05-20',
+        '?createdAt=2026-05-21',
+        '?createdAt=20260519',
+        '?createdAt=2026-02-30',
+        '?createdAt=2026-05-19&limit=1001',
+        '?createdAt=2026-05-19&offset=-1',
+      ]) {
         const res = await get(query);
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
         expect(res.body).toMatchObject({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });

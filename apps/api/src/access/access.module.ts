@@ -12,10 +12,6 @@ import { RaRequestsService } from './ra-requests.service';
   imports: [UsersModule, EnrollmentModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
-  providers: [
-    AccessRequestsService,
-    RaRequestsService,
-    AccessPageService,
-  ],
+  providers: [AccessRequestsService, RaRequestsService, AccessPageService],
 })
 export class AccessModule {}

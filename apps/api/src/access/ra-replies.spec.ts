@@ -22,7 +22,8 @@ describe('ra replies', () => {
   ];
 
   it.each(ACCESS_LANGUAGES)('fits a RADIUS Reply-Message in %s (253 bytes of UTF-8)', (language) => {
-    for (const reply of every) expect({ reply, bytes: Buffer.byteLength(raReplyText(reply, language), 'utf8') <= 253 }).toEqual({ reply, bytes: true });
+    for (const reply of every)
+      expect({ reply, bytes: Buffer.byteLength(raReplyText(reply, language), 'utf8') <= 253 }).toEqual({ reply, bytes: true });
   });
 
   it('speaks Russian and English', () => {

@@ -86,7 +86,8 @@ export class RaRequestsService {
       const { user, firstPhone, authenticators } = found;
       if (user.isLocked) return deny({ kind: 'locked' });
       const otp = otpAuthenticators(authenticators);
-      if (otp.length === 0) return deny(authenticators.length > 0 || firstPhone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
+      if (otp.length === 0)
+        return deny(authenticators.length > 0 || firstPhone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
       if (input.passCodeIntent.kind === 'delivery') return deny({ kind: 'deliveryUnavailable', method: input.passCodeIntent.method });
       if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) return deny({ kind: 'tooManyCodes' });
       if (input.passCodeIntent.kind === 'none') {

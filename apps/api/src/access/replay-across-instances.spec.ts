@@ -44,7 +44,12 @@ describe('replay protection across two API instances on one database', () => {
   async function submitEverywhere(identity: string, passCode: string): Promise<string[]> {
     const servers = [t.app.getHttpServer(), second.getHttpServer()];
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => request(servers[i % 2]).post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity, passCode })),
+      Array.from({ length: 10 }, (_, i) =>
+        request(servers[i % 2])
+          .post('/access/requests/ra')
+          .set('Authorization', resourceAuth)
+          .send({ identity, passCode }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     return results.map((r) => r.body.model.status as string);
@@ -62,7 +67,10 @@ describe('replay protection across two API instances on one database', () => {
     const statuses = await submitEverywhere('two-hotp', generateHotp({ secret: key, counter: 3 }));
     expect(statuses.filter((s) => s === 'Granted')).toHaveLength(1);
     // the counter moved past 3: the earlier counters are spent too
-    const earlier = await request(second.getHttpServer()).post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity: 'two-hotp', passCode: generateHotp({ secret: key, counter: 2 }) });
+    const earlier = await request(second.getHttpServer())
+      .post('/access/requests/ra')
+      .set('Authorization', resourceAuth)
+      .send({ identity: 'two-hotp', passCode: generateHotp({ secret: key, counter: 2 }) });
     expect(earlier.body.model.status).toBe('Denied');
   });
 });

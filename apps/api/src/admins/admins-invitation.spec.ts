@@ -17,7 +17,8 @@ describe('administrator invitations (CONTRACT §5)', () => {
     if (!match) throw new Error('no link in the mail');
     return new URL(match[0]).pathname;
   };
-  const register = (email: string) => t.http().post('/admins').set('Authorization', authorization).send({ email, name: 'Ivy', role: 'Support 1' });
+  const register = (email: string) =>
+    t.http().post('/admins').set('Authorization', authorization).send({ email, name: 'Ivy', role: 'Support 1' });
 
   it('mails a registered administrator a link to their own second-factor setup', async () => {
     const res = await register('ivy@example.test');

@@ -24,7 +24,15 @@ import { CLOCK } from '../app/tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { PagedModel, pagedModel, pageOfQuery } from '../http/envelope';
-import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, toAdminDto, toFoundAdminDto, toRegisteredAdminDto, UpdateAdminRequest } from './admins.dto';
+import {
+  AdminDto,
+  RegisteredAdminDto,
+  RegisterAdminRequest,
+  toAdminDto,
+  toFoundAdminDto,
+  toRegisteredAdminDto,
+  UpdateAdminRequest,
+} from './admins.dto';
 import { administratorInvitationMail } from '../mail/messages';
 
 function stateOf(admin: AdministratorEntity): AdminState {
@@ -126,7 +134,11 @@ export class AdminsService {
 
   /** Mails the link to the administrator's own second-factor setup (CONTRACT §5). */
   private async invite(accountId: string, admin: AdministratorEntity): Promise<void> {
-    const link = await this.links.issue(accountId, { administratorId: admin.id }, { ttlMinutes: ADMIN_INVITATION_TTL_MINUTES, email: admin.identity });
+    const link = await this.links.issue(
+      accountId,
+      { administratorId: admin.id },
+      { ttlMinutes: ADMIN_INVITATION_TTL_MINUTES, email: admin.identity },
+    );
     journalDetails.add({
       EnrollmentLink: redactedLink(link.url),
       EnrollmentLinkEmail: admin.identity,

@@ -26,7 +26,11 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
   afterAll(() => t.close());
 
   /** An administrator put straight into the database, e.g. an Active one (the API only makes Pending ones). */
-  const seedAdmin = (accountId: string, identity: string, values: { role?: string; status?: string; activatedAt?: Date | null; lastLoginDate?: Date | null } = {}) =>
+  const seedAdmin = (
+    accountId: string,
+    identity: string,
+    values: { role?: string; status?: string; activatedAt?: Date | null; lastLoginDate?: Date | null } = {},
+  ) =>
     new AdministratorsRepository(t.db).insert(accountId, {
       identity,
       name: identity,
@@ -37,7 +41,8 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       activatedAt: values.activatedAt,
     });
 
-  const statusOf = async (id: string) => (await t.db.dataSource.query('SELECT status, role, name FROM administrators WHERE id = $1', [id]))[0];
+  const statusOf = async (id: string) =>
+    (await t.db.dataSource.query('SELECT status, role, name FROM administrators WHERE id = $1', [id]))[0];
 
   const journalOfToday = async (authorization: string): Promise<JournalEvent[]> => {
     t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
@@ -48,20 +53,27 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
   };
 
   describe('register and read', () => {
-    it.each(PREFIXES)('%s/admins registers a Pending administrator (camelCase keys) and answers the registration object', async (prefix) => {
-      const { authorization } = await t.newAccount();
-      const res = await t.http().post(`${prefix}/admins`).set('Authorization', authorization).send({ email: 'ann@example.com', name: 'Ann', role: 'Support 2' });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({
-        id: expect.stringMatching(UUID),
-        identity: 'ann@example.com',
-        name: 'Ann',
-        status: 'Pending',
-        registrationDate: TEST_NOW.toISOString(),
-        lastLoginDate: null,
-        appRoles: ['Support 2'],
-      });
-    });
+    it.each(PREFIXES)(
+      '%s/admins registers a Pending administrator (camelCase keys) and answers the registration object',
+      async (prefix) => {
+        const { authorization } = await t.newAccount();
+        const res = await t
+          .http()
+          .post(`${prefix}/admins`)
+          .set('Authorization', authorization)
+          .send({ email: 'ann@example.com', name: 'Ann', role: 'Support 2' });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({
+          id: expect.stringMatching(UUID),
+          identity: 'ann@example.com',
+          name: 'Ann',
+          status: 'Pending',
+          registrationDate: TEST_NOW.toISOString(),
+          lastLoginDate: null,
+          appRoles: ['Support 2'],
+        });
+      },
+    );
 
     it('takes PascalCase keys too, and defaults the name to the e-mail', async () => {
       const { authorization } = await t.newAccount();
@@ -72,19 +84,42 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
 
     it.each(PREFIXES)('%s/admins refuses an e-mail already registered in the account, case-insensitively: 403', async (prefix) => {
       const { authorization } = await t.newAccount();
-      await t.http().post(`${prefix}/admins`).set('Authorization', authorization).send({ email: 'dup@example.com', name: 'A', role: 'Admin' });
-      const dup = await t.http().post(`${prefix}/admins`).set('Authorization', authorization).send({ email: 'DUP@example.com', name: 'B', role: 'Admin' });
+      await t
+        .http()
+        .post(`${prefix}/admins`)
+        .set('Authorization', authorization)
+        .send({ email: 'dup@example.com', name: 'A', role: 'Admin' });
+      const dup = await t
+        .http()
+        .post(`${prefix}/admins`)
+        .set('Authorization', authorization)
+        .send({ email: 'DUP@example.com', name: 'B', role: 'Admin' });
       expect(dup.status).toBe(403);
-      expect(dup.body).toEqual({ message: 'An administrator with the e-mail DUP@example.com already exists.', traceId: expect.any(String) });
+      expect(dup.body).toEqual({
+        message: 'An administrator with the e-mail DUP@example.com already exists.',
+        traceId: expect.any(String),
+      });
       // another account may use the same e-mail
       const other = await t.newAccount();
-      expect((await t.http().post(`${prefix}/admins`).set('Authorization', other.authorization).send({ email: 'dup@example.com', role: 'Admin' })).status).toBe(200);
+      expect(
+        (
+          await t
+            .http()
+            .post(`${prefix}/admins`)
+            .set('Authorization', other.authorization)
+            .send({ email: 'dup@example.com', role: 'Admin' })
+        ).status,
+      ).toBe(200);
     });
 
     it.each(PREFIXES)('%s/admins answers 400 "Unknown role." for a role that is not one of the five exact strings', async (prefix) => {
       const { authorization } = await t.newAccount();
       for (const role of ['admin', 'Support 5', '', undefined, 3]) {
-        const res = await t.http().post(`${prefix}/admins`).set('Authorization', authorization).send({ email: 'r@example.com', name: 'R', role });
+        const res = await t
+          .http()
+          .post(`${prefix}/admins`)
+          .set('Authorization', authorization)
+          .send({ email: 'r@example.com', name: 'R', role });
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ message: MESSAGES.unknownRole, traceId: expect.any(String) });
       }
@@ -92,7 +127,11 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
 
     it('answers 400 for a missing or malformed e-mail, an empty name, or a body that is not an object', async () => {
       const { authorization } = await t.newAccount();
-      for (const body of [{ name: 'N', role: 'Admin' }, { email: 'not-an-email', role: 'Admin' }, { email: 'n@example.com', name: '  ', role: 'Admin' }]) {
+      for (const body of [
+        { name: 'N', role: 'Admin' },
+        { email: 'not-an-email', role: 'Admin' },
+        { email: 'n@example.com', name: '  ', role: 'Admin' },
+      ]) {
         const res = await t.http().post('/admins').set('Authorization', authorization).send(body);
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
@@ -107,7 +146,11 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       const owner = await seedAdmin(account.id, 'owner@example.com', { lastLoginDate: new Date('2026-05-19T08:00:00Z') });
       t.clock.advance(1000);
-      const second = await t.http().post(`${prefix}/admins`).set('Authorization', authorization).send({ email: 'two@example.com', name: 'Two', role: 'Support 1' });
+      const second = await t
+        .http()
+        .post(`${prefix}/admins`)
+        .set('Authorization', authorization)
+        .send({ email: 'two@example.com', name: 'Two', role: 'Support 1' });
       t.clock.set(TEST_NOW);
 
       const all = await t.http().get(`${prefix}/admins`).set('Authorization', authorization);
@@ -148,27 +191,34 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       }
     });
 
-    it.each(PREFIXES)('%s/admins?identity= answers the one administrator, matched case-insensitively, without lastLoginDate; 404 when none', async (prefix) => {
-      const { account, authorization } = await t.newAccount();
-      const owner = await seedAdmin(account.id, 'Owner@Example.com', { lastLoginDate: new Date('2026-05-19T08:00:00Z') });
-      const found = await t.http().get(`${prefix}/admins?identity=owner@example.COM`).set('Authorization', authorization);
-      expect(found.status).toBe(200);
-      expect(found.body).toEqual({
-        id: owner.id,
-        identity: 'Owner@Example.com',
-        name: 'Owner@Example.com',
-        status: 'Active',
-        roles: ['Admin'],
-        registrationDate: TEST_NOW.toISOString(),
-      });
-      expect((await t.http().get(`${prefix}/admins?Identity=owner@example.com`).set('Authorization', authorization)).body.id).toBe(owner.id);
-      const none = await t.http().get(`${prefix}/admins?identity=nobody@example.com`).set('Authorization', authorization);
-      expect(none.status).toBe(404);
-      expect(none.body).toEqual({ message: 'Administrator not found.', traceId: expect.any(String) });
-      // another account's administrator is not found either
-      const other = await t.newAccount();
-      expect((await t.http().get(`${prefix}/admins?identity=owner@example.com`).set('Authorization', other.authorization)).status).toBe(404);
-    });
+    it.each(PREFIXES)(
+      '%s/admins?identity= answers the one administrator, matched case-insensitively, without lastLoginDate; 404 when none',
+      async (prefix) => {
+        const { account, authorization } = await t.newAccount();
+        const owner = await seedAdmin(account.id, 'Owner@Example.com', { lastLoginDate: new Date('2026-05-19T08:00:00Z') });
+        const found = await t.http().get(`${prefix}/admins?identity=owner@example.COM`).set('Authorization', authorization);
+        expect(found.status).toBe(200);
+        expect(found.body).toEqual({
+          id: owner.id,
+          identity: 'Owner@Example.com',
+          name: 'Owner@Example.com',
+          status: 'Active',
+          roles: ['Admin'],
+          registrationDate: TEST_NOW.toISOString(),
+        });
+        expect((await t.http().get(`${prefix}/admins?Identity=owner@example.com`).set('Authorization', authorization)).body.id).toBe(
+          owner.id,
+        );
+        const none = await t.http().get(`${prefix}/admins?identity=nobody@example.com`).set('Authorization', authorization);
+        expect(none.status).toBe(404);
+        expect(none.body).toEqual({ message: 'Administrator not found.', traceId: expect.any(String) });
+        // another account's administrator is not found either
+        const other = await t.newAccount();
+        expect((await t.http().get(`${prefix}/admins?identity=owner@example.com`).set('Authorization', other.authorization)).status).toBe(
+          404,
+        );
+      },
+    );
 
     it('requires the account credentials', async () => {
       const res = await t.http().get('/admins');
@@ -182,7 +232,11 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       await seedAdmin(account.id, 'owner@example.com');
       const admin = await seedAdmin(account.id, 'x@example.com', { role: 'Support 1' });
-      const res = await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ Name: 'Xavier', Role: 'Support 3' });
+      const res = await t
+        .http()
+        .put(`${prefix}/admins/${admin.id}`)
+        .set('Authorization', authorization)
+        .send({ Name: 'Xavier', Role: 'Support 3' });
       expect(res.status).toBe(200);
       expect(res.text).toBe('');
       expect(await statusOf(admin.id)).toEqual({ status: 'Active', role: 'Support 3', name: 'Xavier' });
@@ -205,9 +259,14 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       await seedAdmin(account.id, 'owner@example.com');
       const admin = await seedAdmin(account.id, 'x@example.com');
-      expect((await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ Status: 'Locked' })).status).toBe(200);
+      expect(
+        (await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ Status: 'Locked' })).status,
+      ).toBe(200);
       expect((await statusOf(admin.id)).status).toBe('Locked');
-      expect((await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ status: 'Active', name: 'X' })).status).toBe(200);
+      expect(
+        (await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ status: 'Active', name: 'X' }))
+          .status,
+      ).toBe(200);
       expect(await statusOf(admin.id)).toEqual({ status: 'Active', role: 'Admin', name: 'X' });
       // a Pending administrator cannot be made Active by an unlock
       const pending = await seedAdmin(account.id, 'p@example.com', { status: 'Pending' });
@@ -277,9 +336,15 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       await seedAdmin(account.id, 'support@example.com', { role: 'Support 1' });
       const refusals: [Promise<{ status: number; body: unknown }>, string][] = [
         [t.http().delete(`${prefix}/admins/${last.id}`).set('Authorization', authorization), MESSAGES.lastScopeAdmin],
-        [t.http().put(`${prefix}/admins/${last.id}`).set('Authorization', authorization).send({ role: 'Support 1' }), MESSAGES.lastScopeAdmin],
+        [
+          t.http().put(`${prefix}/admins/${last.id}`).set('Authorization', authorization).send({ role: 'Support 1' }),
+          MESSAGES.lastScopeAdmin,
+        ],
         [t.http().post(`${prefix}/admins/lock/${last.id}`).set('Authorization', authorization), MESSAGES.lastScopeAdminLock],
-        [t.http().put(`${prefix}/admins/${last.id}`).set('Authorization', authorization).send({ status: 'Locked' }), MESSAGES.lastScopeAdminLock],
+        [
+          t.http().put(`${prefix}/admins/${last.id}`).set('Authorization', authorization).send({ status: 'Locked' }),
+          MESSAGES.lastScopeAdminLock,
+        ],
       ];
       for (const [call, message] of refusals) {
         const res = await call;
@@ -288,7 +353,15 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       }
       expect(await statusOf(last.id)).toEqual({ status: 'Active', role: 'Admin', name: 'last@example.com' });
       // a change that keeps it an Active Admin is fine
-      expect((await t.http().put(`${prefix}/admins/${last.id}`).set('Authorization', authorization).send({ name: 'Last', role: 'Admin', status: 'Active' })).status).toBe(200);
+      expect(
+        (
+          await t
+            .http()
+            .put(`${prefix}/admins/${last.id}`)
+            .set('Authorization', authorization)
+            .send({ name: 'Last', role: 'Admin', status: 'Active' })
+        ).status,
+      ).toBe(200);
     });
 
     it('with two scope admins one may go; then the other is the last', async () => {
@@ -307,7 +380,8 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const operations = [
         (id: string, authorization: string) => t.http().delete(`/admins/${id}`).set('Authorization', authorization),
         (id: string, authorization: string) => t.http().post(`/v1/admins/lock/${id}`).set('Authorization', authorization),
-        (id: string, authorization: string) => t.http().put(`/admins/${id}`).set('Authorization', authorization).send({ role: 'Support 1' }),
+        (id: string, authorization: string) =>
+          t.http().put(`/admins/${id}`).set('Authorization', authorization).send({ role: 'Support 1' }),
         (id: string, authorization: string) => t.http().put(`/admins/${id}`).set('Authorization', authorization).send({ status: 'Locked' }),
       ];
       for (let round = 0; round < 12; round += 1) {
@@ -331,7 +405,11 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
   describe('invitation re-send', () => {
     it('answers 200 without a body for a Pending administrator, by V1 query id (any key case) and by V2 path id', async () => {
       const { authorization } = await t.newAccount();
-      const invited = await t.http().post('/admins').set('Authorization', authorization).send({ email: 'inv@example.com', role: 'Support 1' });
+      const invited = await t
+        .http()
+        .post('/admins')
+        .set('Authorization', authorization)
+        .send({ email: 'inv@example.com', role: 'Support 1' });
       for (const path of [
         `/admins/resend-invitation-email?id=${invited.body.id}`,
         `/v1/admins/resend-invitation-email?Id=${invited.body.id}`,
@@ -348,7 +426,10 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       for (const path of [`/admins/resend-invitation-email?id=${active.id}`, `/v2/admins/resend-invitation-email/${active.id}`]) {
         const res = await t.http().post(path).set('Authorization', authorization);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ message: 'An invitation can only be re-sent to a Pending administrator; this one is Active.', traceId: expect.any(String) });
+        expect(res.body).toEqual({
+          message: 'An invitation can only be re-sent to a Pending administrator; this one is Active.',
+          traceId: expect.any(String),
+        });
       }
       const missing = await t.http().post('/v1/admins/resend-invitation-email').set('Authorization', authorization);
       expect(missing.status).toBe(400);
@@ -386,7 +467,11 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
   it('journals Employee Create, Update, Delete, Lock and Unlock, successes and refusals, with the administrator named', async () => {
     const { account, apiKey, authorization } = await t.newAccount();
     const owner = await seedAdmin(account.id, 'owner@example.com');
-    const created = await t.http().post('/admins').set('Authorization', authorization).send({ email: 'emp@example.com', name: 'Emp', role: 'Admin' });
+    const created = await t
+      .http()
+      .post('/admins')
+      .set('Authorization', authorization)
+      .send({ email: 'emp@example.com', name: 'Emp', role: 'Admin' });
     const id = created.body.id;
     await t.http().post('/admins').set('Authorization', authorization).send({ email: 'emp@example.com', role: 'Admin' }); // 403
     await t.http().put(`/admins/${id}`).set('Authorization', authorization).send({ role: 'Support 1' });

@@ -70,7 +70,8 @@ export class InfrastructureModule {
       CredentialsChangeListener,
       {
         provide: ApiCredentialsVerifier,
-        useFactory: (a: AccountsRepository, r: ResourcesRepository, c: SecretCipher, cache: VerifiedCredentialsCache) => new ApiCredentialsVerifier(a, r, c, cache),
+        useFactory: (a: AccountsRepository, r: ResourcesRepository, c: SecretCipher, cache: VerifiedCredentialsCache) =>
+          new ApiCredentialsVerifier(a, r, c, cache),
         inject: [AccountsRepository, ResourcesRepository, SecretCipher, VerifiedCredentialsCache],
       },
     ];

@@ -5,7 +5,10 @@ describe('request log', () => {
   let t: TestApp;
   let authorization: string;
   let written: string[] = [];
-  const lines = () => written.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] !== undefined && line['url'] !== undefined);
+  const lines = () =>
+    written
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line['msg'] !== undefined && line['url'] !== undefined);
 
   beforeAll(async () => {
     t = await startTestApp({ logLevel: 'info' }, { logDestination: { write: (line: string) => void written.push(line) } });
@@ -19,8 +22,22 @@ describe('request log', () => {
   it.each<[string, () => PromiseLike<{ status: number; headers: Record<string, string> }>, number]>([
     ['an answer', () => t.http().get('/groups').set('Authorization', authorization), 200],
     ['an unknown path', () => t.http().get('/no-such-path'), 404],
-    ['malformed JSON', () => t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send('{"name":'), 400],
-    ['a body over 1 MiB', () => t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(1024 * 1024) })), 413],
+    [
+      'malformed JSON',
+      () => t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send('{"name":'),
+      400,
+    ],
+    [
+      'a body over 1 MiB',
+      () =>
+        t
+          .http()
+          .post('/groups')
+          .set('Authorization', authorization)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024) })),
+      413,
+    ],
     ['missing credentials', () => t.http().get('/groups'), 401],
   ])('writes one line for %s, with its status and trace id', async (_, send, status) => {
     const res = await send();

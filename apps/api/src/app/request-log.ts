@@ -26,7 +26,10 @@ export function addRequestLog(fastify: FastifyInstance, log: Logger): void {
     done();
   });
   fastify.addHook('onRequestAbort', (req, done) => {
-    log.warn({ traceId: traceIdOf(req), method: req.method, url: loggedUrl(req.originalUrl) }, 'request aborted: the connection closed before the answer');
+    log.warn(
+      { traceId: traceIdOf(req), method: req.method, url: loggedUrl(req.originalUrl) },
+      'request aborted: the connection closed before the answer',
+    );
     done();
   });
 }

@@ -100,7 +100,8 @@ describe('throttling behind a trusted reverse proxy (TRUSTED_PROXIES)', () => {
   it('counts failures per forwarded client, so one attacker does not lock out everyone behind the proxy', async () => {
     const account = await t.newAccount();
     const wrong = basicAuthorization(account.apiKey, 'wrong');
-    const from = (client: string, authorization: string) => t.http().get('/groups').set('X-Forwarded-For', client).set('Authorization', authorization);
+    const from = (client: string, authorization: string) =>
+      t.http().get('/groups').set('X-Forwarded-For', client).set('Authorization', authorization);
     for (let i = 0; i < AUTH_FAILURES_ALLOWED_PER_WINDOW; i += 1) expect((await from('203.0.113.7', wrong)).status).toBe(401);
     expect((await from('203.0.113.7', wrong)).status).toBe(429);
     expect((await from('198.51.100.20', account.authorization)).status).toBe(200);

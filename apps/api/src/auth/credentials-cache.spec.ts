@@ -54,24 +54,39 @@ describe('verified credentials cache across instances', () => {
     const { account, authorization } = await t.newAccount();
     expect((await onSecond().get('/users/count').set('Authorization', authorization)).status).toBe(200);
     await new AccountsRepository(new Db(t.database.dataSource)).setApi(account.id, { apiEnabled: false });
-    await eventually(async () => (await onSecond().get('/users/count').set('Authorization', authorization)).status === 403, 'the second instance refuses the disabled API');
+    await eventually(
+      async () => (await onSecond().get('/users/count').set('Authorization', authorization)).status === 403,
+      'the second instance refuses the disabled API',
+    );
   });
 
   it('a new secret ends the old one on every instance', async () => {
     const { account, authorization, apiKey } = await t.newAccount();
     expect((await onSecond().get('/users/count').set('Authorization', authorization)).status).toBe(200);
     const rotated = generateApiCredentials();
-    await new AccountsRepository(new Db(t.database.dataSource)).setApi(account.id, { apiEnabled: true, apiSecretEnc: t.cipher.encrypt('account.api-secret', rotated.secret) });
-    await eventually(async () => (await onSecond().get('/users/count').set('Authorization', authorization)).status === 401, 'the old secret is refused');
+    await new AccountsRepository(new Db(t.database.dataSource)).setApi(account.id, {
+      apiEnabled: true,
+      apiSecretEnc: t.cipher.encrypt('account.api-secret', rotated.secret),
+    });
+    await eventually(
+      async () => (await onSecond().get('/users/count').set('Authorization', authorization)).status === 401,
+      'the old secret is refused',
+    );
     expect((await onSecond().get('/users/count').set('Authorization', basicAuthorization(apiKey, rotated.secret))).status).toBe(200);
   });
 
   it('a resource deleted through one instance is refused by the other', async () => {
     const { account, authorization } = await t.newAccount();
     const resource = await t.newResource(account.id, 'VPN');
-    expect((await onSecond().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'u' })).status).toBe(200);
+    expect((await onSecond().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'u' })).status).toBe(
+      200,
+    );
     expect((await t.http().delete(`/resources/${resource.resource.id}`).set('Authorization', authorization)).status).toBe(200);
-    await eventually(async () => (await onSecond().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'u' })).status === 401, 'the deleted resource is refused');
+    await eventually(
+      async () =>
+        (await onSecond().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'u' })).status === 401,
+      'the deleted resource is refused',
+    );
   });
 
   it('trusts nothing from memory while its listening connection is lost, and listens again by itself', async () => {

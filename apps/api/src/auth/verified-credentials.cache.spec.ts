@@ -4,7 +4,12 @@ import { VERIFIED_CREDENTIALS_MAX_ENTRIES, VERIFIED_CREDENTIALS_TTL_MS, Verified
 
 describe('VerifiedCredentialsCache', () => {
   const account: AccountPrincipal = { kind: 'account', accountId: '00000000-0000-4000-8000-000000000001', login: 'acc-key' };
-  const resource: ResourcePrincipal = { kind: 'resource', accountId: account.accountId, resourceId: '00000000-0000-4000-8000-000000000002', login: 'res-key' };
+  const resource: ResourcePrincipal = {
+    kind: 'resource',
+    accountId: account.accountId,
+    resourceId: '00000000-0000-4000-8000-000000000002',
+    login: 'res-key',
+  };
   let clock: ManualClock;
   let cache: VerifiedCredentialsCache;
 
@@ -58,7 +63,8 @@ describe('VerifiedCredentialsCache', () => {
   });
 
   it('keeps at most VERIFIED_CREDENTIALS_MAX_ENTRIES pairs, forgetting the oldest', () => {
-    for (let i = 0; i <= VERIFIED_CREDENTIALS_MAX_ENTRIES; i += 1) cache.remember(`key-${i}`, 's', { ...account, login: `key-${i}` }, cache.generation());
+    for (let i = 0; i <= VERIFIED_CREDENTIALS_MAX_ENTRIES; i += 1)
+      cache.remember(`key-${i}`, 's', { ...account, login: `key-${i}` }, cache.generation());
     expect(cache.size()).toBe(VERIFIED_CREDENTIALS_MAX_ENTRIES);
     expect(cache.get('account', 'key-0', 's')).toBeNull();
     expect(cache.get('account', `key-${VERIFIED_CREDENTIALS_MAX_ENTRIES}`, 's')).not.toBeNull();

@@ -79,7 +79,11 @@ export class AuthenticatorsController {
 
   @Delete(':id/authenticators/:type')
   @Journal('Authenticator', 'Disable')
-  async deleteKind(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Param('type') type: string): Promise<ModelEnvelope<null>> {
+  async deleteKind(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Param('type') type: string,
+  ): Promise<ModelEnvelope<null>> {
     const removed = await this.authenticators.deleteKind(p.accountId, id, type);
     return ok(null, removed === 1 ? '1 authenticator deleted.' : `${removed} authenticators deleted.`);
   }

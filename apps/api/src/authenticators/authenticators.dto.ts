@@ -55,7 +55,10 @@ export function toAuthenticatorDto(authenticator: AuthenticatorEntity): Authenti
 }
 
 /** Stored phone numbers are the user's `Sms` authenticators: id of the phone, the number as name. */
-export function toAuthenticatorsByKindDto(authenticators: readonly AuthenticatorEntity[], smsPhones: readonly PhoneEntity[] = []): AuthenticatorsByKindDto {
+export function toAuthenticatorsByKindDto(
+  authenticators: readonly AuthenticatorEntity[],
+  smsPhones: readonly PhoneEntity[] = [],
+): AuthenticatorsByKindDto {
   const model: AuthenticatorsByKindDto = {};
   for (const kind of AUTHENTICATOR_KINDS) {
     const ofKind = authenticators.filter((authenticator) => authenticator.kind === kind).map(toAuthenticatorDto);

@@ -47,7 +47,9 @@ function parseTokenKey(raw: unknown): Buffer {
     switch (error.code) {
       case 'KEY_TOO_SHORT':
       case 'KEY_TOO_LONG':
-        throw new ValidationFailed(`Key must be ${OTP_TOKEN_KEY_MIN_BYTES} to ${OTP_TOKEN_KEY_MAX_BYTES} bytes (${OTP_TOKEN_KEY_MIN_BYTES * 2} to ${OTP_TOKEN_KEY_MAX_BYTES * 2} hex digits).`);
+        throw new ValidationFailed(
+          `Key must be ${OTP_TOKEN_KEY_MIN_BYTES} to ${OTP_TOKEN_KEY_MAX_BYTES} bytes (${OTP_TOKEN_KEY_MIN_BYTES * 2} to ${OTP_TOKEN_KEY_MAX_BYTES * 2} hex digits).`,
+        );
       default:
         throw new ValidationFailed('Key must be hex-encoded (an even number of the digits 0-9, a-f).');
     }
@@ -116,7 +118,13 @@ export class AuthenticatorsService {
   }
 
   /** PUT: a rename, or with `user` a move of an OTP token to that user (and a rename if `name` is given). */
-  async update(accountId: string, userId: string, rawKind: string, id: string, body: UpdateAuthenticatorRequest): Promise<'renamed' | 'moved'> {
+  async update(
+    accountId: string,
+    userId: string,
+    rawKind: string,
+    id: string,
+    body: UpdateAuthenticatorRequest,
+  ): Promise<'renamed' | 'moved'> {
     if (isGiven(body.user)) {
       await this.move(accountId, userId, rawKind, id, body);
       return 'moved';

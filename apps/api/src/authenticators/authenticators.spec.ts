@@ -60,7 +60,16 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       expect(JSON.stringify(res.body).toLowerCase()).not.toContain(KEY_HEX);
 
       const stored = await row(res.body.model.id);
-      expect(stored).toMatchObject({ accountId: s.account.id, userId, kind: 'TotpToken', name: 'Key fob', algorithm: 'SHA1', digits: 6, hotpCounter: null, lastTimeStep: null });
+      expect(stored).toMatchObject({
+        accountId: s.account.id,
+        userId,
+        kind: 'TotpToken',
+        name: 'Key fob',
+        algorithm: 'SHA1',
+        digits: 6,
+        hotpCounter: null,
+        lastTimeStep: null,
+      });
       const key = Buffer.from(KEY_HEX, 'hex');
       expect(stored.secretEnc).not.toBeNull();
       expect((stored.secretEnc as Buffer).includes(key)).toBe(false);
@@ -68,7 +77,9 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       expect(t.cipher.decrypt('authenticator.secret', stored.secretEnc as Buffer).equals(key)).toBe(true);
       expect(t.cipher.decrypt('authenticator.private-id', stored.privateIdEnc as Buffer).toString('hex')).toBe('c0ffee01');
       // the raw column as PostgreSQL holds it
-      const [raw] = await t.database.dataSource.query('SELECT encode(secret_enc, \'hex\') AS hex FROM authenticators WHERE id = $1', [res.body.model.id]);
+      const [raw] = await t.database.dataSource.query("SELECT encode(secret_enc, 'hex') AS hex FROM authenticators WHERE id = $1", [
+        res.body.model.id,
+      ]);
       expect(raw.hex).not.toContain(KEY_HEX);
 
       const [event] = await s.journal('User');
@@ -87,10 +98,22 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     it('registers an HOTP token with camelCase keys, an algorithm, counter 0; type matched case-insensitively', async () => {
       const s = await setup();
       const userId = await s.newUser('bob');
-      const res = await s.http.post(`/users/${userId}/authenticators/HotpToken`, { name: 'Yubi', key: KEY_32_HEX.toUpperCase(), algorithm: 'SHA512' });
+      const res = await s.http.post(`/users/${userId}/authenticators/HotpToken`, {
+        name: 'Yubi',
+        key: KEY_32_HEX.toUpperCase(),
+        algorithm: 'SHA512',
+      });
       expect(res.status).toBe(200);
       const stored = await row(res.body.model.id);
-      expect(stored).toMatchObject({ kind: 'HotpToken', name: 'Yubi', algorithm: 'SHA512', digits: 6, hotpCounter: '0', lastTimeStep: null, privateIdEnc: null });
+      expect(stored).toMatchObject({
+        kind: 'HotpToken',
+        name: 'Yubi',
+        algorithm: 'SHA512',
+        digits: 6,
+        hotpCounter: '0',
+        lastTimeStep: null,
+        privateIdEnc: null,
+      });
       expect(t.cipher.decrypt('authenticator.secret', stored.secretEnc as Buffer).toString('hex')).toBe(KEY_32_HEX);
       const sha256 = await s.http.post(`/users/${userId}/authenticators/hotptoken`, { NAME: 'Other', KEY: KEY_HEX, ALGORITHM: 'sha-256' });
       expect(sha256.status).toBe(200);
@@ -191,7 +214,9 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       });
       expect(Object.keys(res.body.model)).toEqual(['TotpToken', 'HotpToken']);
       expect(JSON.stringify(res.body).toLowerCase()).not.toContain(KEY_HEX);
-      expect((await t.http().get(`/v1/users/${userId}/authenticators`).set('Authorization', s.authorization)).body.model.HotpToken).toHaveLength(1);
+      expect(
+        (await t.http().get(`/v1/users/${userId}/authenticators`).set('Authorization', s.authorization)).body.model.HotpToken,
+      ).toHaveLength(1);
     });
 
     it("answers 404 for another account's user and a non-UUID id, 401 without credentials", async () => {
@@ -225,7 +250,14 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         ['Update', true],
         ['Update', true],
       ]);
-      expect(events[1].additionalFields).toMatchObject({ UserId: userId, UserIdentity: 'hank', AuthenticatorId: id, AuthenticatorKind: 'TotpToken', AuthenticatorName: 'New', AuthenticatorPreviousName: 'Old' });
+      expect(events[1].additionalFields).toMatchObject({
+        UserId: userId,
+        UserIdentity: 'hank',
+        AuthenticatorId: id,
+        AuthenticatorKind: 'TotpToken',
+        AuthenticatorName: 'New',
+        AuthenticatorPreviousName: 'Old',
+      });
     });
 
     it('renames any kind, e.g. an app (Totp) authenticator', async () => {
@@ -305,11 +337,17 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         ['Update', true],
         ['Update', true],
       ]);
-      expect(events[0].additionalFields).toMatchObject({ UserId: from, UserIdentity: 'mona', AuthenticatorId: id, TargetUserId: to, TargetUserIdentity: 'ned' });
+      expect(events[0].additionalFields).toMatchObject({
+        UserId: from,
+        UserIdentity: 'mona',
+        AuthenticatorId: id,
+        TargetUserId: to,
+        TargetUserIdentity: 'ned',
+      });
       expect(events[1].additionalFields).toMatchObject({ UserId: to, TargetUserId: from, AuthenticatorName: 'Fob 2' });
     });
 
-    it("answers 404 for a target of another account or unknown, and leaves the token where it was", async () => {
+    it('answers 404 for a target of another account or unknown, and leaves the token where it was', async () => {
       const s = await setup();
       const other = await setup();
       const from = await s.newUser('olga');
@@ -376,7 +414,15 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         [copyB, b],
       ]) {
         const copy = await row(copyId);
-        expect(copy).toMatchObject({ userId, kind: 'HotpToken', name: 'Fob', algorithm: 'SHA256', digits: 6, hotpCounter: '5', lastTimeStep: null });
+        expect(copy).toMatchObject({
+          userId,
+          kind: 'HotpToken',
+          name: 'Fob',
+          algorithm: 'SHA256',
+          digits: 6,
+          hotpCounter: '5',
+          lastTimeStep: null,
+        });
         expect(t.cipher.decrypt('authenticator.secret', copy.secretEnc as Buffer).toString('hex')).toBe(KEY_32_HEX);
         expect(t.cipher.decrypt('authenticator.private-id', copy.privateIdEnc as Buffer).toString('hex')).toBe('ab01');
       }
@@ -448,14 +494,18 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       expect(events.slice(1).map((e) => e.success)).toEqual([false, false, false, false, false, false]);
     });
 
-    it("answers 404 when any target is of another account or unknown, and copies nothing", async () => {
+    it('answers 404 when any target is of another account or unknown, and copies nothing', async () => {
       const s = await setup();
       const other = await setup();
       const source = await s.newUser('yuri');
       const target = await s.newUser('zoe');
       const theirUser = await other.newUser('mallory');
       const id = await s.register(source, 'totptoken');
-      for (const users of [[target, theirUser], [target, '00000000-0000-4000-8000-000000000000'], [target, 'abc']]) {
+      for (const users of [
+        [target, theirUser],
+        [target, '00000000-0000-4000-8000-000000000000'],
+        [target, 'abc'],
+      ]) {
         const res = await s.http.patch(`/users/${source}/authenticators/totptoken/${id}`, { users });
         expect(res.status).toBe(404);
         expect(res.body.message).toBe('User not found.');
@@ -513,7 +563,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     });
   });
 
-  describe('Sms: the user\'s stored phone numbers', () => {
+  describe("Sms: the user's stored phone numbers", () => {
     it('lists each phone as an Sms authenticator, deletes one or all, refuses a rename', async () => {
       const s = await setup();
       const other = await setup();
@@ -559,7 +609,12 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         ['Disable', true],
         ['Disable', true],
       ]);
-      expect(events[2].additionalFields).toMatchObject({ UserId: userId, UserIdentity: 'fay', AuthenticatorKind: 'Sms', AuthenticatorId: first });
+      expect(events[2].additionalFields).toMatchObject({
+        UserId: userId,
+        UserIdentity: 'fay',
+        AuthenticatorKind: 'Sms',
+        AuthenticatorId: first,
+      });
       expect(events[3].additionalFields).toMatchObject({ AuthenticatorKind: 'Sms', AuthenticatorCount: '2' });
       const journalText = JSON.stringify(events);
       expect(journalText).not.toContain('+1555');
@@ -583,7 +638,13 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         ['Authenticator', 'Disable', true],
         ['Authenticator', 'Disable', false],
       ]);
-      expect(events[0].additionalFields).toMatchObject({ UserId: userId, UserIdentity: 'cara', AuthenticatorKind: 'TotpToken', AuthenticatorId: gone, AuthenticatorName: 'Gone' });
+      expect(events[0].additionalFields).toMatchObject({
+        UserId: userId,
+        UserIdentity: 'cara',
+        AuthenticatorKind: 'TotpToken',
+        AuthenticatorId: gone,
+        AuthenticatorName: 'Gone',
+      });
     });
 
     it('deletes every authenticator of one kind and leaves the other kinds', async () => {
@@ -606,7 +667,12 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         ['Disable', true],
         ['Disable', true],
       ]);
-      expect(events[0].additionalFields).toMatchObject({ UserId: userId, UserIdentity: 'dina', AuthenticatorKind: 'TotpToken', AuthenticatorCount: '2' });
+      expect(events[0].additionalFields).toMatchObject({
+        UserId: userId,
+        UserIdentity: 'dina',
+        AuthenticatorKind: 'TotpToken',
+        AuthenticatorCount: '2',
+      });
       expect(events[0].additionalFields['AuthenticatorIds'].split(',').sort()).toEqual([t1, t2].sort());
       expect(events[1].additionalFields).toMatchObject({ AuthenticatorCount: '0' });
     });
@@ -626,7 +692,9 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       expect((await s.http.delete(`/users/${userId}/authenticators/fido`)).status).toBe(404);
       expect((await s.http.delete(`/users/${userId}/authenticators/hotptoken/xyz`)).status).toBe(404);
       expect((await s.http.delete('/users/xyz/authenticators/hotptoken')).status).toBe(404);
-      expect((await other.http.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({ HotpToken: [{ id: theirs, name: 'Token' }] });
+      expect((await other.http.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({
+        HotpToken: [{ id: theirs, name: 'Token' }],
+      });
       expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Token' }] });
       const events = await s.journal('Authenticator');
       expect(events).toHaveLength(8);

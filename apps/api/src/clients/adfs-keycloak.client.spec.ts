@@ -43,18 +43,28 @@ describe('client: AD FS adapter and Keycloak authenticator (postMessage in an if
     expect(granted.text).toContain('window.parent.postMessage(token, origin)');
     expect(granted.text).not.toContain('<form method="post" action=');
     const token = tokenOfPostMessagePage(granted.text) as string;
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(adfs.apiSecret), { audience: adfs.apiKey, currentDate: t.clock.now() });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(adfs.apiSecret), {
+      audience: adfs.apiKey,
+      currentDate: t.clock.now(),
+    });
     expect(payload.sub).toBe('CORP\\adfs.user');
   });
 
   it('Keycloak: lower-case body with claims {orig_user}; the token passes its checks', async () => {
     await totpUser(t, accountId, 'kc.user');
-    const created = await create({ identity: 'kc.user', claims: { orig_user: 'kc.user' }, callback: { action: POST_MESSAGE, target: '_self' } });
+    const created = await create({
+      identity: 'kc.user',
+      claims: { orig_user: 'kc.user' },
+      callback: { action: POST_MESSAGE, target: '_self' },
+    });
     const granted = await submitCodeOnPage(t, created.body.model.url, totpCode(t));
     const token = tokenOfPostMessagePage(granted.text) as string;
     const [, , signature] = token.split('.');
     expect(signature).toMatch(/^[A-Za-z0-9_-]+$/); // base64url, no padding
-    const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(adfs.apiSecret), { algorithms: ['HS256'], currentDate: t.clock.now() });
+    const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(adfs.apiSecret), {
+      algorithms: ['HS256'],
+      currentDate: t.clock.now(),
+    });
     expect(protectedHeader.alg).toBe('HS256');
     expect(payload.aud).toBe(adfs.apiKey);
     expect((payload.exp as number) * 1000).toBeGreaterThan(t.clock.now().getTime());
@@ -62,7 +72,11 @@ describe('client: AD FS adapter and Keycloak authenticator (postMessage in an if
   });
 
   it('a javascript: action of any other shape is refused with 200 success:false, never a status AD FS bypasses on', async () => {
-    for (const action of ["javascript:window.parent.postMessage(document.cookie,'*')", "javascript:window.parent.postMessage($`AccessToken`,'*');alert(1)", 'javascript:alert(1)']) {
+    for (const action of [
+      "javascript:window.parent.postMessage(document.cookie,'*')",
+      "javascript:window.parent.postMessage($`AccessToken`,'*');alert(1)",
+      'javascript:alert(1)',
+    ]) {
       const res = await create({ Identity: 'CORP\\adfs.user', Callback: { Action: action, Target: '_self' } });
       expect(clientReading(res.status)).toBe('answer');
       expect(res.body).toMatchObject({ model: null, success: false, message: expect.any(String) });

@@ -28,7 +28,12 @@ export const RA_MODEL_FIELDS = [
 
 export async function totpUser(t: TestApp, accountId: string, identity: string, options: { locked?: boolean } = {}) {
   const user = await newUser(t.db, accountId, identity, { locked: options.locked, now: t.clock.now() });
-  const authenticator = await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: TOTP_KEY, name: 'Key fob', now: t.clock.now() });
+  const authenticator = await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, {
+    kind: 'TotpToken',
+    key: TOTP_KEY,
+    name: 'Key fob',
+    now: t.clock.now(),
+  });
   return { user, authenticator };
 }
 

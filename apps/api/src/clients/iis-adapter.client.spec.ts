@@ -24,7 +24,13 @@ describe('client: IIS / OWA adapter (POST /access/requests, HS256 token)', () =>
   afterAll(() => t.close());
 
   const create = (body: object, traceId = randomUUID()) =>
-    t.http().post('/access/requests').set('Authorization', owa.authorization).set('mf-trace-id', traceId).set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+    t
+      .http()
+      .post('/access/requests')
+      .set('Authorization', owa.authorization)
+      .set('mf-trace-id', traceId)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(body));
 
   const iisBody = (identity: string) => ({
     Identity: identity,
@@ -39,7 +45,11 @@ describe('client: IIS / OWA adapter (POST /access/requests, HS256 token)', () =>
     const created = await create(iisBody('olga'), traceId);
     expect(clientReading(created.status)).toBe('answer');
     expect(created.headers['mf-trace-id']).toBe(traceId);
-    expect(created.body).toMatchObject({ success: true, message: null, model: { url: expect.stringMatching(/^http:\/\/twofold\.test\/access\//) } });
+    expect(created.body).toMatchObject({
+      success: true,
+      message: null,
+      model: { url: expect.stringMatching(/^http:\/\/twofold\.test\/access\//) },
+    });
 
     const granted = await submitCodeOnPage(t, created.body.model.url, totpCode(t));
     expect(granted.status).toBe(200);

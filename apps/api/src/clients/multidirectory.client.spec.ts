@@ -37,14 +37,26 @@ describe('client: directory server (md, accessToken, token refresh)', () => {
   it('web sign-in: the page posts accessToken (this exact case) and the token keeps uid an integer', async () => {
     await totpUser(t, accountId, 'ldap.admin');
     const traceId = `md:${randomUUID()}`;
-    const created = await call('/access/requests', { identity: 'ldap.admin', claims: { uid: 1042, grant_type: 'multifactor' }, callback: { action: 'https://md.corp.example/api/auth/mfa/callback', target: '_self' } }, traceId);
+    const created = await call(
+      '/access/requests',
+      {
+        identity: 'ldap.admin',
+        claims: { uid: 1042, grant_type: 'multifactor' },
+        callback: { action: 'https://md.corp.example/api/auth/mfa/callback', target: '_self' },
+      },
+      traceId,
+    );
     expect(created.headers['mf-trace-id']).toBe(traceId);
     expect(created.body.success).toBe(true);
     const granted = await submitCodeOnPage(t, created.body.model.url, totpCode(t));
     const fields = hiddenInputs(granted.text);
     expect([...fields.keys()]).toEqual(['accessToken']);
     const token = fields.get('accessToken') as string;
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(directory.apiSecret), { algorithms: ['HS256'], audience: directory.apiKey, currentDate: t.clock.now() });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(directory.apiSecret), {
+      algorithms: ['HS256'],
+      audience: directory.apiKey,
+      currentDate: t.clock.now(),
+    });
     expect(payload['uid']).toBe(1042);
     expect(Number.isInteger(payload['uid'])).toBe(true);
     expect(payload['grant_type']).toBe('multifactor');
@@ -53,8 +65,12 @@ describe('client: directory server (md, accessToken, token refresh)', () => {
   it('LDAP bind with a code: Granted; a wrong code, push (`m`) or an unknown identity: Denied with a model, never null', async () => {
     await totpUser(t, accountId, 'bind.user');
     t.clock.advance(30_000);
-    expect(bindGranted(await call('/access/requests/md', { Identity: 'bind.user', passCode: totpCode(t), GroupPolicyPreset: {} }))).toBe(true);
-    expect(bindGranted(await call('/access/requests/md', { Identity: 'bind.user', passCode: wrongTotpCode(t), GroupPolicyPreset: {} }))).toBe(false);
+    expect(bindGranted(await call('/access/requests/md', { Identity: 'bind.user', passCode: totpCode(t), GroupPolicyPreset: {} }))).toBe(
+      true,
+    );
+    expect(
+      bindGranted(await call('/access/requests/md', { Identity: 'bind.user', passCode: wrongTotpCode(t), GroupPolicyPreset: {} })),
+    ).toBe(false);
     const push = await call('/access/requests/md', { Identity: 'bind.user', passCode: 'm', GroupPolicyPreset: {} });
     expect(bindGranted(push)).toBe(false);
     expect(push.body).toMatchObject({ success: false, model: { status: 'Denied' } });
@@ -72,19 +88,30 @@ describe('client: directory server (md, accessToken, token refresh)', () => {
   });
 
   it('wrong credentials are 401 ("key or secret invalid"), never a status it reads as an outage', async () => {
-    const res = await t.http().post('/access/requests/md').auth(directory.apiKey, 'wrong').send({ Identity: 'bind.user', passCode: '123456' });
+    const res = await t
+      .http()
+      .post('/access/requests/md')
+      .auth(directory.apiKey, 'wrong')
+      .send({ Identity: 'bind.user', passCode: '123456' });
     expect(res.status).toBe(401);
   });
 
   it('token refresh: {AccessToken} gives a new token string with the same sub and claims and a new jti', async () => {
     await totpUser(t, accountId, 'refresher');
-    const created = await call('/access/requests', { identity: 'refresher', claims: { uid: 7, grant_type: 'multifactor' }, callback: { action: 'https://md.corp.example/cb', target: '_self' } });
+    const created = await call('/access/requests', {
+      identity: 'refresher',
+      claims: { uid: 7, grant_type: 'multifactor' },
+      callback: { action: 'https://md.corp.example/cb', target: '_self' },
+    });
     const token = hiddenInputs((await submitCodeOnPage(t, created.body.model.url, totpCode(t))).text).get('accessToken') as string;
     t.clock.advance(10 * 60_000);
     const refreshed = await call('/token/refresh', { AccessToken: token });
     expect(clientReading(refreshed.status)).toBe('answer');
     expect(refreshed.body).toMatchObject({ success: true, model: expect.any(String) });
-    const { payload } = await jwtVerify(refreshed.body.model, new TextEncoder().encode(directory.apiSecret), { audience: directory.apiKey, currentDate: t.clock.now() });
+    const { payload } = await jwtVerify(refreshed.body.model, new TextEncoder().encode(directory.apiSecret), {
+      audience: directory.apiKey,
+      currentDate: t.clock.now(),
+    });
     expect(payload).toMatchObject({ sub: 'refresher', uid: 7, grant_type: 'multifactor' });
     expect(payload.jti).not.toBe(decodeJwt(token).jti);
     expect(payload.iat).toBe(Math.floor(t.clock.now().getTime() / 1000));

@@ -63,10 +63,19 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
     const reply = (model as { replyMessage: string }).replyMessage;
     expect(Buffer.byteLength(reply, 'utf8')).toBeLessThanOrEqual(253);
     expect(reply.length).toBeGreaterThan(0);
-    return model as { id: string | null; status: string; replyMessage: string; authenticator: string | null; authenticatorId: string | null; account: string | null; bypassed: boolean };
+    return model as {
+      id: string | null;
+      status: string;
+      replyMessage: string;
+      authenticator: string | null;
+      authenticatorId: string | null;
+      account: string | null;
+      bypassed: boolean;
+    };
   }
 
-  const row = async (id: string) => (await t.database.dataSource.query('SELECT status, failed_attempts, channel, ip FROM access_requests WHERE id = $1', [id]))[0];
+  const row = async (id: string) =>
+    (await t.database.dataSource.query('SELECT status, failed_attempts, channel, ip FROM access_requests WHERE id = $1', [id]))[0];
 
   it('two steps: passCode null → AwaitingAuthentication with the request id; a wrong challenge asks again; the right one is Granted', async () => {
     const { authenticator } = await totpUser(t, accountId, 'CORP\\anna');
@@ -74,7 +83,12 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
     expect(first).toMatchObject({ status: 'AwaitingAuthentication', authenticator: null, bypassed: false });
     expect(first.id).toEqual(expect.any(String));
     expect(first.replyMessage).toBe('Введите код из приложения-аутентификатора или токена.');
-    expect(await row(first.id as string)).toEqual({ status: 'AwaitingAuthentication', failed_attempts: 0, channel: 'ra', ip: '198.51.100.23' });
+    expect(await row(first.id as string)).toEqual({
+      status: 'AwaitingAuthentication',
+      failed_attempts: 0,
+      channel: 'ra',
+      ip: '198.51.100.23',
+    });
     // its id is the RADIUS State, not an access page: nobody can take the request over in a browser
     expect((await t.http().get(`/access/${first.id}`)).status).toBe(404);
 
@@ -83,7 +97,14 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
     expect(wrong.replyMessage).toContain('Неверный код');
 
     const right = asAdapter(await call('ra/challenge', { identity: 'CORP\\anna', challenge: totpCode(t), requestId: first.id }));
-    expect(right).toMatchObject({ id: first.id, status: 'Granted', authenticator: 'TotpToken', authenticatorId: authenticator.id, account: 'Key fob', bypassed: false });
+    expect(right).toMatchObject({
+      id: first.id,
+      status: 'Granted',
+      authenticator: 'TotpToken',
+      authenticatorId: authenticator.id,
+      account: 'Key fob',
+      bypassed: false,
+    });
     const polled = await t.http().get(`/access/requests/${first.id}`).set('Authorization', vpn.authorization);
     expect(polled.body.model).toMatchObject({ status: 'Granted', authenticator: 'TotpToken', ip: '198.51.100.23', resourceName: 'VPN' });
   });
@@ -104,7 +125,9 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
       expect(again.status).toBe('AwaitingAuthentication');
       expect(again.replyMessage).toContain(`осталось попыток: ${5 - attempt} из 5`);
     }
-    expect(asAdapter(await call('ra/challenge', { identity: 'vera', challenge: wrongTotpCode(t, 5), requestId: id })).status).toBe('Denied');
+    expect(asAdapter(await call('ra/challenge', { identity: 'vera', challenge: wrongTotpCode(t, 5), requestId: id })).status).toBe(
+      'Denied',
+    );
     expect(asAdapter(await call('ra/challenge', { identity: 'vera', challenge: totpCode(t), requestId: id })).status).toBe('Denied');
     expect(await row(id as string)).toMatchObject({ status: 'Denied', failed_attempts: 5 });
   });
@@ -166,11 +189,13 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
     expect(asAdapter(await call('ra/challenge', { identity: 'DINA', challenge: totpCode(t), requestId: id })).status).toBe('Granted');
   });
 
-  it("a request of the access page cannot be continued through ra/challenge", async () => {
+  it('a request of the access page cannot be continued through ra/challenge', async () => {
     await totpUser(t, accountId, 'fedor');
     const created = await t.http().post('/access/requests').set('Authorization', vpn.authorization).send({ identity: 'fedor' });
     const pageRequest = created.body.model.id;
-    expect(asAdapter(await call('ra/challenge', { identity: 'fedor', challenge: totpCode(t), requestId: pageRequest })).status).toBe('Denied');
+    expect(asAdapter(await call('ra/challenge', { identity: 'fedor', challenge: totpCode(t), requestId: pageRequest })).status).toBe(
+      'Denied',
+    );
     expect(await row(pageRequest)).toMatchObject({ status: 'AwaitingAuthentication', failed_attempts: 0 });
   });
 
@@ -184,7 +209,9 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
     expect(replayed.status).toBe('AwaitingAuthentication');
     t.clock.advance(30_000);
     expect(asAdapter(await call('ra/challenge', { identity: 'galina', challenge: totpCode(t), requestId: id })).status).toBe('Granted');
-    expect(asAdapter(await call('ra/challenge', { identity: 'galina', challenge: totpCode(t, 30_000), requestId: id })).status).toBe('Denied');
+    expect(asAdapter(await call('ra/challenge', { identity: 'galina', challenge: totpCode(t, 30_000), requestId: id })).status).toBe(
+      'Denied',
+    );
   });
 
   it('ten parallel right challenges of one request: exactly one Granted', async () => {
@@ -192,7 +219,9 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
     t.clock.advance(30_000);
     const { id } = asAdapter(await call('ra', firstStep('hana', null)));
     const code = totpCode(t);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => call('ra/challenge', { identity: 'hana', challenge: code, requestId: id })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call('ra/challenge', { identity: 'hana', challenge: code, requestId: id })),
+    );
     expect(answers.map((res) => asAdapter(res).status).filter((status) => status === 'Granted')).toHaveLength(1);
   });
 
@@ -206,7 +235,11 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
 
   it('the OpenVPN Access Server script: PascalCase {Identity, Ip}, then {Identity, Challenge, RequestId}', async () => {
     await totpUser(t, accountId, 'oleg');
-    const first = await t.http().post('/access/requests/ra').set('Authorization', vpn.authorization).send({ Identity: 'oleg', Ip: '203.0.113.9' });
+    const first = await t
+      .http()
+      .post('/access/requests/ra')
+      .set('Authorization', vpn.authorization)
+      .send({ Identity: 'oleg', Ip: '203.0.113.9' });
     expect(first.status).toBe(200);
     expect(first.body.model).toMatchObject({ status: 'AwaitingAuthentication', id: expect.any(String) });
     const second = await t

@@ -23,7 +23,11 @@ describe('client: self-service portals (RS256 tokens checked against the JWKS, r
     const account = await t.newAccount();
     accountId = account.account.id;
     accountAuth = account.authorization;
-    const created = await t.http().post('/resources').set('Authorization', accountAuth).send({ name: 'Self-service', tokenFormat: 'JwtRS256' });
+    const created = await t
+      .http()
+      .post('/resources')
+      .set('Authorization', accountAuth)
+      .send({ name: 'Self-service', tokenFormat: 'JwtRS256' });
     expect(created.body.model.tokenFormat).toBe('JwtRS256');
     const { apiKey, apiSecret } = created.body.model;
     portal = { apiKey, apiSecret, authorization: basicAuthorization(apiKey, apiSecret) };
@@ -58,7 +62,12 @@ describe('client: self-service portals (RS256 tokens checked against the JWKS, r
     expect(users.body.model[0].groups.sort()).toEqual(['AllUsers', 'Portal users']);
 
     await totpUser(t, accountId, 'CORP\\enrolled');
-    const signIn = await create({ identity: 'CORP\\enrolled', callback: { action: 'https://sspr.corp.example/mfa/callback', target: '_self' }, claims: { rawUserName: 'CORP\\enrolled' }, language: 'en' });
+    const signIn = await create({
+      identity: 'CORP\\enrolled',
+      callback: { action: 'https://sspr.corp.example/mfa/callback', target: '_self' },
+      claims: { rawUserName: 'CORP\\enrolled' },
+      language: 'en',
+    });
     const token = hiddenInputs((await submitCodeOnPage(t, signIn.body.model.url, totpCode(t))).text).get('accessToken') as string;
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'RS256', kid: expect.any(String) });
     const jwks = createRemoteJWKSet(new URL(`${baseUrl}/.well-known/jwks.json`));
@@ -70,9 +79,22 @@ describe('client: self-service portals (RS256 tokens checked against the JWKS, r
 
   it('Windows portal: PascalCase with nulls; refresh {AccessToken, Claims} keeps the claims (Claims ignored) in RS256', async () => {
     await totpUser(t, accountId, 'CORP\\win.user');
-    const created = await create({ Identity: 'CORP\\win.user', Callback: { Action: 'https://sspr.corp.example/cb', Target: '_self' }, Name: null, Email: null, Phone: null, Claims: { rawUserName: 'CORP\\win.user' }, Language: null, GroupPolicyPreset: null });
+    const created = await create({
+      Identity: 'CORP\\win.user',
+      Callback: { Action: 'https://sspr.corp.example/cb', Target: '_self' },
+      Name: null,
+      Email: null,
+      Phone: null,
+      Claims: { rawUserName: 'CORP\\win.user' },
+      Language: null,
+      GroupPolicyPreset: null,
+    });
     const token = hiddenInputs((await submitCodeOnPage(t, created.body.model.url, totpCode(t))).text).get('accessToken') as string;
-    const refreshed = await t.http().post('/token/refresh').set('Authorization', portal.authorization).send({ AccessToken: token, Claims: { rawUserName: 'someone.else', admin: true } });
+    const refreshed = await t
+      .http()
+      .post('/token/refresh')
+      .set('Authorization', portal.authorization)
+      .send({ AccessToken: token, Claims: { rawUserName: 'someone.else', admin: true } });
     expect(refreshed.body).toMatchObject({ success: true, model: expect.any(String) });
     const jwks = createRemoteJWKSet(new URL(`${baseUrl}/.well-known/jwks.json`));
     const { payload } = await jwtVerify(refreshed.body.model, jwks, { audience: portal.apiKey, currentDate: t.clock.now() });

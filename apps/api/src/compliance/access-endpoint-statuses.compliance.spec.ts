@@ -21,7 +21,13 @@ describe('POST access endpoints never answer an outage status for bad input (CON
   });
   afterAll(() => t.close());
 
-  const ENDPOINTS = ['/access/requests', '/access/requests/ra', '/access/requests/ra/challenge', '/access/requests/md', '/token/refresh'] as const;
+  const ENDPOINTS = [
+    '/access/requests',
+    '/access/requests/ra',
+    '/access/requests/ra/challenge',
+    '/access/requests/md',
+    '/token/refresh',
+  ] as const;
   const RA_FAMILY = new Set<string>(['/access/requests/ra', '/access/requests/ra/challenge', '/access/requests/md']);
   const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
@@ -71,13 +77,21 @@ describe('POST access endpoints never answer an outage status for bad input (CON
   const post = (path: string) => t.http().post(path).set('Authorization', resource.authorization);
 
   /** A POST whose bytes go out exactly as given (supertest re-encodes a Buffer sent as JSON). */
-  async function rawPost(path: string, headers: Record<string, string>, bytes: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function rawPost(
+    path: string,
+    headers: Record<string, string>,
+    bytes: Buffer,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const server = t.app.getHttpServer();
     if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const res = await fetch(`http://127.0.0.1:${port}${path}`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${resource.apiKey}:${resource.apiSecret}`).toString('base64')}`, 'content-type': 'application/json', ...headers },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${resource.apiKey}:${resource.apiSecret}`).toString('base64')}`,
+        'content-type': 'application/json',
+        ...headers,
+      },
       body: bytes,
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -112,7 +126,13 @@ describe('POST access endpoints never answer an outage status for bad input (CON
     });
 
     it('answers a body over 1 MiB with 413 and wrong credentials with 401', async () => {
-      expect((await post(path).set('Content-Type', 'application/json').send(JSON.stringify({ identity: 'x'.repeat(1024 * 1024) }))).status).toBe(413);
+      expect(
+        (
+          await post(path)
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify({ identity: 'x'.repeat(1024 * 1024) }))
+        ).status,
+      ).toBe(413);
       expect((await t.http().post(path).auth(resource.apiKey, 'wrong-secret').send({ identity: 'u' })).status).toBe(401);
       expect((await t.http().post(path).send({ identity: 'u' })).status).toBe(401);
     });

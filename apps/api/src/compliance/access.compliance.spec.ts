@@ -16,13 +16,22 @@ describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
     expect(created.status).toBe(200);
     expect(created.body.model.status).toBe('AwaitingAuthentication');
     expect((await t.http().get(`/access/requests/${created.body.model.id}`).set('Authorization', resource.authorization)).status).toBe(200);
-    const ra = await t.http().post('/access/requests/ra').set('Authorization', resource.authorization).send({ identity: 'offline', passCode: '123456' });
+    const ra = await t
+      .http()
+      .post('/access/requests/ra')
+      .set('Authorization', resource.authorization)
+      .send({ identity: 'offline', passCode: '123456' });
     expect(ra.status).toBe(200);
     expect(ra.body.model.status).toBe('Denied');
 
     const history = await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', account.authorization);
     expect(history.status).toBe(403);
-    expect(history.body).toEqual({ model: null, success: false, message: 'The extended API is disabled for this account.', traceId: expect.any(String) });
+    expect(history.body).toEqual({
+      model: null,
+      success: false,
+      message: 'The extended API is disabled for this account.',
+      traceId: expect.any(String),
+    });
     expect((await t.http().get('/users').set('Authorization', account.authorization)).status).toBe(403);
   });
 
@@ -31,7 +40,11 @@ describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
     const resource = await t.newResource(account.account.id, 'Intranet');
     t.clock.set(new Date('2026-05-19T12:00:00.000Z'));
     try {
-      const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ Identity: 'page.user', Language: 'en' });
+      const created = await t
+        .http()
+        .post('/access/requests')
+        .set('Authorization', resource.authorization)
+        .send({ Identity: 'page.user', Language: 'en' });
       const path = new URL(created.body.model.url).pathname;
       const page = await t.http().get(path);
       expect(page.status).toBe(200);
@@ -69,7 +82,13 @@ describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
 
     const users = await t.http().get('/users?identity=page.user').set('Authorization', account.authorization);
     expect(users.body.model).toEqual([
-      expect.objectContaining({ identity: 'page.user', lastLogin: '2026-05-19T12:00:30.000Z', isEnrolled: true, authenticators: ['Totp'], createdAt: '2026-05-19T12:00:00.000Z' }),
+      expect.objectContaining({
+        identity: 'page.user',
+        lastLogin: '2026-05-19T12:00:30.000Z',
+        isEnrolled: true,
+        authenticators: ['Totp'],
+        createdAt: '2026-05-19T12:00:00.000Z',
+      }),
     ]);
   });
 });

@@ -9,7 +9,12 @@ import { startTestApp, TestApp } from '../testing/test-app';
 function expectRefused(path: string, res: { status: number; body: unknown }): void {
   if (path === '/access/requests/ra') {
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: false, message: expect.any(String), traceId: expect.any(String), model: { id: null, status: 'Denied' } });
+    expect(res.body).toMatchObject({
+      success: false,
+      message: expect.any(String),
+      traceId: expect.any(String),
+      model: { id: null, status: 'Denied' },
+    });
   } else if (path === '/access/requests') {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
@@ -43,19 +48,40 @@ describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
     ['GET /users identity filter', 'get', () => '/users?identity=a%00b', undefined, 'account'],
     ['PUT /users/{id} Name', 'put', () => `/users/${userId}`, { Name: `x${NUL}` }, 'account'],
     ['PUT /v2/users/{id} Fields', 'put', () => `/v2/users/${userId}`, { Fields: [{ Name: 'Name', Value: `x${NUL}` }] }, 'account'],
-    ['PUT /v2/users/{id}/customfields name', 'put', () => `/v2/users/${userId}/customfields`, { fields: [{ name: `a${NUL}`, value: 'x' }] }, 'account'],
-    ['PUT /v2/users/{id}/customfields value', 'put', () => `/v2/users/${userId}/customfields`, { fields: [{ name: 'a', value: `x${NUL}` }] }, 'account'],
+    [
+      'PUT /v2/users/{id}/customfields name',
+      'put',
+      () => `/v2/users/${userId}/customfields`,
+      { fields: [{ name: `a${NUL}`, value: 'x' }] },
+      'account',
+    ],
+    [
+      'PUT /v2/users/{id}/customfields value',
+      'put',
+      () => `/v2/users/${userId}/customfields`,
+      { fields: [{ name: 'a', value: `x${NUL}` }] },
+      'account',
+    ],
     ['DELETE /v2/users/{id}/customfields', 'delete', () => `/v2/users/${userId}/customfields`, { fieldNames: [`a${NUL}`] }, 'account'],
     ['POST /v2/users/{id}/groups', 'post', () => `/v2/users/${userId}/groups`, { GroupNames: [`g${NUL}`] }, 'account'],
     ['POST /users/{id}/enroll Email', 'post', () => `/users/${userId}/enroll`, { Email: `a${NUL}@b.c`, Ttl: 5 }, 'account'],
-    ['POST /users/{id}/authenticators/totptoken Name', 'post', () => `/users/${userId}/authenticators/totptoken`, { Name: `t${NUL}`, Key: KEY }, 'account'],
+    [
+      'POST /users/{id}/authenticators/totptoken Name',
+      'post',
+      () => `/users/${userId}/authenticators/totptoken`,
+      { Name: `t${NUL}`, Key: KEY },
+      'account',
+    ],
     ['POST /groups name', 'post', () => '/groups', { name: `g${NUL}` }, 'account'],
     ['GET /access/requests identity filter', 'get', () => '/access/requests?createdAt=2026-05-19&identity=a%00b', undefined, 'account'],
     ['POST /access/requests identity', 'post', () => '/access/requests', { identity: `a${NUL}` }, 'resource'],
     ['POST /access/requests claims', 'post', () => '/access/requests', { identity: 'a', claims: { x: `a${NUL}` } }, 'resource'],
     ['POST /access/requests/ra identity', 'post', () => '/access/requests/ra', { identity: `a${NUL}`, passCode: '123456' }, 'resource'],
   ])('%s', async (_, method, path, body, key) => {
-    let req = t.http()[method](path()).set('Authorization', key === 'account' ? auth : resourceAuth);
+    let req = t
+      .http()
+      [method](path())
+      .set('Authorization', key === 'account' ? auth : resourceAuth);
     if (body) req = req.send(body);
     expectRefused(path(), await req);
   });
@@ -63,12 +89,21 @@ describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
   it.each<[string, () => string, object, 'account' | 'resource']>([
     ['POST /users Identity', () => '/users', { Identity: 'lone\uD800' }, 'account'],
     ['POST /users Name (low surrogate alone)', () => '/users', { Identity: 'lone.low', Name: '\uDC00x' }, 'account'],
-    ['PUT /v2/users/{id}/customfields name', () => `/v2/users/${userId}/customfields`, { fields: [{ name: 'a\uD800', value: 'x' }] }, 'account'],
+    [
+      'PUT /v2/users/{id}/customfields name',
+      () => `/v2/users/${userId}/customfields`,
+      { fields: [{ name: 'a\uD800', value: 'x' }] },
+      'account',
+    ],
     ['POST /access/requests identity (would be stored as U+FFFD)', () => '/access/requests', { identity: 'lone\uD800' }, 'resource'],
     ['POST /access/requests claims', () => '/access/requests', { identity: 'a', claims: { x: '\uD800' } }, 'resource'],
   ])('an unpaired UTF-16 surrogate: %s', async (_, path, body, key) => {
     const method = path().includes('customfields') ? 'put' : 'post';
-    const res = await t.http()[method](path()).set('Authorization', key === 'account' ? auth : resourceAuth).send(body);
+    const res = await t
+      .http()
+      [method](path())
+      .set('Authorization', key === 'account' ? auth : resourceAuth)
+      .send(body);
     expectRefused(path(), res);
   });
 
@@ -82,7 +117,14 @@ describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
   it('a refused NUL changes nothing', async () => {
     const users = await t.http().get('/users?identity=nul.probe&withPhones=true').set('Authorization', auth);
     expect(users.body.model).toEqual([
-      expect.objectContaining({ identity: 'nul.probe', name: null, customFields: [], groups: ['AllUsers'], authenticators: [], isEnrolled: false }),
+      expect.objectContaining({
+        identity: 'nul.probe',
+        name: null,
+        customFields: [],
+        groups: ['AllUsers'],
+        authenticators: [],
+        isEnrolled: false,
+      }),
     ]);
     expect((await t.http().get('/users').set('Authorization', auth)).body.model).toHaveLength(1);
   });

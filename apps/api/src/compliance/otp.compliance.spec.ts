@@ -26,7 +26,11 @@ describe('OTP token parameters (SPEC.md "Authenticator", CONTRACT §6)', () => {
   async function userWithToken(type: 'totptoken' | 'hotptoken', body: object = {}): Promise<string> {
     const identity = `otp.user.${++n}`;
     const id = (await t.http().post('/users').set('Authorization', auth).send({ Identity: identity })).body.model.id;
-    const res = await t.http().post(`/users/${id}/authenticators/${type}`).set('Authorization', auth).send({ Name: 'Token', Key: KEY_HEX, ...body });
+    const res = await t
+      .http()
+      .post(`/users/${id}/authenticators/${type}`)
+      .set('Authorization', auth)
+      .send({ Name: 'Token', Key: KEY_HEX, ...body });
     expect(res.status).toBe(200);
     return identity;
   }

@@ -12,31 +12,51 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
     t = await startTestApp();
     const account = await t.newAccount({ licenses: 1000 });
     auth = account.authorization;
-    for (const name of ['Staff', 'Ops']) expect((await t.http().post('/groups').set('Authorization', auth).send({ name })).status).toBe(201);
+    for (const name of ['Staff', 'Ops'])
+      expect((await t.http().post('/groups').set('Authorization', auth).send({ name })).status).toBe(201);
   });
   afterAll(() => t.close());
 
   const listed = async (identity: string) => {
-    const res = await t.http().get(`/users?identity=${encodeURIComponent(identity)}&withPhones=true`).set('Authorization', auth);
+    const res = await t
+      .http()
+      .get(`/users?identity=${encodeURIComponent(identity)}&withPhones=true`)
+      .set('Authorization', auth);
     expect(res.status).toBe(200);
     return res.body.model[0];
   };
 
   describe('POST /users Groups {Add} (SPEC.md "Users" table)', () => {
     it('puts the new user in the named groups, in either casing, and answers them in the user', async () => {
-      const pascal = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'grouped.pascal', Groups: { Add: ['Staff', 'ops'] } });
+      const pascal = await t
+        .http()
+        .post('/users')
+        .set('Authorization', auth)
+        .send({ Identity: 'grouped.pascal', Groups: { Add: ['Staff', 'ops'] } });
       expect(pascal.status).toBe(200);
       expect(pascal.body.model.groups).toEqual(['AllUsers', 'Ops', 'Staff']);
-      const camel = await t.http().post('/users').set('Authorization', auth).send({ identity: 'grouped.camel', groups: { add: ['Ops'] } });
+      const camel = await t
+        .http()
+        .post('/users')
+        .set('Authorization', auth)
+        .send({ identity: 'grouped.camel', groups: { add: ['Ops'] } });
       expect(camel.status).toBe(200);
       expect((await listed('grouped.camel')).groups).toEqual(['AllUsers', 'Ops']);
     });
 
     it('refuses an unknown group or AllUsers with 400 and creates no user (rule 5)', async () => {
-      const unknown = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'grouped.ghost', Groups: { Add: ['Ghosts'] } });
+      const unknown = await t
+        .http()
+        .post('/users')
+        .set('Authorization', auth)
+        .send({ Identity: 'grouped.ghost', Groups: { Add: ['Ghosts'] } });
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ model: null, success: false, message: 'Group not found: Ghosts.', traceId: expect.any(String) });
-      const system = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'grouped.ghost', Groups: { Add: ['AllUsers'] } });
+      const system = await t
+        .http()
+        .post('/users')
+        .set('Authorization', auth)
+        .send({ Identity: 'grouped.ghost', Groups: { Add: ['AllUsers'] } });
       expect(system.status).toBe(400);
       expect(await listed('grouped.ghost')).toBeUndefined();
     });
@@ -46,14 +66,17 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
     it('isEnrolled is true exactly while an OTP token is configured; authenticators lists its kinds', async () => {
       const id = (await t.http().post('/users').set('Authorization', auth).send({ Identity: 'token.holder' })).body.model.id;
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: false, authenticators: [] });
-      const register = (type: string) => t.http().post(`/users/${id}/authenticators/${type}`).set('Authorization', auth).send({ Name: type, Key: KEY_HEX });
+      const register = (type: string) =>
+        t.http().post(`/users/${id}/authenticators/${type}`).set('Authorization', auth).send({ Name: type, Key: KEY_HEX });
       const totp = await register('totptoken');
       expect(totp.status).toBe(200);
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: true, authenticators: ['TotpToken'] });
       expect((await register('hotptoken')).status).toBe(200);
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: true, authenticators: ['TotpToken', 'HotpToken'] });
 
-      expect((await t.http().delete(`/users/${id}/authenticators/totptoken/${totp.body.model.id}`).set('Authorization', auth)).status).toBe(200);
+      expect((await t.http().delete(`/users/${id}/authenticators/totptoken/${totp.body.model.id}`).set('Authorization', auth)).status).toBe(
+        200,
+      );
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: true, authenticators: ['HotpToken'] });
       expect((await t.http().delete(`/users/${id}/authenticators/hotptoken`).set('Authorization', auth)).status).toBe(200);
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: false, authenticators: [] });
@@ -73,7 +96,11 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
         .set('Authorization', foreignAuth)
         .send({ Identity: 'theirs', Name: 'Theirs', Phone: '+79161234567', Groups: { Add: ['Staff'] } });
       foreign = created.body.model.id;
-      await t.http().put(`/v2/users/${foreign}/customfields`).set('Authorization', foreignAuth).send({ fields: [{ name: 'Site', value: 'HQ' }] });
+      await t
+        .http()
+        .put(`/v2/users/${foreign}/customfields`)
+        .set('Authorization', foreignAuth)
+        .send({ fields: [{ name: 'Site', value: 'HQ' }] });
       await t.http().post(`/v2/users/${foreign}/lock`).set('Authorization', foreignAuth);
     });
 
@@ -87,7 +114,12 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
       ['POST /v2/users/{id}/groups', 'post', (id) => `/v2/users/${id}/groups`, { GroupNames: ['Staff'] }],
       ['DELETE /v2/users/{id}/groups', 'delete', (id) => `/v2/users/${id}/groups`, { GroupNames: ['Staff'] }],
       ['POST /users/{id}/enroll', 'post', (id) => `/users/${id}/enroll`, { Ttl: 5 }],
-      ['POST /users/{id}/authenticators/hotptoken', 'post', (id) => `/users/${id}/authenticators/hotptoken`, { Name: 'Mine', Key: KEY_HEX }],
+      [
+        'POST /users/{id}/authenticators/hotptoken',
+        'post',
+        (id) => `/users/${id}/authenticators/hotptoken`,
+        { Name: 'Mine', Key: KEY_HEX },
+      ],
       ['DELETE /users/{id}/authenticators/sms', 'delete', (id) => `/users/${id}/authenticators/sms`, undefined],
     ])('%s', async (_, method, path, body) => {
       let req = t.http()[method](path(foreign)).set('Authorization', auth);
@@ -111,7 +143,9 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
           customFields: [{ name: 'Site', value: 'HQ' }],
         }),
       ]);
-      expect((await t.http().get(`/users/${foreign}/authenticators`).set('Authorization', foreignAuth)).body.model).toEqual({ Sms: [expect.objectContaining({ name: '+79161234567' })] });
+      expect((await t.http().get(`/users/${foreign}/authenticators`).set('Authorization', foreignAuth)).body.model).toEqual({
+        Sms: [expect.objectContaining({ name: '+79161234567' })],
+      });
     });
   });
 
@@ -120,7 +154,13 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
       const other = await t.newAccount();
       const users = new UsersRepository(t.db);
       for (let i = 0; i < 101; i++) {
-        await users.insert(other.account.id, { identity: `bulk${String(i).padStart(3, '0')}`, name: null, email: null, source: 'Api', createdAt: new Date(TEST_NOW.getTime() + i * 1000) });
+        await users.insert(other.account.id, {
+          identity: `bulk${String(i).padStart(3, '0')}`,
+          name: null,
+          email: null,
+          source: 'Api',
+          createdAt: new Date(TEST_NOW.getTime() + i * 1000),
+        });
       }
       const get = (query: string) => t.http().get(`/users${query}`).set('Authorization', other.authorization);
       const first = await get('');
@@ -138,5 +178,4 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
       expect((await t.http().get('/users/count').set('Authorization', other.authorization)).body.model).toEqual({ total: 101, limit: 100 });
     });
   });
-
 });

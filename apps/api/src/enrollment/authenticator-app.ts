@@ -38,7 +38,11 @@ export class AuthenticatorAppEnrollment {
   async setup(pendingSecretEnc: Buffer, account: string): Promise<AuthenticatorAppSetup> {
     const secret = this.cipher.decrypt('authenticator.secret', pendingSecretEnc);
     const otpauthUri = generateOtpauthUri({ type: 'totp', issuer: ISSUER, account, secret });
-    return { secretBase32: toBase32(secret), otpauthUri, qrSvg: await qrSvg(otpauthUri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }) };
+    return {
+      secretBase32: toBase32(secret),
+      otpauthUri,
+      qrSvg: await qrSvg(otpauthUri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }),
+    };
   }
 
   /** The time step a code of the pending secret matches (±1 step), or null. */
@@ -77,7 +81,12 @@ export class AuthenticatorAppEnrollment {
       action: 'Update',
       subject: user.identity,
       success: true,
-      additionalFields: { UserId: user.id, [JournalField.userIdentity]: user.identity, [JournalField.twoFactorMethod]: 'Totp', ...journalFields },
+      additionalFields: {
+        UserId: user.id,
+        [JournalField.userIdentity]: user.identity,
+        [JournalField.twoFactorMethod]: 'Totp',
+        ...journalFields,
+      },
     });
   }
 }

@@ -26,9 +26,10 @@ describe('EnrollmentLinksService', () => {
   afterAll(() => t.close());
 
   const rows = () =>
-    t.database.dataSource.query('SELECT token_hash, expires_at, revoked_at FROM enrollment_tokens WHERE administrator_id = $1 ORDER BY created_at, id', [
-      administratorId,
-    ]);
+    t.database.dataSource.query(
+      'SELECT token_hash, expires_at, revoked_at FROM enrollment_tokens WHERE administrator_id = $1 ORDER BY created_at, id',
+      [administratorId],
+    );
 
   it('issues a link under ACCESS_URL/enroll/ with a random token stored only as its hash', async () => {
     const link = await links.issue(accountId, { administratorId }, { ttlMinutes: 30, email: 'ann@example.test' });

@@ -45,7 +45,13 @@ export class EnrollmentLinksService {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + options.ttlMinutes * 60_000);
     await this.tokens.revokeOpen(accountId, subject, now);
-    await this.tokens.insert(accountId, { tokenHash: hashEnrollmentToken(token), subject, email: options.email, createdAt: now, expiresAt });
+    await this.tokens.insert(accountId, {
+      tokenHash: hashEnrollmentToken(token),
+      subject,
+      email: options.email,
+      createdAt: now,
+      expiresAt,
+    });
     return { url: `${this.config.accessUrl}/enroll/${token}`, expiresAt };
   }
 

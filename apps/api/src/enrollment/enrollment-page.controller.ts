@@ -12,7 +12,11 @@ export class EnrollmentPageController {
   constructor(private readonly enrollment: EnrollmentPageService) {}
 
   @Get(':token')
-  async show(@Param('token') token: string, @Headers('accept-language') language: string | undefined, @Res() res: FastifyReply): Promise<void> {
+  async show(
+    @Param('token') token: string,
+    @Headers('accept-language') language: string | undefined,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     send(res, language, await this.enrollment.show(token));
   }
 

@@ -11,10 +11,7 @@ import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export type EnrollmentOutcome =
-  | { kind: 'form'; model: EnrollmentFormModel }
-  | { kind: 'done' }
-  | { kind: 'gone'; reason: GoneReason };
+export type EnrollmentOutcome = { kind: 'form'; model: EnrollmentFormModel } | { kind: 'done' } | { kind: 'gone'; reason: GoneReason };
 
 interface Holder {
   identity: string;
@@ -54,7 +51,10 @@ export class EnrollmentPageService {
     if (spentTimeStep === null) {
       const failures = await this.tokens.recordFailedAttempt(row.accountId, row.id, ENROLLMENT_MAX_FAILED_CODES, now);
       if (failures >= ENROLLMENT_MAX_FAILED_CODES) return { kind: 'gone', reason: 'revoked' };
-      return { kind: 'form', model: { ...(await this.formModel(row, holder)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } } };
+      return {
+        kind: 'form',
+        model: { ...(await this.formModel(row, holder)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } },
+      };
     }
     const completed = await this.db.transaction(async () => {
       if (!(await this.tokens.markUsed(row.accountId, row.id, now))) return false;
@@ -68,7 +68,13 @@ export class EnrollmentPageService {
           additionalFields: { EmployeeId: row.administratorId, '2FAMethod': 'Totp' },
         });
       } else if (row.userId) {
-        await this.authenticatorApp.complete(row.accountId, { id: row.userId, identity: holder.identity }, pendingSecretEnc, spentTimeStep, now);
+        await this.authenticatorApp.complete(
+          row.accountId,
+          { id: row.userId, identity: holder.identity },
+          pendingSecretEnc,
+          spentTimeStep,
+          now,
+        );
       }
       return true;
     });
@@ -90,7 +96,9 @@ export class EnrollmentPageService {
       const admin = await this.administrators.findById(row.accountId, row.administratorId);
       return admin ? { identity: admin.identity, name: admin.name } : null;
     }
-    const user = row.userId ? await this.db.manager().getRepository(UserEntity).findOneBy({ accountId: row.accountId, id: row.userId }) : null;
+    const user = row.userId
+      ? await this.db.manager().getRepository(UserEntity).findOneBy({ accountId: row.accountId, id: row.userId })
+      : null;
     return user ? { identity: user.identity, name: user.name ?? user.identity } : null;
   }
 

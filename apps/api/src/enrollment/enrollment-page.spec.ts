@@ -51,10 +51,14 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     expect(res.text).toContain('<html lang="en">');
     // no autofocus here: on a phone the keyboard would cover the QR code
     expect(res.text).not.toContain('autofocus');
-    expect(res.text).toMatch(/<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456"[^>]* required>/);
+    expect(res.text).toMatch(
+      /<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456"[^>]* required>/,
+    );
     // the key in groups of four beside the unbroken one, and a Copy button run by the page's nonce only
     const key = /data-testid="secret">([A-Z2-7]+)<\/code>/.exec(res.text)?.[1] as string;
-    expect(res.text).toContain(`<span class="key-groups" id="secret-groups" aria-hidden="true">${(key.match(/.{1,4}/g) ?? []).map((g) => `<span>${g}</span>`).join('')}</span>`);
+    expect(res.text).toContain(
+      `<span class="key-groups" id="secret-groups" aria-hidden="true">${(key.match(/.{1,4}/g) ?? []).map((g) => `<span>${g}</span>`).join('')}</span>`,
+    );
     const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers['content-security-policy'])?.[1];
     expect(nonce).toBeDefined();
     expect(res.text.match(/<script[^>]*>/g)).toEqual([`<script nonce="${nonce}">`]);
@@ -70,12 +74,20 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     const link = await links.issue(accountId, { administratorId: admin.id }, { ttlMinutes: 60, email: admin.identity });
     const secret = secretOf((await t.http().get(pathOf(link.url))).text);
 
-    const wrong = await t.http().post(pathOf(link.url)).type('form').send({ code: '000000' === codeNow(secret) ? '111111' : '000000' });
+    const wrong = await t
+      .http()
+      .post(pathOf(link.url))
+      .type('form')
+      .send({ code: '000000' === codeNow(secret) ? '111111' : '000000' });
     expect(wrong.status).toBe(200);
     expect(wrong.text).toContain('4 attempt(s) left');
     expect(wrong.text).toMatch(/<p class="error" role="alert" id="code-error">/);
 
-    const done = await t.http().post(pathOf(link.url)).type('form').send({ code: codeNow(secret) });
+    const done = await t
+      .http()
+      .post(pathOf(link.url))
+      .type('form')
+      .send({ code: codeNow(secret) });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Your second factor is set up');
     expect(done.text).toContain('<div class="status-icon tone-ok" aria-hidden="true"><svg');
@@ -89,23 +101,50 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     expect(row.activated_at).not.toBeNull();
     expect(t.cipher.decrypt('authenticator.secret', row.second_factor_secret_enc).equals(secret)).toBe(true);
 
-    const reused = await t.http().post(pathOf(link.url)).type('form').send({ code: codeNow(secret) });
+    const reused = await t
+      .http()
+      .post(pathOf(link.url))
+      .type('form')
+      .send({ code: codeNow(secret) });
     expect(reused.status).toBe(410);
     expect((await t.http().get(pathOf(link.url))).status).toBe(410);
 
-    const events = await t.database.dataSource.query(`SELECT object, action, subject, success FROM journal_events WHERE object = 'Employee' AND subject = $1`, [
-      'bob@example.test',
-    ]);
+    const events = await t.database.dataSource.query(
+      `SELECT object, action, subject, success FROM journal_events WHERE object = 'Employee' AND subject = $1`,
+      ['bob@example.test'],
+    );
     expect(events).toEqual([{ object: 'Employee', action: 'Update', subject: 'bob@example.test', success: true }]);
   });
 
   it('gives a user a Totp authenticator whose enrolling time step is spent', async () => {
     const users = t.database.dataSource.getRepository(UserEntity);
-    const user = await users.save(users.create({ accountId, identity: 'carol', name: 'Carol', email: null, isLocked: false, source: 'Api', createdAt: t.clock.now(), lastLogin: null }));
+    const user = await users.save(
+      users.create({
+        accountId,
+        identity: 'carol',
+        name: 'Carol',
+        email: null,
+        isLocked: false,
+        source: 'Api',
+        createdAt: t.clock.now(),
+        lastLogin: null,
+      }),
+    );
     const link = await links.issue(accountId, { userId: user.id }, { ttlMinutes: 60, email: null });
     const secret = secretOf((await t.http().get(pathOf(link.url))).text);
-    expect((await t.http().post(pathOf(link.url)).type('form').send({ code: codeNow(secret) })).status).toBe(200);
-    const [authenticator] = await t.database.dataSource.query('SELECT kind, secret_enc, last_time_step FROM authenticators WHERE user_id = $1', [user.id]);
+    expect(
+      (
+        await t
+          .http()
+          .post(pathOf(link.url))
+          .type('form')
+          .send({ code: codeNow(secret) })
+      ).status,
+    ).toBe(200);
+    const [authenticator] = await t.database.dataSource.query(
+      'SELECT kind, secret_enc, last_time_step FROM authenticators WHERE user_id = $1',
+      [user.id],
+    );
     expect(authenticator.kind).toBe('Totp');
     expect(Number(authenticator.last_time_step)).toBe(Math.floor(t.clock.now().getTime() / 30_000));
     expect(t.cipher.decrypt('authenticator.secret', authenticator.secret_enc).equals(secret)).toBe(true);
@@ -118,7 +157,15 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     const wrong = codeNow(secret) === '123456' ? '654321' : '123456';
     for (let i = 0; i < 4; i += 1) expect((await t.http().post(pathOf(link.url)).type('form').send({ code: wrong })).status).toBe(200);
     expect((await t.http().post(pathOf(link.url)).type('form').send({ code: wrong })).status).toBe(410);
-    expect((await t.http().post(pathOf(link.url)).type('form').send({ code: codeNow(secret) })).status).toBe(410);
+    expect(
+      (
+        await t
+          .http()
+          .post(pathOf(link.url))
+          .type('form')
+          .send({ code: codeNow(secret) })
+      ).status,
+    ).toBe(410);
     const [row] = await t.database.dataSource.query('SELECT status FROM administrators WHERE id = $1', [admin.id]);
     expect(row.status).toBe('Pending');
   });

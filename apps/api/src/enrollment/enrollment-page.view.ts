@@ -10,7 +10,8 @@ export type PageLanguage = 'en' | 'ru';
 const TEXT = {
   en: {
     title: 'Set up your second factor',
-    intro: (who: string) => `Hello ${who}. Add this account to an authenticator app (Google Authenticator, Microsoft Authenticator, FreeOTP, …), then enter the code it shows.`,
+    intro: (who: string) =>
+      `Hello ${who}. Add this account to an authenticator app (Google Authenticator, Microsoft Authenticator, FreeOTP, …), then enter the code it shows.`,
     scan: 'Scan this QR code with the app:',
     qr: 'QR code for the authenticator app',
     orScan: 'or scan the QR code',
@@ -33,7 +34,8 @@ const TEXT = {
   },
   ru: {
     title: 'Настройка второго фактора',
-    intro: (who: string) => `Здравствуйте, ${who}. Добавьте эту учётную запись в приложение-аутентификатор (Google Authenticator, Яндекс Ключ, FreeOTP, …) и введите показанный им код.`,
+    intro: (who: string) =>
+      `Здравствуйте, ${who}. Добавьте эту учётную запись в приложение-аутентификатор (Google Authenticator, Яндекс Ключ, FreeOTP, …) и введите показанный им код.`,
     scan: 'Отсканируйте QR-код приложением:',
     qr: 'QR-код для приложения-аутентификатора',
     orScan: 'или отсканируйте QR-код',
@@ -64,7 +66,8 @@ export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
   return /^\s*ru\b/i.test(acceptLanguage ?? '') ? 'ru' : 'en';
 }
 
-const SVG_ATTRS = 'viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.25" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false"';
+const SVG_ATTRS =
+  'viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.25" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false"';
 
 /** Stroke icons drawn inline (the CSP allows no external images). */
 export const ICONS = {
@@ -181,7 +184,15 @@ ${body}</div>`;
 }
 
 /** A final page: status icon, title, the next step, and optionally a call to action (HTML). */
-export function renderStatusPage(lang: PageLanguage, nonce: string, tone: StatusTone, icon: keyof typeof ICONS, title: string, next: string, action = ''): string {
+export function renderStatusPage(
+  lang: PageLanguage,
+  nonce: string,
+  tone: StatusTone,
+  icon: keyof typeof ICONS,
+  title: string,
+  next: string,
+  action = '',
+): string {
   return renderLayout(lang, nonce, title, statusCard(tone, icon, title, `<p>${escapeHtml(next)}</p>${action}`));
 }
 

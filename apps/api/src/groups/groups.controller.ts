@@ -13,7 +13,10 @@ export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
   @Get()
-  async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<GroupDto>>> {
+  async list(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Query() query: Record<string, unknown>,
+  ): Promise<ModelEnvelope<PagedModel<GroupDto>>> {
     return ok(await this.groups.list(p.accountId, pageOfQuery(query)));
   }
 
@@ -25,7 +28,11 @@ export class GroupsController {
 
   @Put(':id')
   @Journal('Group', 'Update')
-  async rename(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: GroupNameRequest): Promise<ModelEnvelope<GroupDto>> {
+  async rename(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: GroupNameRequest,
+  ): Promise<ModelEnvelope<GroupDto>> {
     return ok(await this.groups.rename(p.accountId, id, body.name));
   }
 

@@ -57,7 +57,8 @@ const UNREADABLE_BODY: Record<string, { status: number; message: string }> = {
 function bodyParserError(exception: unknown): { status: number; message: string } | undefined {
   const type = (exception as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && Object.hasOwn(UNREADABLE_BODY, type)) return UNREADABLE_BODY[type];
-  if (exception instanceof HttpException && exception.getStatus() === HttpStatus.PAYLOAD_TOO_LARGE) return { status: 413, message: 'Request body exceeds 1 MiB.' };
+  if (exception instanceof HttpException && exception.getStatus() === HttpStatus.PAYLOAD_TOO_LARGE)
+    return { status: 413, message: 'Request body exceeds 1 MiB.' };
   return undefined;
 }
 
@@ -120,9 +121,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
 
-    const body = usesModelEnvelope(req.originalUrl)
-      ? { model: null, success: false, message, traceId }
-      : { message, traceId };
+    const body = usesModelEnvelope(req.originalUrl) ? { model: null, success: false, message, traceId } : { message, traceId };
     res.status(status).send(body);
   }
 }

@@ -34,7 +34,9 @@ const DECOMPRESSORS: Record<string, () => Transform> = {
  * we do not know a 415.
  */
 function inflatedPayload(req: FastifyRequest, payload: RequestPayload): RequestPayload {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding === 'identity' || encoding === '') return payload;
   const decompressor = DECOMPRESSORS[encoding];
   if (!decompressor) throw new UnreadableBody(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
@@ -94,8 +96,12 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
       done(error as Error, undefined);
     }
   });
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => {
-    done(null, parseUrlencoded(body as string));
-  });
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: MAX_BODY_BYTES },
+    (_req, body, done) => {
+      done(null, parseUrlencoded(body as string));
+    },
+  );
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_req, _body, done) => done(null, undefined));
 }

@@ -17,11 +17,19 @@ describe('HTTP platform: reading bodies and paths', () => {
   afterAll(() => t.close());
 
   /** A POST whose bytes go out exactly as given (supertest would re-encode a Buffer). */
-  async function rawPost(path: string, headers: Record<string, string>, bytes: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function rawPost(
+    path: string,
+    headers: Record<string, string>,
+    bytes: Buffer,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const server = t.app.getHttpServer();
     if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json', ...headers }, body: bytes });
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', ...headers },
+      body: bytes,
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
@@ -30,7 +38,11 @@ describe('HTTP platform: reading bodies and paths', () => {
     ['deflate', deflateSync],
     ['br', brotliCompressSync],
   ])('reads a %s body as the same body uncompressed', async (encoding, compress) => {
-    const res = await rawPost('/groups', { 'content-encoding': encoding }, compress(Buffer.from(JSON.stringify({ name: `zipped ${encoding}` }))));
+    const res = await rawPost(
+      '/groups',
+      { 'content-encoding': encoding },
+      compress(Buffer.from(JSON.stringify({ name: `zipped ${encoding}` }))),
+    );
     expect(res.status).toBe(201);
     expect(res.body['model']).toMatchObject({ name: `zipped ${encoding}` });
   });
@@ -69,7 +81,10 @@ describe('HTTP platform: reading bodies and paths', () => {
 
   it('routes a path parameter of 300 characters to its handler, as a short one', async () => {
     const short = await t.http().delete('/groups/not-a-uuid').set('Authorization', authorization);
-    const long = await t.http().delete(`/groups/${'x'.repeat(300)}`).set('Authorization', authorization);
+    const long = await t
+      .http()
+      .delete(`/groups/${'x'.repeat(300)}`)
+      .set('Authorization', authorization);
     expect(long.status).toBe(short.status);
     expect(long.body.message).toBe(short.body.message);
     expect(long.body.message).not.toMatch(/^Cannot /);

@@ -12,7 +12,12 @@ describe('HTTP platform (CONTRACT §4)', () => {
   afterAll(() => t.close());
 
   it('answers malformed JSON with 400 and {model: null, success: false, message, traceId}', async () => {
-    const res = await t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send('{"name": ');
+    const res = await t
+      .http()
+      .post('/groups')
+      .set('Authorization', authorization)
+      .set('Content-Type', 'application/json')
+      .send('{"name": ');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
   });
@@ -45,7 +50,13 @@ describe('HTTP platform (CONTRACT §4)', () => {
       const port = (server.address() as { port: number }).port;
       const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const req = request_(
-          { host: '127.0.0.1', port, path: '/groups', method: 'POST', headers: { authorization, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/groups',
+            method: 'POST',
+            headers: { authorization, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+          },
           (res) => {
             let body = '';
             res.on('data', (chunk) => (body += chunk));
@@ -71,20 +82,25 @@ describe('HTTP platform (CONTRACT §4)', () => {
     expect(res.body.traceId).toBe(traceId);
   });
 
-  it.each([['md:6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'], ['rds-6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'], ['!"#$%&()*+,/:;<=>?@[\\]^`{|}~'], ['x'.repeat(128)]])(
-    'keeps any client mf-trace-id of 1-128 visible ASCII characters (CONTRACT §8.6): %s',
+  it.each([
+    ['md:6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'],
+    ['rds-6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'],
+    ['!"#$%&()*+,/:;<=>?@[\\]^`{|}~'],
+    ['x'.repeat(128)],
+  ])('keeps any client mf-trace-id of 1-128 visible ASCII characters (CONTRACT §8.6): %s', async (traceId) => {
+    const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
+    expect(res.headers['mf-trace-id']).toBe(traceId);
+    expect(res.body.traceId).toBe(traceId);
+  });
+
+  it.each([['x'.repeat(129)], ['two words'], ['tab\there']])(
+    'replaces an mf-trace-id that is too long or not visible ASCII with a UUID: %j',
     async (traceId) => {
       const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
-      expect(res.headers['mf-trace-id']).toBe(traceId);
-      expect(res.body.traceId).toBe(traceId);
+      expect(res.headers['mf-trace-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(res.body.traceId).toBe(res.headers['mf-trace-id']);
     },
   );
-
-  it.each([['x'.repeat(129)], ['two words'], ['tab\there']])('replaces an mf-trace-id that is too long or not visible ASCII with a UUID: %j', async (traceId) => {
-    const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
-    expect(res.headers['mf-trace-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(res.body.traceId).toBe(res.headers['mf-trace-id']);
-  });
 
   it('generates a UUID trace id on every response when none is given', async () => {
     const res = await t.http().get('/ping');
@@ -92,8 +108,16 @@ describe('HTTP platform (CONTRACT §4)', () => {
   });
 
   it('matches input keys case-insensitively', async () => {
-    for (const [key, name] of [['name', 'lower'], ['Name', 'Pascal'], ['NAME', 'UPPER']]) {
-      const res = await t.http().post('/groups').set('Authorization', authorization).send({ [key]: name });
+    for (const [key, name] of [
+      ['name', 'lower'],
+      ['Name', 'Pascal'],
+      ['NAME', 'UPPER'],
+    ]) {
+      const res = await t
+        .http()
+        .post('/groups')
+        .set('Authorization', authorization)
+        .send({ [key]: name });
       expect(res.status).toBe(201);
       expect(res.body.model.name).toBe(name);
     }

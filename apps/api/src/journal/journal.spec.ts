@@ -123,8 +123,6 @@ describe('GET /journal (SPEC.md "Journal")', () => {
     t.clock.set(new Date('2026-05-21T10:00:00.000Z'));
     const res = await get('eventDate=2026-05-20&object=Group');
     t.clock.set(TEST_NOW);
-    expect(res.body.model.data).toEqual([
-      expect.objectContaining({ object: 'Group', action: 'Create', subject: apiKey, success: true }),
-    ]);
+    expect(res.body.model.data).toEqual([expect.objectContaining({ object: 'Group', action: 'Create', subject: apiKey, success: true })]);
   });
 });

@@ -26,8 +26,16 @@ describe('round trips of the hot calls', () => {
     await t.http().get('/access/requests/00000000-0000-4000-8000-000000000000').set('Authorization', resourceAuth); // verified once
     await t.http().post('/groups').set('Authorization', accountAuth).send({ name: 'Staff' });
     for (let i = 0; i < 30; i += 1) {
-      const created = await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: `user${i}`, Phone: '+79123456789', Groups: { Add: ['Staff'] } });
-      await t.http().put(`/v2/users/${created.body.model.id}/customfields`).set('Authorization', accountAuth).send({ fields: [{ name: 'Floor', value: String(i) }] });
+      const created = await t
+        .http()
+        .post('/users')
+        .set('Authorization', accountAuth)
+        .send({ Identity: `user${i}`, Phone: '+79123456789', Groups: { Add: ['Staff'] } });
+      await t
+        .http()
+        .put(`/v2/users/${created.body.model.id}/customfields`)
+        .set('Authorization', accountAuth)
+        .send({ fields: [{ name: 'Floor', value: String(i) }] });
     }
   });
   afterAll(() => t.close());
@@ -37,7 +45,9 @@ describe('round trips of the hot calls', () => {
     const queries = await countQueries(async () => {
       body = (await t.http().get('/users?identity=USER7&withPhones=true').set('Authorization', accountAuth)).body;
     });
-    expect(body.model).toEqual([expect.objectContaining({ groups: ['AllUsers', 'Staff'], customFields: [{ name: 'Floor', value: '7' }], phones: ['+79123456789'] })]);
+    expect(body.model).toEqual([
+      expect.objectContaining({ groups: ['AllUsers', 'Staff'], customFields: [{ name: 'Floor', value: '7' }], phones: ['+79123456789'] }),
+    ]);
     expect(queries).toBe(1);
   });
 
@@ -64,7 +74,13 @@ describe('round trips of the hot calls', () => {
     await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'HotpToken', key: hotpKey, now: t.clock.now() });
     let status = '';
     const queries = await countQueries(async () => {
-      status = (await t.http().post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity: 'hotp.user', passCode: generateHotp({ secret: hotpKey, counter: 0 }) })).body.model.status;
+      status = (
+        await t
+          .http()
+          .post('/access/requests/ra')
+          .set('Authorization', resourceAuth)
+          .send({ identity: 'hotp.user', passCode: generateHotp({ secret: hotpKey, counter: 0 }) })
+      ).body.model.status;
     });
     expect(status).toBe('Granted');
     expect(queries).toBe(RA_GRANT_ROUND_TRIPS);
@@ -73,7 +89,8 @@ describe('round trips of the hot calls', () => {
   it('POST /users: the identity checked, the account locked for the licence, the user, the journal', async () => {
     let status = 0;
     const queries = await countQueries(async () => {
-      status = (await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'created.user', Email: 'c@example.com' })).status;
+      status = (await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'created.user', Email: 'c@example.com' }))
+        .status;
     });
     expect(status).toBe(200);
     expect(queries).toBe(USER_CREATE_ROUND_TRIPS);

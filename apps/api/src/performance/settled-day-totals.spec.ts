@@ -90,7 +90,10 @@ describe('remembered totals of settled days (GET /journal, GET /access/requests)
     t.clock.set(SETTLED);
     expect(await journalTotal('&object=User&action=Delete')).toEqual({ total: 1, counted: 1 });
     expect(await journalTotal('&object=User&action=Delete')).toEqual({ total: 1, counted: 1 });
-    const [stored] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM settled_day_totals WHERE account_id = $1 AND total < $2`, [accountId, BULK]);
+    const [stored] = await t.database.dataSource.query(
+      `SELECT count(*)::int AS n FROM settled_day_totals WHERE account_id = $1 AND total < $2`,
+      [accountId, BULK],
+    );
     expect(stored.n).toBe(0);
   });
 
@@ -142,10 +145,14 @@ describe('remembered totals of settled days (GET /journal, GET /access/requests)
     t.clock.set(SETTLED);
     const res = await t.http().get(`/journal?eventDate=${DAY}`).set('Authorization', doomed.authorization);
     expect(res.body.model.totalElements).toBe(BULK);
-    const [kept] = await t.database.dataSource.query('SELECT count(*)::int AS n FROM settled_day_totals WHERE account_id = $1', [doomed.account.id]);
+    const [kept] = await t.database.dataSource.query('SELECT count(*)::int AS n FROM settled_day_totals WHERE account_id = $1', [
+      doomed.account.id,
+    ]);
     expect(kept.n).toBe(1);
     await t.database.dataSource.query('DELETE FROM accounts WHERE id = $1', [doomed.account.id]);
-    const [left] = await t.database.dataSource.query('SELECT count(*)::int AS n FROM settled_day_totals WHERE account_id = $1', [doomed.account.id]);
+    const [left] = await t.database.dataSource.query('SELECT count(*)::int AS n FROM settled_day_totals WHERE account_id = $1', [
+      doomed.account.id,
+    ]);
     expect(left.n).toBe(0);
   });
 });

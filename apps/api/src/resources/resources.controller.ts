@@ -13,7 +13,10 @@ export class ResourcesController {
   constructor(private readonly resources: ResourcesService) {}
 
   @Get()
-  async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<ResourceDto>>> {
+  async list(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Query() query: Record<string, unknown>,
+  ): Promise<ModelEnvelope<PagedModel<ResourceDto>>> {
     return ok(await this.resources.list(p.accountId, pageOfQuery(query)));
   }
 
@@ -25,7 +28,11 @@ export class ResourcesController {
 
   @Put(':id')
   @Journal('Resource', 'Update')
-  async update(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: ResourceRequest): Promise<ModelEnvelope<ResourceDto>> {
+  async update(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: ResourceRequest,
+  ): Promise<ModelEnvelope<ResourceDto>> {
     return ok(await this.resources.update(p.accountId, id, resourceCommandOf(body)));
   }
 

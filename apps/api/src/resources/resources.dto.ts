@@ -52,5 +52,11 @@ export interface ResourceWithSecretDto extends ResourceDto {
 }
 
 export function toResourceDto(resource: ResourceEntity): ResourceDto {
-  return { id: resource.id, name: resource.name, apiKey: resource.apiKey, tokenFormat: resource.tokenFormat, frameOrigins: resource.frameOrigins };
+  return {
+    id: resource.id,
+    name: resource.name,
+    apiKey: resource.apiKey,
+    tokenFormat: resource.tokenFormat,
+    frameOrigins: resource.frameOrigins,
+  };
 }

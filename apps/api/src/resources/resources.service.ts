@@ -62,7 +62,9 @@ export class ResourcesService {
 }
 
 /** additionalFields of Resource Create/Update: what was set, never a secret. */
-function journaledFields(values: Partial<Pick<ResourceEntity, 'name' | 'tokenFormat' | 'frameOrigins'>>): Record<string, string | undefined> {
+function journaledFields(
+  values: Partial<Pick<ResourceEntity, 'name' | 'tokenFormat' | 'frameOrigins'>>,
+): Record<string, string | undefined> {
   return {
     ResourceName: values.name,
     TokenFormat: values.tokenFormat,

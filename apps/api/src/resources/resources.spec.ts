@@ -74,19 +74,34 @@ describe('resources (CONTRACT §3)', () => {
     };
 
     it('creates with a token format and origins, keys and the format in any case, origins normalized and deduplicated', async () => {
-      const created = await t.http().post('/resources').set('Authorization', authorization).send({
-        NAME: 'Portal',
-        TokenFormat: 'jwtrs256',
-        FRAMEORIGINS: ['https://ADFS.corp.example:443/', 'https://adfs.corp.example', 'http://localhost:8080'],
-      });
+      const created = await t
+        .http()
+        .post('/resources')
+        .set('Authorization', authorization)
+        .send({
+          NAME: 'Portal',
+          TokenFormat: 'jwtrs256',
+          FRAMEORIGINS: ['https://ADFS.corp.example:443/', 'https://adfs.corp.example', 'http://localhost:8080'],
+        });
       expect(created.status).toBe(201);
-      expect(created.body.model).toMatchObject({ name: 'Portal', tokenFormat: 'JwtRS256', frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'] });
+      expect(created.body.model).toMatchObject({
+        name: 'Portal',
+        tokenFormat: 'JwtRS256',
+        frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'],
+      });
       const { id, apiSecret } = created.body.model;
       const [row] = await t.database.dataSource.query('SELECT token_format, frame_origins FROM resources WHERE id = $1', [id]);
       expect(row).toEqual({ token_format: 'JwtRS256', frame_origins: ['https://adfs.corp.example', 'http://localhost:8080'] });
-      expect((await resourcesOf()).find((r: { id: string }) => r.id === id)).toMatchObject({ tokenFormat: 'JwtRS256', frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'] });
+      expect((await resourcesOf()).find((r: { id: string }) => r.id === id)).toMatchObject({
+        tokenFormat: 'JwtRS256',
+        frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'],
+      });
       const shown = await t.http().get(`/resources/${id}/secret`).set('Authorization', authorization);
-      expect(shown.body.model).toMatchObject({ tokenFormat: 'JwtRS256', frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'], apiSecret });
+      expect(shown.body.model).toMatchObject({
+        tokenFormat: 'JwtRS256',
+        frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'],
+        apiSecret,
+      });
 
       const [event] = await journalOf(id);
       expect(event).toMatchObject({ action: 'Create', success: true });
@@ -99,21 +114,47 @@ describe('resources (CONTRACT §3)', () => {
     });
 
     it('PUT changes what is given and keeps what is omitted or null', async () => {
-      const { id } = (await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Wiki', frameOrigins: ['https://a.example'] })).body.model;
-      const format = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ Name: 'Wiki', TOKENFORMAT: 'JwtRS256' });
+      const { id } = (
+        await t
+          .http()
+          .post('/resources')
+          .set('Authorization', authorization)
+          .send({ name: 'Wiki', frameOrigins: ['https://a.example'] })
+      ).body.model;
+      const format = await t
+        .http()
+        .put(`/resources/${id}`)
+        .set('Authorization', authorization)
+        .send({ Name: 'Wiki', TOKENFORMAT: 'JwtRS256' });
       expect(format.status).toBe(200);
-      expect(format.body.model).toEqual({ id, name: 'Wiki', apiKey: expect.any(String), tokenFormat: 'JwtRS256', frameOrigins: ['https://a.example'] });
+      expect(format.body.model).toEqual({
+        id,
+        name: 'Wiki',
+        apiKey: expect.any(String),
+        tokenFormat: 'JwtRS256',
+        frameOrigins: ['https://a.example'],
+      });
 
-      const origins = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ name: 'Wiki 2', tokenFormat: null, frameOrigins: ['https://b.example/'] });
+      const origins = await t
+        .http()
+        .put(`/resources/${id}`)
+        .set('Authorization', authorization)
+        .send({ name: 'Wiki 2', tokenFormat: null, frameOrigins: ['https://b.example/'] });
       expect(origins.body.model).toMatchObject({ name: 'Wiki 2', tokenFormat: 'JwtRS256', frameOrigins: ['https://b.example'] });
 
-      const cleared = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ name: 'Wiki 2', tokenFormat: 'JwtHS256', frameOrigins: [] });
+      const cleared = await t
+        .http()
+        .put(`/resources/${id}`)
+        .set('Authorization', authorization)
+        .send({ name: 'Wiki 2', tokenFormat: 'JwtHS256', frameOrigins: [] });
       expect(cleared.body.model).toMatchObject({ tokenFormat: 'JwtHS256', frameOrigins: [] });
       const [row] = await t.database.dataSource.query('SELECT name, token_format, frame_origins FROM resources WHERE id = $1', [id]);
       expect(row).toEqual({ name: 'Wiki 2', token_format: 'JwtHS256', frame_origins: [] });
 
       // name stays required on PUT
-      expect((await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ tokenFormat: 'JwtRS256' })).status).toBe(400);
+      expect((await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ tokenFormat: 'JwtRS256' })).status).toBe(
+        400,
+      );
 
       const updates = (await journalOf(id)).filter((e) => e.action === 'Update' && e.success);
       expect(updates.map((e) => e.additional_fields)).toEqual([
@@ -139,11 +180,19 @@ describe('resources (CONTRACT §3)', () => {
     ])('answers 400 for %j on POST and PUT, and changes nothing', async (fields, named) => {
       const { id } = (await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Strict' })).body.model;
       const before = await resourcesOf();
-      const created = await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Bad', ...fields });
+      const created = await t
+        .http()
+        .post('/resources')
+        .set('Authorization', authorization)
+        .send({ name: 'Bad', ...fields });
       expect(created.status).toBe(400);
       expect(created.body).toMatchObject({ model: null, success: false });
       expect(created.body.message).toContain(named);
-      const updated = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ name: 'Renamed', ...fields });
+      const updated = await t
+        .http()
+        .put(`/resources/${id}`)
+        .set('Authorization', authorization)
+        .send({ name: 'Renamed', ...fields });
       expect(updated.status).toBe(400);
       expect(updated.body.message).toContain(named);
       expect(await resourcesOf()).toEqual(before);
@@ -151,7 +200,11 @@ describe('resources (CONTRACT §3)', () => {
 
     it('never echoes a huge bad origin', async () => {
       const huge = `https://${'x'.repeat(50_000)}.example/path`;
-      const res = await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Huge', frameOrigins: [huge] });
+      const res = await t
+        .http()
+        .post('/resources')
+        .set('Authorization', authorization)
+        .send({ name: 'Huge', frameOrigins: [huge] });
       expect(res.status).toBe(400);
       expect(res.body.message).toContain('"https://xxx');
       expect(res.body.message.length).toBeLessThan(300);

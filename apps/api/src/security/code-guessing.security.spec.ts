@@ -35,13 +35,23 @@ describe('security: guessing codes through parallel /access/requests/ra calls', 
       if (!valid.has(code)) guesses.push(code);
     }
     const replies = await Promise.all(
-      guesses.map((passCode) => t.http().post('/access/requests/ra').set('Authorization', resource.authorization).send({ identity: 'par', passCode, language: 'en' })),
+      guesses.map((passCode) =>
+        t
+          .http()
+          .post('/access/requests/ra')
+          .set('Authorization', resource.authorization)
+          .send({ identity: 'par', passCode, language: 'en' }),
+      ),
     );
     expect(replies.every((reply) => reply.status === 200 && reply.body.model.status === 'Denied')).toBe(true);
     const checked = replies.filter((reply) => reply.body.model.replyMessage === 'Access denied: wrong or already used code.').length;
     expect(checked).toBe(10);
     // and the right code is not checked either until the window has passed
-    const right = await t.http().post('/access/requests/ra').set('Authorization', resource.authorization).send({ identity: 'par', passCode: [...valid][1], language: 'en' });
+    const right = await t
+      .http()
+      .post('/access/requests/ra')
+      .set('Authorization', resource.authorization)
+      .send({ identity: 'par', passCode: [...valid][1], language: 'en' });
     expect(right.body.model.replyMessage).toBe('Access denied: too many wrong codes. Try again later.');
   });
 });

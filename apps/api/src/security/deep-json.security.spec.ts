@@ -38,7 +38,12 @@ describe('security: deeply nested JSON bodies', () => {
   });
 
   it('answers 400 for a user body nested 50 000 levels deep', async () => {
-    const res = await t.http().post('/users').set('Authorization', auth).set('Content-Type', 'application/json').send(`{"Identity":"deep","Name":${deep(50_000)}}`);
+    const res = await t
+      .http()
+      .post('/users')
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/json')
+      .send(`{"Identity":"deep","Name":${deep(50_000)}}`);
     expect(res.status).toBe(400);
   });
 });

@@ -24,7 +24,11 @@ describe('security: the access page does not enroll a new app over an existing s
     const created = await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'sms-only', Phone: '+14155550100' });
     expect(created.body.model).toMatchObject({ isEnrolled: true });
 
-    const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'sms-only', language: 'en' });
+    const res = await t
+      .http()
+      .post('/access/requests')
+      .set('Authorization', resource.authorization)
+      .send({ identity: 'sms-only', language: 'en' });
     const path = new URL(res.body.model.url).pathname;
     const page = await t.http().get(path);
     expect(page.text).not.toContain('data-testid="secret"');
@@ -37,7 +41,11 @@ describe('security: the access page does not enroll a new app over an existing s
   });
 
   it('refuses the code of a secret shown before the administrator gave the user a phone', async () => {
-    const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'late-phone', language: 'en' });
+    const res = await t
+      .http()
+      .post('/access/requests')
+      .set('Authorization', resource.authorization)
+      .send({ identity: 'late-phone', language: 'en' });
     const path = new URL(res.body.model.url).pathname;
     const page = await t.http().get(path);
     const secret = parseBase32Key(/data-testid="secret">([A-Z2-7]+)</.exec(page.text)?.[1] as string);
@@ -46,7 +54,11 @@ describe('security: the access page does not enroll a new app over an existing s
     const phone = await t.http().post(`/v2/users/${user.id}/phone`).set('Authorization', accountAuth).send({ PhoneNumber: '+14155550101' });
     expect(phone.body.success).toBe(true);
 
-    const submitted = await t.http().post(path).type('form').send({ code: generateTotp({ secret, time: t.clock.now().getTime() }), formToken });
+    const submitted = await t
+      .http()
+      .post(path)
+      .type('form')
+      .send({ code: generateTotp({ secret, time: t.clock.now().getTime() }), formToken });
     expect(submitted.status).toBe(403);
     expect(submitted.text).not.toMatch(/accessToken/i);
     const authenticators = await t.http().get(`/users/${user.id}/authenticators`).set('Authorization', accountAuth);
@@ -54,7 +66,11 @@ describe('security: the access page does not enroll a new app over an existing s
   });
 
   it('still enrolls an app for a user without any second factor', async () => {
-    const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'newcomer', language: 'en' });
+    const res = await t
+      .http()
+      .post('/access/requests')
+      .set('Authorization', resource.authorization)
+      .send({ identity: 'newcomer', language: 'en' });
     const page = await t.http().get(new URL(res.body.model.url).pathname);
     expect(page.status).toBe(200);
     expect(page.text).toContain('data-testid="secret"');

@@ -32,13 +32,27 @@ describe('security: large name arrays in user bodies', () => {
   }
 
   it('refuses 20 000 group names with the work of 1 001 (V2 GroupNames, V1 Groups.Add)', async () => {
-    const v2 = (n: number) => counted(() => t.http().post(`/v2/users/${userId}/groups`).set('Authorization', auth).send({ GroupNames: names(n, 'group') }));
+    const v2 = (n: number) =>
+      counted(() =>
+        t
+          .http()
+          .post(`/v2/users/${userId}/groups`)
+          .set('Authorization', auth)
+          .send({ GroupNames: names(n, 'group') }),
+      );
     const small = await v2(1_001);
     const large = await v2(20_000);
     expect([small.status, large.status]).toEqual([400, 400]);
     expect(small.queries).toBeGreaterThan(0); // the counter sees the credential lookup and the journal
     expect(large.queries).toBe(small.queries);
-    const v1 = (n: number) => counted(() => t.http().put(`/users/${userId}`).set('Authorization', auth).send({ Groups: { Add: names(n, 'group') } }));
+    const v1 = (n: number) =>
+      counted(() =>
+        t
+          .http()
+          .put(`/users/${userId}`)
+          .set('Authorization', auth)
+          .send({ Groups: { Add: names(n, 'group') } }),
+      );
     const smallV1 = await v1(1_001);
     const largeV1 = await v1(20_000);
     expect([smallV1.status, largeV1.status]).toEqual([400, 400]);
@@ -46,14 +60,24 @@ describe('security: large name arrays in user bodies', () => {
   });
 
   it('refuses a group name longer than any group can be, without echoing it', async () => {
-    const res = await t.http().post(`/v2/users/${userId}/groups`).set('Authorization', auth).send({ GroupNames: ['x'.repeat(100_000)] });
+    const res = await t
+      .http()
+      .post(`/v2/users/${userId}/groups`)
+      .set('Authorization', auth)
+      .send({ GroupNames: ['x'.repeat(100_000)] });
     expect(res.status).toBe(400);
     expect(res.body.message.length).toBeLessThan(300);
   });
 
   it('refuses 20 000 custom fields with the work of 101', async () => {
     const put = (n: number) =>
-      counted(() => t.http().put(`/v2/users/${userId}/customfields`).set('Authorization', auth).send({ fields: names(n, 'field').map((name) => ({ name, value: 'v' })) }));
+      counted(() =>
+        t
+          .http()
+          .put(`/v2/users/${userId}/customfields`)
+          .set('Authorization', auth)
+          .send({ fields: names(n, 'field').map((name) => ({ name, value: 'v' })) }),
+      );
     const small = await put(101);
     const large = await put(20_000);
     expect([small.status, large.status]).toEqual([400, 400]);

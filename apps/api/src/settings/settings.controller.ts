@@ -19,7 +19,10 @@ export class SettingsController {
 
   @Put('directory-sync')
   @Journal('DirectorySync', 'Update')
-  async setDirectorySync(@CurrentPrincipal() p: AccountPrincipal, @Body() body: DirectorySyncRequest): Promise<ModelEnvelope<DirectorySyncDto>> {
+  async setDirectorySync(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Body() body: DirectorySyncRequest,
+  ): Promise<ModelEnvelope<DirectorySyncDto>> {
     return ok(await this.settings.setDirectorySync(p.accountId, body.enabled));
   }
 }

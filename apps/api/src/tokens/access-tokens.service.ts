@@ -101,7 +101,8 @@ export class AccessTokensService {
       if (error instanceof errors.JWTExpired) return refused('expired');
       if (error instanceof errors.JWSSignatureVerificationFailed) return refused('signature');
       if (error instanceof errors.JWTClaimValidationFailed && (error.claim === 'iss' || error.claim === 'aud')) return refused('notOurs');
-      if (error instanceof errors.JOSEError) return refused(error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid ? 'malformed' : 'invalid');
+      if (error instanceof errors.JOSEError)
+        return refused(error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid ? 'malformed' : 'invalid');
       throw error;
     }
   }

@@ -31,7 +31,8 @@ describe('token formats, JWKS and key rotation (CONTRACT §8.9)', () => {
     return res.body;
   };
   const kids = async () => (await jwks()).keys.map((key) => key.kid);
-  const activeKeys = () => t.database.dataSource.query('SELECT kid FROM token_signing_keys WHERE retired_at IS NULL') as Promise<{ kid: string }[]>;
+  const activeKeys = () =>
+    t.database.dataSource.query('SELECT kid FROM token_signing_keys WHERE retired_at IS NULL') as Promise<{ kid: string }[]>;
   /** what `token-key rotate` of the CLI does */
   const rotate = async () => {
     const now = t.clock.now();
@@ -40,7 +41,8 @@ describe('token formats, JWKS and key rotation (CONTRACT §8.9)', () => {
     return key.kid;
   };
   let identities = 0;
-  const pageToken = (resource: { authorization: string }, claims: Record<string, unknown> = {}) => accessPageToken(t, resource.authorization, `user${++identities}`, claims);
+  const pageToken = (resource: { authorization: string }, claims: Record<string, unknown> = {}) =>
+    accessPageToken(t, resource.authorization, `user${++identities}`, claims);
 
   it('serves the public key generated at the first start, without credentials and without its private half', async () => {
     const res = await t.http().get('/.well-known/jwks.json');
@@ -63,7 +65,12 @@ describe('token formats, JWKS and key rotation (CONTRACT §8.9)', () => {
     // what a self-service portal does: fetch the JWKS from the running API
     await t.app.listen(0, '127.0.0.1');
     const remote = createRemoteJWKSet(new URL(`${await t.app.getUrl()}/.well-known/jwks.json`));
-    const { payload } = await jwtVerify(token, remote, { algorithms: ['RS256'], issuer: 'http://twofold.test', audience: rs.apiKey, currentDate: t.clock.now() });
+    const { payload } = await jwtVerify(token, remote, {
+      algorithms: ['RS256'],
+      issuer: 'http://twofold.test',
+      audience: rs.apiKey,
+      currentDate: t.clock.now(),
+    });
     expect(payload).toMatchObject({ sub: `user${identities}`, uid: 1001, role: 'staff', aud: rs.apiKey, iss: 'http://twofold.test' });
     expect(payload.exp).toBe((payload.iat as number) + 3600);
     // the resource secret does not verify it: RS256 is not keyed by it

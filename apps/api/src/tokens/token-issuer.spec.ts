@@ -19,7 +19,9 @@ describe('TOKEN_ISSUER is the iss of access tokens (CONTRACT §1, §7)', () => {
 
   it('signs the access page’s tokens of both formats with the configured issuer', async () => {
     const hsToken = await accessPageToken(t, hs.authorization, 'ann');
-    await expect(jwtVerify(hsToken, new TextEncoder().encode(hs.apiSecret), { issuer, audience: hs.apiKey, currentDate: t.clock.now() })).resolves.toBeDefined();
+    await expect(
+      jwtVerify(hsToken, new TextEncoder().encode(hs.apiSecret), { issuer, audience: hs.apiKey, currentDate: t.clock.now() }),
+    ).resolves.toBeDefined();
     const rsToken = await accessPageToken(t, rs.authorization, 'bob');
     expect(decodeJwt(rsToken).iss).toBe(issuer);
   });

@@ -13,7 +13,10 @@ export class TokenRefreshController {
   @Post('refresh')
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)
-  refresh(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown> | undefined): Promise<ModelEnvelope<string | null>> {
+  refresh(
+    @CurrentPrincipal() principal: ResourcePrincipal,
+    @Body() body: Record<string, unknown> | undefined,
+  ): Promise<ModelEnvelope<string | null>> {
     return this.refresher.refresh(principal, tokenRefreshCommandOf(body));
   }
 }

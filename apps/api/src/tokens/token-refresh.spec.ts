@@ -29,15 +29,24 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
     otherHs = await newResource(t.db, t.cipher, accountId, 'Other');
     otherRs = await newResource(t.db, t.cipher, accountId, 'Other portal', { tokenFormat: 'JwtRS256' });
     signer = t.app.get(AccessTokensService);
-    for (const identity of ['ann', 'bob', 'locked', 'gone']) await newUser(t.db, accountId, identity, { now: t.clock.now(), locked: identity === 'locked' });
+    for (const identity of ['ann', 'bob', 'locked', 'gone'])
+      await newUser(t.db, accountId, identity, { now: t.clock.now(), locked: identity === 'locked' });
   });
   afterAll(() => t.close());
 
   const refresh = (resource: { authorization: string }, body: unknown) =>
-    t.http().post('/token/refresh').set('Authorization', resource.authorization).send(body as object);
+    t
+      .http()
+      .post('/token/refresh')
+      .set('Authorization', resource.authorization)
+      .send(body as object);
   /** a token as the access page signs it, now */
-  const issue = (resource: { resource: ResourceEntity }, identity: string, claims: Record<string, unknown> = {}, jti = '6f1c1f37-2d58-4b8f-9f4e-0a3d0e7c9a11') =>
-    signer.sign(resource.resource, { identity, jti, claims, now: t.clock.now() });
+  const issue = (
+    resource: { resource: ResourceEntity },
+    identity: string,
+    claims: Record<string, unknown> = {},
+    jti = '6f1c1f37-2d58-4b8f-9f4e-0a3d0e7c9a11',
+  ) => signer.sign(resource.resource, { identity, jti, claims, now: t.clock.now() });
   const hsVerify = (token: string, resource: { apiKey: string; apiSecret: string }) =>
     jwtVerify(token, new TextEncoder().encode(resource.apiSecret), {
       algorithms: ['HS256'],
@@ -65,7 +74,15 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'JWT' });
     const { payload } = await hsVerify(token, hs);
     const iat = Math.floor(t.clock.now().getTime() / 1000);
-    expect(payload).toEqual({ ...claims, iss: 'http://twofold.test', aud: hs.apiKey, sub: 'ann', jti: expect.stringMatching(UUID), iat, exp: iat + 3600 });
+    expect(payload).toEqual({
+      ...claims,
+      iss: 'http://twofold.test',
+      aud: hs.apiKey,
+      sub: 'ann',
+      jti: expect.stringMatching(UUID),
+      iat,
+      exp: iat + 3600,
+    });
     expect(Number.isInteger(payload['uid'])).toBe(true);
     expect(payload.jti).not.toBe(oldPayload.jti);
     expect(payload.iat).toBe((oldPayload.iat as number) + 20 * 60);
@@ -97,7 +114,12 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
     expect(res.body.success).toBe(true);
     const header = decodeProtectedHeader(res.body.model);
     expect(header).toMatchObject({ alg: 'RS256', kid: expect.any(String) });
-    const { payload } = await jwtVerify(res.body.model, await jwks(), { algorithms: ['RS256'], issuer: 'http://twofold.test', audience: rs.apiKey, currentDate: t.clock.now() });
+    const { payload } = await jwtVerify(res.body.model, await jwks(), {
+      algorithms: ['RS256'],
+      issuer: 'http://twofold.test',
+      audience: rs.apiKey,
+      currentDate: t.clock.now(),
+    });
     expect(payload).toMatchObject({ sub: 'bob', uid: 7 });
   });
 
@@ -117,7 +139,11 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
   it('signs in the resource’s current format: a JwtHS256 token of a resource switched to JwtRS256 comes back as RS256', async () => {
     const switching = await newResource(t.db, t.cipher, accountId, 'Switching');
     const old = await issue(switching, 'ann', { uid: 5 });
-    const put = await t.http().put(`/resources/${switching.resource.id}`).set('Authorization', accountAuth).send({ name: 'Switching', tokenFormat: 'JwtRS256' });
+    const put = await t
+      .http()
+      .put(`/resources/${switching.resource.id}`)
+      .set('Authorization', accountAuth)
+      .send({ name: 'Switching', tokenFormat: 'JwtRS256' });
     expect(put.body.model.tokenFormat).toBe('JwtRS256');
     const res = await refresh(switching, { AccessToken: old });
     expect(res.body.success).toBe(true);
@@ -152,11 +178,15 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
 
   it('refuses tampered tokens', async () => {
     const [header, payload, signature] = (await issue(hs, 'ann', { role: 'staff' })).split('.');
-    const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 'admin' })).toString('base64url');
+    const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 'admin' })).toString(
+      'base64url',
+    );
     await expectRefused(await refresh(hs, { AccessToken: `${header}.${changed}.${signature}` }), /signature/);
 
     const [rsHeader, rsPayload, rsSignature] = (await issue(rs, 'ann')).split('.');
-    const rsChanged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(rsPayload, 'base64url').toString()), sub: 'root' })).toString('base64url');
+    const rsChanged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(rsPayload, 'base64url').toString()), sub: 'root' })).toString(
+      'base64url',
+    );
     await expectRefused(await refresh(rs, { AccessToken: `${rsHeader}.${rsChanged}.${rsSignature}` }), /signature/);
     // a kid we never published
     const unknownKid = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: 'not-ours' })).toString('base64url');
@@ -164,7 +194,14 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
   });
 
   it('never accepts alg none nor an algorithm other than HS256 and RS256', async () => {
-    const claims = { sub: 'ann', aud: hs.apiKey, iss: 'http://twofold.test', jti: 'x', iat: Math.floor(t.clock.now().getTime() / 1000), exp: 9_999_999_999 };
+    const claims = {
+      sub: 'ann',
+      aud: hs.apiKey,
+      iss: 'http://twofold.test',
+      jti: 'x',
+      iat: Math.floor(t.clock.now().getTime() / 1000),
+      exp: 9_999_999_999,
+    };
     const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     await expectRefused(await refresh(hs, { AccessToken: `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.` }), /supported/);
     const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(new TextEncoder().encode(hs.apiSecret.repeat(2)));

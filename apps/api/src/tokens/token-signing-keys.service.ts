@@ -113,7 +113,9 @@ export class TokenSigningKeysService implements OnModuleInit {
     if (!activeRow) throw new Error('no active token signing key after inserting one');
     const previous = this.cache;
     const active =
-      previous?.active.kid === activeRow.kid ? previous.active : { kid: activeRow.kid, privateKey: await signingPrivateKey(this.cipher, activeRow) };
+      previous?.active.kid === activeRow.kid
+        ? previous.active
+        : { kid: activeRow.kid, privateKey: await signingPrivateKey(this.cipher, activeRow) };
     const published = await Promise.all(rows.map((row) => this.publishedKey(row, previous)));
     const cache = { loadedAt: now.getTime(), active, published };
     this.cache = cache;

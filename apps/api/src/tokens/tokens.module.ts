@@ -12,11 +12,7 @@ import { TokenRefreshController } from './token-refresh.controller';
 @Global()
 @Module({
   controllers: [JwksController, TokenRefreshController],
-  providers: [
-    TokenSigningKeysService,
-    AccessTokensService,
-    TokenRefreshService,
-  ],
+  providers: [TokenSigningKeysService, AccessTokensService, TokenRefreshService],
   exports: [AccessTokensService],
 })
 export class TokensModule {}

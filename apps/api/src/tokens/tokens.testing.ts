@@ -6,13 +6,19 @@ import { TestApp } from '../testing/test-app';
  * request is created with the resource's credentials, the page enrolls an authenticator app and
  * accepts its first code, and the token is read from the granted page's auto-submitting form.
  */
-export async function accessPageToken(t: TestApp, resourceAuthorization: string, identity: string, claims: Record<string, unknown> = {}): Promise<string> {
+export async function accessPageToken(
+  t: TestApp,
+  resourceAuthorization: string,
+  identity: string,
+  claims: Record<string, unknown> = {},
+): Promise<string> {
   const created = await t
     .http()
     .post('/access/requests')
     .set('Authorization', resourceAuthorization)
     .send({ identity, language: 'en', claims, callback: { action: 'https://app.example/sso/callback', target: '_self' } });
-  if (created.status !== 200 || !created.body.model?.url) throw new Error(`no access request: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 200 || !created.body.model?.url)
+    throw new Error(`no access request: ${created.status} ${JSON.stringify(created.body)}`);
   const path = new URL(created.body.model.url).pathname;
   const page = await t.http().get(path);
   const secret = /data-testid="secret">([A-Z2-7]+)<\/code>/.exec(page.text)?.[1];

@@ -47,7 +47,11 @@ export class UserRegistrationService {
    */
   async joinExistingGroups(accountId: string, userId: string, names: readonly string[]): Promise<string[]> {
     const groups = (await this.groups.findByNames(accountId, names)).filter((group) => !group.system);
-    await this.users.addToGroups(accountId, userId, groups.map((group) => group.id));
+    await this.users.addToGroups(
+      accountId,
+      userId,
+      groups.map((group) => group.id),
+    );
     return groups.map((group) => group.name);
   }
 }

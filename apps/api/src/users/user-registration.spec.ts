@@ -14,7 +14,12 @@ describe('UserRegistrationService.register (CONTRACT §6 licences)', () => {
   afterAll(() => t.close());
 
   const usersOf = async (accountId: string) =>
-    (await t.database.dataSource.query('SELECT (SELECT count(*)::int FROM users WHERE account_id = $1) AS rows, user_count FROM accounts WHERE id = $1', [accountId]))[0];
+    (
+      await t.database.dataSource.query(
+        'SELECT (SELECT count(*)::int FROM users WHERE account_id = $1) AS rows, user_count FROM accounts WHERE id = $1',
+        [accountId],
+      )
+    )[0];
 
   it('leaves no user and the count unchanged when a caller catches the refusal and commits', async () => {
     const { account } = await t.newAccount({ licenses: 1 });
@@ -34,7 +39,9 @@ describe('UserRegistrationService.register (CONTRACT §6 licences)', () => {
     const { account } = await t.newAccount({ licenses: 1 });
     const registration = t.app.get(UserRegistrationService);
     await t.db.transaction(() => registration.register(account.id, { identity: 'Only', name: null, email: null, source: 'Api' }));
-    const error = await t.db.transaction(() => registration.register(account.id, { identity: 'ONLY', name: null, email: null, source: 'Api' })).catch((e: unknown) => e);
+    const error = await t.db
+      .transaction(() => registration.register(account.id, { identity: 'ONLY', name: null, email: null, source: 'Api' }))
+      .catch((e: unknown) => e);
     expect((error as DomainError).code).toBe('USER_IDENTITY_TAKEN');
   });
 });

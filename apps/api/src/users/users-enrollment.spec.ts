@@ -19,9 +19,16 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
   const path = (url: string) => new URL(url).pathname;
 
   it('POST /users with EnrollmentLink and no To returns the link; it opens the enrollment page', async () => {
-    const res = await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'link.user', EnrollmentLink: { Ttl: 60 } });
+    const res = await t
+      .http()
+      .post('/users')
+      .set('Authorization', authorization)
+      .send({ Identity: 'link.user', EnrollmentLink: { Ttl: 60 } });
     expect(res.status).toBe(200);
-    expect(res.body.model.enrollmentLink).toEqual({ url: expect.stringMatching(LINK), expiresAt: new Date(TEST_NOW.getTime() + 60 * 60_000).toISOString() });
+    expect(res.body.model.enrollmentLink).toEqual({
+      url: expect.stringMatching(LINK),
+      expiresAt: new Date(TEST_NOW.getTime() + 60 * 60_000).toISOString(),
+    });
     const page = await t.http().get(path(res.body.model.enrollmentLink.url));
     expect(page.status).toBe(200);
     expect(page.text).toContain('name="code"');
@@ -29,7 +36,11 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
 
   it('POST /users with EnrollmentLink {To: "email"} mails the link to the user and does not return it', async () => {
     const before = mails().length;
-    const res = await t.http().post('/users').set('Authorization', authorization).send({ identity: 'mailed.user', email: 'mailed@example.test', enrollmentLink: { to: 'email', ttl: 30 } });
+    const res = await t
+      .http()
+      .post('/users')
+      .set('Authorization', authorization)
+      .send({ identity: 'mailed.user', email: 'mailed@example.test', enrollmentLink: { to: 'email', ttl: 30 } });
     expect(res.status).toBe(200);
     expect(res.body.model.enrollmentLink).toEqual({ expiresAt: new Date(TEST_NOW.getTime() + 30 * 60_000).toISOString() });
     const mail = mails().slice(before);
@@ -47,7 +58,9 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
   });
 
   it('rule 9: POST /users/{id}/enroll without Email returns {url, expiresAt} and sends nothing', async () => {
-    const id = (await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'enroll.me', Email: 'enroll.me@example.test' })).body.model.id;
+    const id = (
+      await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'enroll.me', Email: 'enroll.me@example.test' })
+    ).body.model.id;
     const before = mails().length;
     const res = await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ Ttl: 15 });
     expect(res.status).toBe(200);
@@ -58,7 +71,11 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
     });
     expect(mails()).toHaveLength(before);
 
-    const mailed = await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ email: 'other@example.test', ttl: 15 });
+    const mailed = await t
+      .http()
+      .post(`/users/${id}/enroll`)
+      .set('Authorization', authorization)
+      .send({ email: 'other@example.test', ttl: 15 });
     expect(mailed.body).toEqual({ model: { expiresAt: expect.any(String) }, success: true, message: 'Enrollment link sent.' });
     expect(mails().at(-1)).toContain('To: other@example.test');
     // a new link replaces the older one
@@ -80,7 +97,9 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
     const id = (await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'enroll.bad' })).body.model.id;
     expect((await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ Email: 'x' })).status).toBe(400);
     expect((await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ Ttl: -1 })).status).toBe(400);
-    expect((await t.http().post('/users/00000000-0000-4000-8000-000000000000/enroll').set('Authorization', authorization).send({})).status).toBe(404);
+    expect(
+      (await t.http().post('/users/00000000-0000-4000-8000-000000000000/enroll').set('Authorization', authorization).send({})).status,
+    ).toBe(404);
   });
 
   it('journals EnrollmentLink Send with EnrollmentLink (token cut short), EnrollmentLinkEmail and EnrollmentLinkTTL', async () => {
@@ -115,7 +134,11 @@ describe('enrollment link mail that cannot be sent', () => {
 
   it('answers 503 and keeps nothing: no user, no link', async () => {
     const { authorization } = await t.newAccount();
-    const res = await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'unlucky', Email: 'u@example.test', EnrollmentLink: { To: 'email' } });
+    const res = await t
+      .http()
+      .post('/users')
+      .set('Authorization', authorization)
+      .send({ Identity: 'unlucky', Email: 'u@example.test', EnrollmentLink: { To: 'email' } });
     expect(res.status).toBe(503);
     expect((await t.http().get('/users?identity=unlucky').set('Authorization', authorization)).body.model).toEqual([]);
   });

@@ -31,14 +31,22 @@ export class UsersV2Controller {
 
   @Put(':id')
   @Journal('User', 'Update')
-  async update(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: UpdateUserFieldsRequest): Promise<ModelEnvelope<UserIdentityDto>> {
+  async update(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: UpdateUserFieldsRequest,
+  ): Promise<ModelEnvelope<UserIdentityDto>> {
     return ok(await this.users.updateV2(p.accountId, id, body));
   }
 
   @Post(':id/phone')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
-  async setPhone(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: PhoneNumberRequest): Promise<ModelEnvelope<null>> {
+  async setPhone(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: PhoneNumberRequest,
+  ): Promise<ModelEnvelope<null>> {
     await this.users.setPhoneV2(p.accountId, id, body);
     return ok(null, 'Phone number saved.');
   }
@@ -46,14 +54,22 @@ export class UsersV2Controller {
   @Put(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
   @Journal('User', 'Update')
-  async updateCustomFields(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: CustomFieldsUpdateRequest): Promise<CustomFieldsUpdatedResponse> {
+  async updateCustomFields(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: CustomFieldsUpdateRequest,
+  ): Promise<CustomFieldsUpdatedResponse> {
     return { success: true, message: null, data: { customFields: await this.users.updateCustomFields(p.accountId, id, body) } };
   }
 
   @Delete(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
   @Journal('User', 'Update')
-  async deleteCustomFields(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: CustomFieldsDeleteRequest): Promise<ModelEnvelope<UserCustomFieldsDto>> {
+  async deleteCustomFields(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: CustomFieldsDeleteRequest,
+  ): Promise<ModelEnvelope<UserCustomFieldsDto>> {
     return ok(await this.users.deleteCustomFields(p.accountId, id, body));
   }
 
@@ -76,13 +92,21 @@ export class UsersV2Controller {
   @Post(':id/groups')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
-  async addGroups(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: GroupNamesRequest): Promise<ModelEnvelope<UserGroupsDto>> {
+  async addGroups(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: GroupNamesRequest,
+  ): Promise<ModelEnvelope<UserGroupsDto>> {
     return ok(await this.users.changeGroups(p.accountId, id, body, 'add'));
   }
 
   @Delete(':id/groups')
   @Journal('User', 'Update')
-  async removeGroups(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: GroupNamesRequest): Promise<ModelEnvelope<UserGroupsDto>> {
+  async removeGroups(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: GroupNamesRequest,
+  ): Promise<ModelEnvelope<UserGroupsDto>> {
     return ok(await this.users.changeGroups(p.accountId, id, body, 'remove'));
   }
 }

@@ -13,7 +13,11 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
   afterAll(() => t.close());
 
   const newUser = async (body: object = {}) => {
-    const res = await t.http().post('/users').set('Authorization', authorization).send({ Identity: `u${Math.random().toString(36).slice(2)}`, ...body });
+    const res = await t
+      .http()
+      .post('/users')
+      .set('Authorization', authorization)
+      .send({ Identity: `u${Math.random().toString(36).slice(2)}`, ...body });
     expect(res.status).toBe(200);
     return res.body.model as { id: string; identity: string };
   };
@@ -29,18 +33,45 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
         .http()
         .put(`/v2/users/${id}`)
         .set('Authorization', authorization)
-        .send({ Fields: [{ Name: 'Identity', Value: 'v2.login' }, { Name: 'Name', Value: 'Vee Two' }, { Name: 'Email', Value: 'v2@example.test' }] });
+        .send({
+          Fields: [
+            { Name: 'Identity', Value: 'v2.login' },
+            { Name: 'Name', Value: 'Vee Two' },
+            { Name: 'Email', Value: 'v2@example.test' },
+          ],
+        });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ model: { id, identity: 'v2.login', name: 'Vee Two', email: 'v2@example.test' }, success: true, message: null });
-      const lower = await t.http().put(`/v2/users/${id}`).set('Authorization', authorization).send({ fields: [{ name: 'name', value: 'lower' }] });
+      expect(res.body).toEqual({
+        model: { id, identity: 'v2.login', name: 'Vee Two', email: 'v2@example.test' },
+        success: true,
+        message: null,
+      });
+      const lower = await t
+        .http()
+        .put(`/v2/users/${id}`)
+        .set('Authorization', authorization)
+        .send({ fields: [{ name: 'name', value: 'lower' }] });
       expect(lower.body.model).toEqual({ id, identity: 'v2.login', name: 'lower', email: 'v2@example.test' });
     });
 
     it.each([
       ['Fields is empty', { Fields: [] }, 'Fields must not be empty.'],
       ['Fields is missing', {}, 'Fields must not be empty.'],
-      ['a field name is not Identity, Name or Email', { Fields: [{ Name: 'Phone', Value: '+79161234567' }] }, 'Field name "Phone" is not one of: Identity, Name, Email.'],
-      ['a field name is repeated', { Fields: [{ Name: 'Name', Value: 'a' }, { Name: 'NAME', Value: 'b' }] }, 'Field Name is given more than once.'],
+      [
+        'a field name is not Identity, Name or Email',
+        { Fields: [{ Name: 'Phone', Value: '+79161234567' }] },
+        'Field name "Phone" is not one of: Identity, Name, Email.',
+      ],
+      [
+        'a field name is repeated',
+        {
+          Fields: [
+            { Name: 'Name', Value: 'a' },
+            { Name: 'NAME', Value: 'b' },
+          ],
+        },
+        'Field Name is given more than once.',
+      ],
       ['Email is not in e-mail format', { Fields: [{ Name: 'Email', Value: 'nope' }] }, 'Email must be in e-mail format.'],
       ['Identity is empty', { Fields: [{ Name: 'Identity', Value: '' }] }, 'Identity must not be empty.'],
     ])('is rejected with 400 when %s, changing nothing', async (_, body, message) => {
@@ -54,7 +85,11 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
     it('answers 409 when the new identity is taken', async () => {
       const a = await newUser();
       const b = await newUser();
-      const res = await t.http().put(`/v2/users/${b.id}`).set('Authorization', authorization).send({ Fields: [{ Name: 'Identity', Value: a.identity.toUpperCase() }] });
+      const res = await t
+        .http()
+        .put(`/v2/users/${b.id}`)
+        .set('Authorization', authorization)
+        .send({ Fields: [{ Name: 'Identity', Value: a.identity.toUpperCase() }] });
       expect(res.status).toBe(409);
     });
   });
@@ -66,7 +101,12 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
         .http()
         .put(`/v2/users/${id}/customfields`)
         .set('Authorization', authorization)
-        .send({ fields: [{ name: 'Department', value: 'Sales' }, { name: 'Floor', value: '3' }] });
+        .send({
+          fields: [
+            { name: 'Department', value: 'Sales' },
+            { name: 'Floor', value: '3' },
+          ],
+        });
       expect(first.status).toBe(200);
       expect(first.body).toEqual({ success: true, message: null, data: { customFields: { Department: 'Sales', Floor: '3' } } });
 
@@ -74,7 +114,13 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
         .http()
         .put(`/v2/users/${id}/customfields`)
         .set('Authorization', authorization)
-        .send({ Fields: [{ Name: 'DEPARTMENT', Value: 'Support' }, { Name: 'Badge', Value: '77' }, { Name: '', Value: 'ignored' }] });
+        .send({
+          Fields: [
+            { Name: 'DEPARTMENT', Value: 'Support' },
+            { Name: 'Badge', Value: '77' },
+            { Name: '', Value: 'ignored' },
+          ],
+        });
       expect(second.body.data.customFields).toEqual({ Department: 'Support', Floor: '3', Badge: '77' });
       expect((await userById(id)).customFields).toEqual([
         { name: 'Badge', value: '77' },
@@ -85,15 +131,40 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
 
     it('rule 3: deletes only listed names case-insensitively, ignores unknown and empty names, an empty list changes nothing', async () => {
       const { id, identity } = await newUser();
-      await t.http().put(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ fields: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }, { name: 'C', value: '3' }] });
-      const del = (fieldNames: unknown) => t.http().delete(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ FieldNames: fieldNames });
+      await t
+        .http()
+        .put(`/v2/users/${id}/customfields`)
+        .set('Authorization', authorization)
+        .send({
+          fields: [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2' },
+            { name: 'C', value: '3' },
+          ],
+        });
+      const del = (fieldNames: unknown) =>
+        t.http().delete(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ FieldNames: fieldNames });
 
       const res = await del(['a', 'Nope', '']);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ model: { id, identity, customFields: [{ name: 'B', value: '2' }, { name: 'C', value: '3' }] }, success: true, message: null });
+      expect(res.body).toEqual({
+        model: {
+          id,
+          identity,
+          customFields: [
+            { name: 'B', value: '2' },
+            { name: 'C', value: '3' },
+          ],
+        },
+        success: true,
+        message: null,
+      });
       expect((await del([])).body.model.customFields).toHaveLength(2);
       expect((await del('B')).status).toBe(400);
-      expect((await userById(id)).customFields).toEqual([{ name: 'B', value: '2' }, { name: 'C', value: '3' }]);
+      expect((await userById(id)).customFields).toEqual([
+        { name: 'B', value: '2' },
+        { name: 'C', value: '3' },
+      ]);
     });
 
     it('answers 400 {message, traceId} for invalid custom field input', async () => {
@@ -103,18 +174,28 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       expect(res.body).toMatchObject({ success: false, message: 'fields must be an array of {name, value}.', traceId: expect.any(String) });
     });
 
-    it('rule 4: a Directory user\'s fields change only while directory synchronization is disabled', async () => {
+    it("rule 4: a Directory user's fields change only while directory synchronization is disabled", async () => {
       const { id } = await newUser({ Source: 'Directory' });
       const apiUser = await newUser();
-      const put = (userId: string) => t.http().put(`/v2/users/${userId}/customfields`).set('Authorization', authorization).send({ fields: [{ name: 'Site', value: 'HQ' }] });
-      const sync = (enabled: unknown) => t.http().put('/settings/directory-sync').set('Authorization', authorization).send({ Enabled: enabled });
+      const put = (userId: string) =>
+        t
+          .http()
+          .put(`/v2/users/${userId}/customfields`)
+          .set('Authorization', authorization)
+          .send({ fields: [{ name: 'Site', value: 'HQ' }] });
+      const sync = (enabled: unknown) =>
+        t.http().put('/settings/directory-sync').set('Authorization', authorization).send({ Enabled: enabled });
 
       expect((await sync(true)).body).toEqual({ model: { enabled: true }, success: true, message: null });
       expect((await t.http().get('/settings/directory-sync').set('Authorization', authorization)).body.model).toEqual({ enabled: true });
       const refused = await put(id);
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe('Directory synchronization must be disabled before custom fields are changed.');
-      const refusedDelete = await t.http().delete(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ fieldNames: ['Site'] });
+      const refusedDelete = await t
+        .http()
+        .delete(`/v2/users/${id}/customfields`)
+        .set('Authorization', authorization)
+        .send({ fieldNames: ['Site'] });
       expect(refusedDelete.status).toBe(400);
       expect((await put(apiUser.id)).status).toBe(200);
 
@@ -133,10 +214,22 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       const { id } = await newUser();
       await t.database.dataSource.query('ALTER TABLE custom_fields RENAME TO custom_fields_away');
       try {
-        const res = await t.http().put(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ fields: [{ name: 'A', value: '1' }] });
+        const res = await t
+          .http()
+          .put(`/v2/users/${id}/customfields`)
+          .set('Authorization', authorization)
+          .send({ fields: [{ name: 'A', value: '1' }] });
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ success: false, message: 'Custom fields could not be changed. Quote the trace id when reporting it.', traceId: expect.any(String) });
-        const del = await t.http().delete(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ fieldNames: ['A'] });
+        expect(res.body).toEqual({
+          success: false,
+          message: 'Custom fields could not be changed. Quote the trace id when reporting it.',
+          traceId: expect.any(String),
+        });
+        const del = await t
+          .http()
+          .delete(`/v2/users/${id}/customfields`)
+          .set('Authorization', authorization)
+          .send({ fieldNames: ['A'] });
         expect(del.status).toBe(200);
         expect(del.body.success).toBe(false);
       } finally {
@@ -149,12 +242,24 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
   describe('rule 5: groups', () => {
     it('adds and removes named groups and answers {id, identity, groups}', async () => {
       const { id, identity } = await newUser();
-      const add = await t.http().post(`/v2/users/${id}/groups`).set('Authorization', authorization).send({ GroupNames: ['Staff', 'ops'] });
+      const add = await t
+        .http()
+        .post(`/v2/users/${id}/groups`)
+        .set('Authorization', authorization)
+        .send({ GroupNames: ['Staff', 'ops'] });
       expect(add.status).toBe(200);
       expect(add.body).toEqual({ model: { id, identity, groups: ['AllUsers', 'Ops', 'Staff'] }, success: true, message: null });
-      const again = await t.http().post(`/v2/users/${id}/groups`).set('Authorization', authorization).send({ groupNames: ['Staff'] });
+      const again = await t
+        .http()
+        .post(`/v2/users/${id}/groups`)
+        .set('Authorization', authorization)
+        .send({ groupNames: ['Staff'] });
       expect(again.body.model.groups).toEqual(['AllUsers', 'Ops', 'Staff']);
-      const remove = await t.http().delete(`/v2/users/${id}/groups`).set('Authorization', authorization).send({ GroupNames: ['STAFF'] });
+      const remove = await t
+        .http()
+        .delete(`/v2/users/${id}/groups`)
+        .set('Authorization', authorization)
+        .send({ GroupNames: ['STAFF'] });
       expect(remove.body.model.groups).toEqual(['AllUsers', 'Ops']);
     });
 
@@ -177,7 +282,15 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       const other = await t.newAccount();
       await t.http().post('/groups').set('Authorization', other.authorization).send({ name: 'Theirs' });
       const { id } = await newUser();
-      expect((await t.http().post(`/v2/users/${id}/groups`).set('Authorization', authorization).send({ GroupNames: ['Theirs'] })).status).toBe(400);
+      expect(
+        (
+          await t
+            .http()
+            .post(`/v2/users/${id}/groups`)
+            .set('Authorization', authorization)
+            .send({ GroupNames: ['Theirs'] })
+        ).status,
+      ).toBe(400);
     });
   });
 

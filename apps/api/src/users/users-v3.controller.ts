@@ -15,7 +15,11 @@ export class UsersV3Controller {
   @Post(':id/phones')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
-  async replacePhones(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: PhoneNumbersRequest): Promise<ModelEnvelope<null>> {
+  async replacePhones(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: PhoneNumbersRequest,
+  ): Promise<ModelEnvelope<null>> {
     await this.users.replacePhonesV3(p.accountId, id, body);
     return ok(null, 'Phone numbers saved.');
   }

@@ -10,9 +10,21 @@ describe('V3 phones (SPEC.md "Users" rules 6-8, CONTRACT §6)', () => {
   });
   afterAll(() => t.close());
 
-  const newUser = async () => (await t.http().post('/users').set('Authorization', authorization).send({ Identity: `p${Math.random().toString(36).slice(2)}` })).body.model.id as string;
+  const newUser = async () =>
+    (
+      await t
+        .http()
+        .post('/users')
+        .set('Authorization', authorization)
+        .send({ Identity: `p${Math.random().toString(36).slice(2)}` })
+    ).body.model.id as string;
   const phones = (id: string, body: unknown) =>
-    t.http().post(`/v3/users/${id}/phones`).set('Authorization', authorization).set('Content-Type', 'application/json').send(body as object);
+    t
+      .http()
+      .post(`/v3/users/${id}/phones`)
+      .set('Authorization', authorization)
+      .set('Content-Type', 'application/json')
+      .send(body as object);
   const stored = async (id: string) => {
     const res = await t.http().get('/users?withPhones=true&limit=1000').set('Authorization', authorization);
     const user = res.body.model.find((u: { id: string }) => u.id === id);
@@ -40,16 +52,23 @@ describe('V3 phones (SPEC.md "Users" rules 6-8, CONTRACT §6)', () => {
     ['PhoneNumbers is null', { PhoneNumbers: null }, 'PhoneNumbers must not be empty.'],
     ['PhoneNumbers is missing', {}, 'PhoneNumbers must not be empty.'],
     ['PhoneNumbers is empty', { PhoneNumbers: '' }, 'PhoneNumbers must not be empty.'],
-    ['more than 5 numbers are sent', { PhoneNumbers: '+79161234561;+79161234562;+79161234563;+79161234564;+79161234565;+79161234566' }, 'At most 5 phone numbers can be sent.'],
+    [
+      'more than 5 numbers are sent',
+      { PhoneNumbers: '+79161234561;+79161234562;+79161234563;+79161234564;+79161234565;+79161234566' },
+      'At most 5 phone numbers can be sent.',
+    ],
     ['a number is incorrect', { PhoneNumbers: '+79161234567;+7 12' }, 'Phone number +7 12 is incorrect.'],
-  ])('rule 8: is rejected with 400 {message, traceId} when %s, keeping the stored numbers (rules 6-7 "does nothing")', async (_, body, message) => {
-    const id = await newUser();
-    await phones(id, { PhoneNumbers: '+79161234567' });
-    const res = await phones(id, body === null ? 'null' : body);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ success: false, message, traceId: expect.any(String) });
-    expect((await stored(id)).phones).toEqual(['+79161234567']);
-  });
+  ])(
+    'rule 8: is rejected with 400 {message, traceId} when %s, keeping the stored numbers (rules 6-7 "does nothing")',
+    async (_, body, message) => {
+      const id = await newUser();
+      await phones(id, { PhoneNumbers: '+79161234567' });
+      const res = await phones(id, body === null ? 'null' : body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, message, traceId: expect.any(String) });
+      expect((await stored(id)).phones).toEqual(['+79161234567']);
+    },
+  );
 
   it('rule 8 with nothing stored: a refused request leaves the user without phones', async () => {
     const id = await newUser();

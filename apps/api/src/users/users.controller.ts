@@ -3,7 +3,15 @@ import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
-import { CreatedUserDto, CreateUserRequest, EnrollmentLinkDto, EnrollRequest, UpdateUserRequest, UserDto, UsersCountDto } from './users.dto';
+import {
+  CreatedUserDto,
+  CreateUserRequest,
+  EnrollmentLinkDto,
+  EnrollRequest,
+  UpdateUserRequest,
+  UserDto,
+  UsersCountDto,
+} from './users.dto';
 import { UsersService } from './users.service';
 
 /** SPEC.md "Users", the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
@@ -31,7 +39,11 @@ export class UsersController {
 
   @Put(':id')
   @Journal('User', 'Update')
-  async update(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: UpdateUserRequest): Promise<ModelEnvelope<UserDto>> {
+  async update(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: UpdateUserRequest,
+  ): Promise<ModelEnvelope<UserDto>> {
     return ok(await this.users.updateV1(p.accountId, id, body));
   }
 
@@ -45,7 +57,11 @@ export class UsersController {
   @Post(':id/enroll')
   @HttpCode(HttpStatus.OK)
   @Journal('EnrollmentLink', 'Send')
-  async enroll(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: EnrollRequest): Promise<ModelEnvelope<EnrollmentLinkDto>> {
+  async enroll(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Body() body: EnrollRequest,
+  ): Promise<ModelEnvelope<EnrollmentLinkDto>> {
     const link = await this.users.enroll(p.accountId, id, body);
     return ok(link, link.url ? 'Enrollment link created.' : 'Enrollment link sent.');
   }

@@ -128,13 +128,23 @@ export class UsersService {
 
     const user = await this.registration.register(accountId, { identity, name, email, source });
     journalDetails.add({ UserId: user.id });
-    await this.users.addToGroups(accountId, user.id, groups.map((group) => group.id));
+    await this.users.addToGroups(
+      accountId,
+      user.id,
+      groups.map((group) => group.id),
+    );
     if (phone) await this.users.changePhones(accountId, user.id, { add: [phone], remove: [] }, this.clock.now());
 
     let enrollmentLink: EnrollmentLinkDto | undefined;
     if (linkRequest && ttl !== null) {
       const sent = await this.sendEnrollmentLink(accountId, user, mailLink ? email : null, ttl);
-      await this.journal.record(accountId, { object: 'EnrollmentLink', action: 'Send', subject: principal.login, success: true, additionalFields: sent.journal });
+      await this.journal.record(accountId, {
+        object: 'EnrollmentLink',
+        action: 'Send',
+        subject: principal.login,
+        success: true,
+        additionalFields: sent.journal,
+      });
       enrollmentLink = sent.link;
     }
     // a user created this instant has no groups, phones, authenticators or custom fields but those this
@@ -163,8 +173,16 @@ export class UsersService {
     const toAdd = requireExistingGroups(add, await this.groups.findByNames(accountId, add));
     const toRemove = requireExistingGroups(remove, await this.groups.findByNames(accountId, remove));
     await this.applyFieldChanges(accountId, user, changes);
-    await this.users.addToGroups(accountId, user.id, toAdd.map((group) => group.id));
-    await this.users.removeFromGroups(accountId, user.id, toRemove.map((group) => group.id));
+    await this.users.addToGroups(
+      accountId,
+      user.id,
+      toAdd.map((group) => group.id),
+    );
+    await this.users.removeFromGroups(
+      accountId,
+      user.id,
+      toRemove.map((group) => group.id),
+    );
     const updated = await this.mustFind(accountId, user.id);
     const [dto] = await this.toDtos(accountId, [updated], { withPhones: false });
     return dto;
@@ -296,7 +314,10 @@ export class UsersService {
   }
 
   private async toDtos(accountId: string, users: UserEntity[], options: { withPhones: boolean }): Promise<UserDto[]> {
-    const details = await this.users.detailsOf(accountId, users.map((user) => user.id));
+    const details = await this.users.detailsOf(
+      accountId,
+      users.map((user) => user.id),
+    );
     return users.map((user) => toUserDto(user, details.get(user.id) ?? NO_DETAILS, options));
   }
 

@@ -47,7 +47,14 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
 
   it('refuses an empty identity, a bad e-mail, a bad phone, an unknown source; journals the refusal', async () => {
-    for (const body of [{}, { Identity: '' }, { Identity: '  ' }, { Identity: 'x', Email: 'nope' }, { Identity: 'x', Phone: '12' }, { Identity: 'x', Source: 'Ldap' }]) {
+    for (const body of [
+      {},
+      { Identity: '' },
+      { Identity: '  ' },
+      { Identity: 'x', Email: 'nope' },
+      { Identity: 'x', Phone: '12' },
+      { Identity: 'x', Source: 'Ldap' },
+    ]) {
       const res = await create(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
@@ -91,7 +98,7 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   it('counts users against the licenses', async () => {
     const res = await t.http().get('/users/count').set('Authorization', authorization);
     expect(res.status).toBe(200);
-    expect(res.body.model).toEqual({ total: (await new UsersRepository(t.db).count(accountId)), limit: 1000 });
+    expect(res.body.model).toEqual({ total: await new UsersRepository(t.db).count(accountId), limit: 1000 });
   });
 
   describe('PUT /users/{id}', () => {
@@ -109,10 +116,27 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
         .set('Authorization', authorization)
         .send({ Identity: 'v1.renamed', Name: 'Vee One', Email: 'v1@example.test', IsLocked: true, Groups: { Add: ['Staff', 'ops'] } });
       expect(res.status).toBe(200);
-      expect(res.body.model).toMatchObject({ id, identity: 'v1.renamed', name: 'Vee One', email: 'v1@example.test', isLocked: true, groups: ['AllUsers', 'Ops', 'Staff'] });
+      expect(res.body.model).toMatchObject({
+        id,
+        identity: 'v1.renamed',
+        name: 'Vee One',
+        email: 'v1@example.test',
+        isLocked: true,
+        groups: ['AllUsers', 'Ops', 'Staff'],
+      });
 
-      const again = await t.http().put(`/users/${id}`).set('Authorization', authorization).send({ isLocked: false, groups: { remove: ['Staff'] }, email: null });
-      expect(again.body.model).toMatchObject({ identity: 'v1.renamed', name: 'Vee One', email: null, isLocked: false, groups: ['AllUsers', 'Ops'] });
+      const again = await t
+        .http()
+        .put(`/users/${id}`)
+        .set('Authorization', authorization)
+        .send({ isLocked: false, groups: { remove: ['Staff'] }, email: null });
+      expect(again.body.model).toMatchObject({
+        identity: 'v1.renamed',
+        name: 'Vee One',
+        email: null,
+        isLocked: false,
+        groups: ['AllUsers', 'Ops'],
+      });
     });
 
     it('refuses an identity that another user has (409), an empty identity, a bad e-mail, AllUsers and unknown groups (400)', async () => {
@@ -189,7 +213,13 @@ describe('licenses (CONTRACT §6)', () => {
   it('holds under parallel creations: ten distinct users on three licenses give exactly three', async () => {
     const { authorization } = await t.newAccount({ licenses: 3 });
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => t.http().post('/users').set('Authorization', authorization).send({ Identity: `p${i}` })),
+      Array.from({ length: 10 }, (_, i) =>
+        t
+          .http()
+          .post('/users')
+          .set('Authorization', authorization)
+          .send({ Identity: `p${i}` }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => r.status === 400 && r.body.message === 'Users quota exceeded')).toHaveLength(7);

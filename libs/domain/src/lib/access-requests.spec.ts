@@ -14,7 +14,13 @@ import { ValidationFailed } from './domain-error';
 
 describe('access requests', () => {
   it('reads the body with keys in any case and applies the defaults', () => {
-    expect(validateAccessRequest({ Identity: ' ann ', EMAIL: 'ann@example.test', Callback: { Action: 'https://app.example/cb', TARGET: '_top' } })).toEqual({
+    expect(
+      validateAccessRequest({
+        Identity: ' ann ',
+        EMAIL: 'ann@example.test',
+        Callback: { Action: 'https://app.example/cb', TARGET: '_top' },
+      }),
+    ).toEqual({
       identity: 'ann',
       email: 'ann@example.test',
       phone: null,
@@ -23,7 +29,11 @@ describe('access requests', () => {
       callback: { action: 'https://app.example/cb', target: '_top' },
       signUpGroups: [],
     });
-    expect(validateAccessRequest({ identity: 'bob', language: 'EN', claims: { role: 'x' } })).toMatchObject({ language: 'en', claims: { role: 'x' }, callback: null });
+    expect(validateAccessRequest({ identity: 'bob', language: 'EN', claims: { role: 'x' } })).toMatchObject({
+      language: 'en',
+      claims: { role: 'x' },
+      callback: null,
+    });
   });
 
   it('refuses a missing or empty identity and a body that is not an object', () => {
@@ -35,7 +45,17 @@ describe('access requests', () => {
   it('reads what existing clients send leniently (CONTRACT §8.5)', () => {
     // a directory's odd e-mail or phone is ignored, not a refusal of its user's sign-in
     expect(validateAccessRequest({ identity: 'a', email: 'nope', phone: 'x'.repeat(40) })).toMatchObject({ email: null, phone: null });
-    expect(validateAccessRequest({ identity: 'a', email: null, phone: null, language: null, claims: null, callback: null, groupPolicyPreset: null })).toMatchObject({
+    expect(
+      validateAccessRequest({
+        identity: 'a',
+        email: null,
+        phone: null,
+        language: null,
+        claims: null,
+        callback: null,
+        groupPolicyPreset: null,
+      }),
+    ).toMatchObject({
       email: null,
       phone: null,
       language: 'ru',
@@ -45,14 +65,21 @@ describe('access requests', () => {
     });
     // unknown fields are ignored; identities keep `\`, `@` and inner spaces
     expect(
-      validateAccessRequest({ identity: 'CORP\\Jane Doe', callingStationId: '10.0.0.1', capabilities: { inlineEnroll: true }, userPhone: '+1', name: 'Jane' }),
+      validateAccessRequest({
+        identity: 'CORP\\Jane Doe',
+        callingStationId: '10.0.0.1',
+        capabilities: { inlineEnroll: true },
+        userPhone: '+1',
+        name: 'Jane',
+      }),
     ).toMatchObject({ identity: 'CORP\\Jane Doe' });
     expect(validateAccessRequest({ identity: 'jane@corp.example' }).identity).toBe('jane@corp.example');
   });
 
   it('takes any language: en… is English, anything else Russian (CONTRACT §8.5)', () => {
     for (const english of ['en', 'EN', 'en-US', 'en_GB', ' en ']) expect(accessLanguageOf(english)).toBe('en');
-    for (const other of ['ru', 'ru-RU', 'de', 'eng', 'english', '', 'zz-top', undefined, null, 7, {}]) expect(accessLanguageOf(other)).toBe('ru');
+    for (const other of ['ru', 'ru-RU', 'de', 'eng', 'english', '', 'zz-top', undefined, null, 7, {}])
+      expect(accessLanguageOf(other)).toBe('ru');
     expect(validateAccessRequest({ identity: 'a', Language: 'en-US' }).language).toBe('en');
   });
 
@@ -70,7 +97,16 @@ describe('access requests', () => {
     expect(validateCallback({ action: 'http://localhost:8080/cb' })).toEqual({ action: 'http://localhost:8080/cb', target: '_self' });
     expect(validateCallback({ action: 'https://[::1]:8443/cb?a=b' })).toEqual({ action: 'https://[::1]:8443/cb?a=b', target: '_self' });
     expect(validateCallback({ action: 'https://пример.рф/cb' })?.action).toBe('https://xn--e1afmkfd.xn--p1ai/cb');
-    for (const action of ['/relative', 'javascript:alert(1)', 'ftp://x.example/', 'https://user:pw@x.example/', 'https://a;b.example/', 'https://a_b.example/', '', 42]) {
+    for (const action of [
+      '/relative',
+      'javascript:alert(1)',
+      'ftp://x.example/',
+      'https://user:pw@x.example/',
+      'https://a;b.example/',
+      'https://a_b.example/',
+      '',
+      42,
+    ]) {
       expect(() => validateCallback({ action })).toThrow(ValidationFailed);
     }
     expect(() => validateCallback({ action: 'https://x.example/', target: '_blank' })).toThrow(ValidationFailed);
@@ -93,7 +129,10 @@ describe('access requests', () => {
   });
 
   it('puts the service claims over the client claims', () => {
-    const payload = accessTokenClaims({ iss: 'evil', sub: 'root', exp: 9e12, nbf: 9e12, role: 'admin' }, { iss: 'https://2f.example', aud: 'key', sub: 'ann', jti: 'id', iat: 1000 });
+    const payload = accessTokenClaims(
+      { iss: 'evil', sub: 'root', exp: 9e12, nbf: 9e12, role: 'admin' },
+      { iss: 'https://2f.example', aud: 'key', sub: 'ann', jti: 'id', iat: 1000 },
+    );
     expect(payload).toEqual({ role: 'admin', iss: 'https://2f.example', aud: 'key', sub: 'ann', jti: 'id', iat: 1000, exp: 4600 });
   });
 });
@@ -117,7 +156,10 @@ describe('postMessage callbacks and framed pages (CONTRACT §8.8)', () => {
       expect(isPostMessageCallback(action)).toBe(true);
       expect(validateCallback({ action: `  ${action}  `, target: '_self' })).toEqual({ action, target: '_self' });
     }
-    expect(validateAccessRequest({ Identity: 'ann', Callback: { Action: ADFS, Target: '_self' } }).callback).toEqual({ action: ADFS, target: '_self' });
+    expect(validateAccessRequest({ Identity: 'ann', Callback: { Action: ADFS, Target: '_self' } }).callback).toEqual({
+      action: ADFS,
+      target: '_self',
+    });
   });
 
   it('refuses every near miss: another call, another target origin, extra statements, other schemes', () => {
@@ -130,15 +172,15 @@ describe('postMessage callbacks and framed pages (CONTRACT §8.8)', () => {
       "javascript:window.parent.postMessage($`accessToken`,'*')",
       "javascript:window.parent.postMessage(`AccessToken`,'*')",
       "javascript:window.parent.postMessage($'AccessToken','*')",
-      "javascript:window.parent.postMessage($`AccessToken`)",
-      "javascript:alert(1)",
+      'javascript:window.parent.postMessage($`AccessToken`)',
+      'javascript:alert(1)',
       // JavaScript itself is case-sensitive: only the scheme may change case
       "javascript:Window.Parent.PostMessage($`AccessToken`,'*')",
       "JAVASCRIPT:WINDOW.PARENT.POSTMESSAGE($`ACCESSTOKEN`,'*')",
       // another target origin, or mismatched quotes
       "javascript:window.parent.postMessage($`AccessToken`,'https://evil.example')",
-      "javascript:window.parent.postMessage($`AccessToken`,'*\")",
-      "javascript:window.parent.postMessage($`AccessToken`,`*`)",
+      'javascript:window.parent.postMessage($`AccessToken`,\'*")',
+      'javascript:window.parent.postMessage($`AccessToken`,`*`)',
       "javascript:window.parent.postMessage($`AccessToken`,'**')",
       // extra statements before or after, comments, a second call
       "javascript:window.parent.postMessage($`AccessToken`,'*');alert(1)",
@@ -153,7 +195,7 @@ describe('postMessage callbacks and framed pages (CONTRACT §8.8)', () => {
       "vbscript:window.parent.postMessage($`AccessToken`,'*')",
       "data:text/html,<script>window.parent.postMessage($`AccessToken`,'*')</script>",
       'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
-      "blob:https://app.example/0b6f0f1c-0000-4000-8000-000000000000",
+      'blob:https://app.example/0b6f0f1c-0000-4000-8000-000000000000',
       'file:///etc/passwd',
     ];
     for (const action of refused) {
@@ -176,11 +218,14 @@ describe('postMessage callbacks and framed pages (CONTRACT §8.8)', () => {
     expect(accessPageFrameAncestors(postMessage, [])).toEqual(['*']);
     expect(accessPageFrameAncestors(postMessage, null)).toEqual(['*']);
     expect(accessPageFrameAncestors({ action: 'https://app.example/cb', target: '_top' }, [])).toEqual(['*']);
-    expect(accessPageFrameAncestors(postMessage, ['https://adfs.example', 'http://127.0.0.1:8080', 'https://[::1]:8443', 'https://adfs.example'])).toEqual([
-      'https://adfs.example',
-      'http://127.0.0.1:8080',
-      'https://[::1]:8443',
-    ]);
+    expect(
+      accessPageFrameAncestors(postMessage, [
+        'https://adfs.example',
+        'http://127.0.0.1:8080',
+        'https://[::1]:8443',
+        'https://adfs.example',
+      ]),
+    ).toEqual(['https://adfs.example', 'http://127.0.0.1:8080', 'https://[::1]:8443']);
     // not meant for a frame: nobody, whatever the resource allows
     expect(accessPageFrameAncestors({ action: 'https://app.example/cb', target: '_self' }, ['https://adfs.example'])).toEqual([]);
     expect(accessPageFrameAncestors(null, ['https://adfs.example'])).toEqual([]);
@@ -188,7 +233,16 @@ describe('postMessage callbacks and framed pages (CONTRACT §8.8)', () => {
 
   it('drops a stored origin that could break the CSP header, and never widens the list to any origin', () => {
     const postMessage = { action: ADFS, target: '_self' };
-    const bad = ["https://a.example; script-src 'unsafe-inline'", 'https://a.example/path', 'https://a.example/', 'HTTPS://A.EXAMPLE', '*', 'javascript:x', 'https://a b.example', "'none'"];
+    const bad = [
+      "https://a.example; script-src 'unsafe-inline'",
+      'https://a.example/path',
+      'https://a.example/',
+      'HTTPS://A.EXAMPLE',
+      '*',
+      'javascript:x',
+      'https://a b.example',
+      "'none'",
+    ];
     expect(accessPageFrameAncestors(postMessage, bad)).toEqual([]);
     expect(accessPageFrameAncestors(postMessage, [...bad, 'https://ok.example'])).toEqual(['https://ok.example']);
   });

@@ -93,7 +93,8 @@ export function parseSignUpGroups(groupPolicyPreset: unknown): string[] {
  * function, so another shape, refused). Nothing of the action is ever run or put into a page: it
  * only selects the page's one fixed postMessage script.
  */
-export const POST_MESSAGE_CALLBACK_ACTION = /^[jJ][aA][vV][aA][sS][cC][rR][iI][pP][tT]:\s*window\.parent\.postMessage\(\s*\$`AccessToken`\s*,\s*(['"])\*\1\s*\)\s*;?$/;
+export const POST_MESSAGE_CALLBACK_ACTION =
+  /^[jJ][aA][vV][aA][sS][cC][rR][iI][pP][tT]:\s*window\.parent\.postMessage\(\s*\$`AccessToken`\s*,\s*(['"])\*\1\s*\)\s*;?$/;
 
 /** Whether a callback action (as stored: trimmed) is the postMessage callback of CONTRACT §8.8. */
 export function isPostMessageCallback(action: string): boolean {
@@ -106,7 +107,9 @@ export function isPostMessageCallback(action: string): boolean {
  */
 export function isCallbackForFrame(callback: { action: string | null; target: string | null } | null): boolean {
   if (!callback) return false;
-  return (callback.action !== null && isPostMessageCallback(callback.action)) || callback.target === '_parent' || callback.target === '_top';
+  return (
+    (callback.action !== null && isPostMessageCallback(callback.action)) || callback.target === '_parent' || callback.target === '_top'
+  );
 }
 
 /** `scheme://host[:port]` exactly as a browser serialises an http(s) origin, with a plain host name. */
@@ -156,7 +159,8 @@ export function validateCallbackAction(raw: unknown): string {
   } catch {
     throw new ValidationFailed('Callback.Action must be an absolute http or https URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationFailed('Callback.Action must be an absolute http or https URL.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ValidationFailed('Callback.Action must be an absolute http or https URL.');
   if (url.username || url.password) throw new ValidationFailed('Callback.Action must not carry credentials.');
   // the origin goes into the page's Content-Security-Policy (form-action): plain host names only
   if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$/i.test(url.hostname) && !/^\[[0-9a-f:.]+\]$/i.test(url.hostname)) {
@@ -192,7 +196,8 @@ export function validateAccessPhone(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string') throw new ValidationFailed('Phone must be a string.');
   const phone = raw.trim();
-  if (phone.length > ACCESS_REQUEST_PHONE_MAX_CHARS) throw new ValidationFailed(`Phone must be at most ${ACCESS_REQUEST_PHONE_MAX_CHARS} characters.`);
+  if (phone.length > ACCESS_REQUEST_PHONE_MAX_CHARS)
+    throw new ValidationFailed(`Phone must be at most ${ACCESS_REQUEST_PHONE_MAX_CHARS} characters.`);
   return phone === '' ? null : phone;
 }
 

@@ -19,7 +19,6 @@ export type SettableAdminStatus = (typeof SETTABLE_ADMIN_STATUSES)[number];
 export const ADMIN_EMAIL_MAX_LENGTH = 254;
 export const ADMIN_NAME_MAX_LENGTH = 200;
 
-
 export function isAdminRole(raw: unknown): raw is AdminRole {
   return typeof raw === 'string' && (ADMIN_ROLES as readonly string[]).includes(raw);
 }

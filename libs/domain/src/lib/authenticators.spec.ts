@@ -1,5 +1,11 @@
 import { DomainError } from './domain-error';
-import { configuredKinds, parseAuthenticatorKind, parseOtpTokenKind, validateAuthenticatorName, validateOtpTokenAlgorithm } from './authenticators';
+import {
+  configuredKinds,
+  parseAuthenticatorKind,
+  parseOtpTokenKind,
+  validateAuthenticatorName,
+  validateOtpTokenAlgorithm,
+} from './authenticators';
 
 describe('authenticator kinds', () => {
   it('are read from paths in any case', () => {

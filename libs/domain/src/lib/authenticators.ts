@@ -31,7 +31,8 @@ export function parseAuthenticatorKind(raw: string): AuthenticatorKindName {
 /** Registration, move and copy are for OTP tokens only (SPEC.md "Authenticators"). */
 export function parseOtpTokenKind(raw: string): OtpTokenKind {
   const kind = parseAuthenticatorKind(raw);
-  if (kind !== 'TotpToken' && kind !== 'HotpToken') throw new ValidationFailed('Only totptoken and hotptoken authenticators can be registered, moved or copied.');
+  if (kind !== 'TotpToken' && kind !== 'HotpToken')
+    throw new ValidationFailed('Only totptoken and hotptoken authenticators can be registered, moved or copied.');
   return kind;
 }
 
@@ -47,7 +48,8 @@ export function validateOtpTokenAlgorithm(kind: OtpTokenKind, raw: unknown): Otp
 export function validateAuthenticatorName(raw: unknown, field = 'Name'): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationFailed(`${field} must be a non-empty string.`);
   const name = raw.trim();
-  if (name.length > AUTHENTICATOR_NAME_MAX_LENGTH) throw new ValidationFailed(`${field} must be at most ${AUTHENTICATOR_NAME_MAX_LENGTH} characters.`);
+  if (name.length > AUTHENTICATOR_NAME_MAX_LENGTH)
+    throw new ValidationFailed(`${field} must be at most ${AUTHENTICATOR_NAME_MAX_LENGTH} characters.`);
   return name;
 }
 
@@ -71,7 +73,9 @@ export function parseOtpTokenPrivateId(raw: unknown): Buffer | null {
   if (typeof raw !== 'string') throw new ValidationFailed('PrivateId must be a hex string.');
   const hex = raw.trim();
   if (hex === '') return null;
-  if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length % 2 !== 0) throw new ValidationFailed('PrivateId must be hex-encoded (an even number of the digits 0-9, a-f).');
-  if (hex.length / 2 > OTP_TOKEN_PRIVATE_ID_MAX_BYTES) throw new ValidationFailed(`PrivateId must be at most ${OTP_TOKEN_PRIVATE_ID_MAX_BYTES} bytes.`);
+  if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length % 2 !== 0)
+    throw new ValidationFailed('PrivateId must be hex-encoded (an even number of the digits 0-9, a-f).');
+  if (hex.length / 2 > OTP_TOKEN_PRIVATE_ID_MAX_BYTES)
+    throw new ValidationFailed(`PrivateId must be at most ${OTP_TOKEN_PRIVATE_ID_MAX_BYTES} bytes.`);
   return Buffer.from(hex, 'hex');
 }

@@ -1,5 +1,11 @@
 import { DomainError } from './domain-error';
-import { MAX_CUSTOM_FIELDS_PER_USER, mergeCustomFields, parseCustomFieldNames, parseCustomFieldUpdates, removeCustomFields } from './custom-fields';
+import {
+  MAX_CUSTOM_FIELDS_PER_USER,
+  mergeCustomFields,
+  parseCustomFieldNames,
+  parseCustomFieldUpdates,
+  removeCustomFields,
+} from './custom-fields';
 
 const stored = [
   { name: 'Department', value: 'Sales' },
@@ -39,11 +45,21 @@ describe('rule 2: custom field update', () => {
   });
 
   it('ignores entries with an empty name', () => {
-    expect(parseCustomFieldUpdates([{ name: '', value: 'x' }, { name: '  ', value: 'y' }, { value: 'z' }, { name: 'A', value: 'a' }])).toEqual([{ name: 'A', value: 'a' }]);
+    expect(
+      parseCustomFieldUpdates([{ name: '', value: 'x' }, { name: '  ', value: 'y' }, { value: 'z' }, { name: 'A', value: 'a' }]),
+    ).toEqual([{ name: 'A', value: 'a' }]);
   });
 
   it('lets the later of two updates of one name win', () => {
-    expect(mergeCustomFields([], [{ name: 'a', value: '1' }, { name: 'A', value: '2' }])).toEqual([{ name: 'a', value: '2' }]);
+    expect(
+      mergeCustomFields(
+        [],
+        [
+          { name: 'a', value: '1' },
+          { name: 'A', value: '2' },
+        ],
+      ),
+    ).toEqual([{ name: 'a', value: '2' }]);
   });
 
   it('does not change the stored list it is given', () => {
@@ -53,7 +69,13 @@ describe('rule 2: custom field update', () => {
   });
 
   it('writes numbers and booleans as text, null as empty; refuses objects and non-arrays', () => {
-    expect(parseCustomFieldUpdates([{ name: 'n', value: 5 }, { name: 'b', value: true }, { name: 'z', value: null }])).toEqual([
+    expect(
+      parseCustomFieldUpdates([
+        { name: 'n', value: 5 },
+        { name: 'b', value: true },
+        { name: 'z', value: null },
+      ]),
+    ).toEqual([
       { name: 'n', value: '5' },
       { name: 'b', value: 'true' },
       { name: 'z', value: '' },

@@ -20,17 +20,20 @@ export function parseCustomFieldUpdates(raw: unknown): CustomField[] {
   if (!Array.isArray(raw)) throw new ValidationFailed('fields must be an array of {name, value}.');
   const updates: CustomField[] = [];
   for (const item of raw) {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new ValidationFailed('Each of fields must be an object {name, value}.');
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      throw new ValidationFailed('Each of fields must be an object {name, value}.');
     const { name, value } = item as { name?: unknown; value?: unknown };
     if (name === undefined || name === null || (typeof name === 'string' && name.trim() === '')) continue;
     if (typeof name !== 'string') throw new ValidationFailed('A custom field name must be a string.');
-    if (name.trim().length > CUSTOM_FIELD_NAME_MAX_LENGTH) throw new ValidationFailed(`A custom field name must be at most ${CUSTOM_FIELD_NAME_MAX_LENGTH} characters.`);
+    if (name.trim().length > CUSTOM_FIELD_NAME_MAX_LENGTH)
+      throw new ValidationFailed(`A custom field name must be at most ${CUSTOM_FIELD_NAME_MAX_LENGTH} characters.`);
     let text: string;
     if (value === undefined || value === null) text = '';
     else if (typeof value === 'string') text = value;
     else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
     else throw new ValidationFailed(`The value of custom field ${name.trim()} must be a string.`);
-    if (text.length > CUSTOM_FIELD_VALUE_MAX_LENGTH) throw new ValidationFailed(`The value of custom field ${name.trim()} must be at most ${CUSTOM_FIELD_VALUE_MAX_LENGTH} characters.`);
+    if (text.length > CUSTOM_FIELD_VALUE_MAX_LENGTH)
+      throw new ValidationFailed(`The value of custom field ${name.trim()} must be at most ${CUSTOM_FIELD_VALUE_MAX_LENGTH} characters.`);
     updates.push({ name: name.trim(), value: text });
   }
   return updates;
@@ -48,7 +51,8 @@ export function mergeCustomFields(existing: readonly CustomField[], updates: rea
     if (current) current.value = update.value;
     else result.push({ ...update });
     // refused as soon as it is over: the search above stays over at most that many fields
-    if (result.length > MAX_CUSTOM_FIELDS_PER_USER) throw new ValidationFailed(`A user can have at most ${MAX_CUSTOM_FIELDS_PER_USER} custom fields.`);
+    if (result.length > MAX_CUSTOM_FIELDS_PER_USER)
+      throw new ValidationFailed(`A user can have at most ${MAX_CUSTOM_FIELDS_PER_USER} custom fields.`);
   }
   return result;
 }

@@ -62,7 +62,9 @@ describe('rule 5: group add and remove', () => {
     // a quadratic de-duplication reads about n²/2 = 500 000 times here
     expect(accepted.reads()).toBeLessThanOrEqual(3 * GROUP_NAMES_MAX_PER_REQUEST);
     const refused = counting(names(20_000));
-    expect(() => parseGroupNames(refused.proxy, 'GroupNames', { allowEmpty: false })).toThrow(`at most ${GROUP_NAMES_MAX_PER_REQUEST} groups`);
+    expect(() => parseGroupNames(refused.proxy, 'GroupNames', { allowEmpty: false })).toThrow(
+      `at most ${GROUP_NAMES_MAX_PER_REQUEST} groups`,
+    );
     expect(refused.reads()).toBeLessThanOrEqual(20_000);
   });
 });

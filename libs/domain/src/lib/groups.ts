@@ -38,11 +38,13 @@ export function parseGroupNames(raw: unknown, field: string, options: { allowEmp
     throw new ValidationFailed(`${field} must be an array of group names.`);
   }
   if (raw.length === 0 && !options.allowEmpty) throw new ValidationFailed(`${field} must not be empty.`);
-  if (raw.length > GROUP_NAMES_MAX_PER_REQUEST) throw new ValidationFailed(`${field} must name at most ${GROUP_NAMES_MAX_PER_REQUEST} groups.`);
+  if (raw.length > GROUP_NAMES_MAX_PER_REQUEST)
+    throw new ValidationFailed(`${field} must name at most ${GROUP_NAMES_MAX_PER_REQUEST} groups.`);
   const names: string[] = [];
   const seen = new Set<string>();
   for (const name of (raw as string[]).map((item) => item.trim())) {
-    if (name.length > GROUP_NAME_MAX_LENGTH) throw new ValidationFailed(`A group name must be at most ${GROUP_NAME_MAX_LENGTH} characters.`);
+    if (name.length > GROUP_NAME_MAX_LENGTH)
+      throw new ValidationFailed(`A group name must be at most ${GROUP_NAME_MAX_LENGTH} characters.`);
     if (isSystemGroupName(name)) {
       throw new DomainError('SYSTEM_GROUP', `The system group ${SYSTEM_GROUP_NAME} can be neither added nor removed.`);
     }

@@ -25,7 +25,10 @@ export function normalizePhoneNumber(raw: unknown): string {
 export function parsePhoneNumberList(raw: unknown): string[] {
   if (raw === undefined || raw === null) throw new ValidationFailed('PhoneNumbers must not be empty.');
   if (typeof raw !== 'string') throw new ValidationFailed('PhoneNumbers must be a string of numbers separated by semicolons.');
-  const pieces = raw.split(PHONE_LIST_SEPARATOR).map((piece) => piece.trim()).filter((piece) => piece !== '');
+  const pieces = raw
+    .split(PHONE_LIST_SEPARATOR)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '');
   if (pieces.length === 0) throw new ValidationFailed('PhoneNumbers must not be empty.');
   if (pieces.length > MAX_PHONES_PER_REQUEST) throw new ValidationFailed(`At most ${MAX_PHONES_PER_REQUEST} phone numbers can be sent.`);
   return [...new Set(pieces.map(normalizePhoneNumber))];

@@ -18,7 +18,9 @@ describe('the ra family (CONTRACT §8.2-8.5)', () => {
   });
 
   it('matches keys in any case and prefers `ip` over a calling station that is an address', () => {
-    expect(parseRaRequest({ Identity: 'ann', Ip: '2001:db8::1', CallingStationId: '192.0.2.7', PassCode: '123 456', Language: 'en-US' })).toEqual({
+    expect(
+      parseRaRequest({ Identity: 'ann', Ip: '2001:db8::1', CallingStationId: '192.0.2.7', PassCode: '123 456', Language: 'en-US' }),
+    ).toEqual({
       identity: 'ann',
       passCodeIntent: { kind: 'code', code: '123456' },
       language: 'en',

@@ -20,7 +20,8 @@ const SHOWN_VALUE_MAX_CHARS = 100;
 function shown(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? JSON.stringify(value.slice(0, SHOWN_VALUE_MAX_CHARS + 1)) : String(JSON.stringify(value) ?? typeof value);
+    text =
+      typeof value === 'string' ? JSON.stringify(value.slice(0, SHOWN_VALUE_MAX_CHARS + 1)) : String(JSON.stringify(value) ?? typeof value);
   } catch {
     text = typeof value;
   }
@@ -46,7 +47,9 @@ const ORIGIN_SHAPE = /^https?:\/\/[^/?#@\\\s]+\/?$/i;
  */
 export function validateFrameOrigin(raw: unknown): string {
   const refuse = () =>
-    new ValidationFailed(`frameOrigins: ${shown(raw)} is not an origin; each entry must be scheme://host[:port] with scheme http or https.`);
+    new ValidationFailed(
+      `frameOrigins: ${shown(raw)} is not an origin; each entry must be scheme://host[:port] with scheme http or https.`,
+    );
   if (typeof raw !== 'string') throw refuse();
   const text = raw.trim();
   if (text.length === 0 || text.length > RESOURCE_FRAME_ORIGIN_MAX_CHARS || !ORIGIN_SHAPE.test(text)) throw refuse();

@@ -71,7 +71,12 @@ describe('rule 1: V2 user update fields', () => {
   });
 
   it('null clears Name and Email', () => {
-    expect(parseV2UserFields([{ name: 'Name', value: null }, { name: 'Email', value: null }])).toEqual({ name: null, email: null });
+    expect(
+      parseV2UserFields([
+        { name: 'Name', value: null },
+        { name: 'Email', value: null },
+      ]),
+    ).toEqual({ name: null, email: null });
   });
 
   it('is rejected when Fields is empty or missing', () => {
@@ -81,13 +86,22 @@ describe('rule 1: V2 user update fields', () => {
   });
 
   it('is rejected when a field name is not Identity, Name or Email', () => {
-    expect(messageOf(() => parseV2UserFields([{ name: 'Phone', value: '1' }]))).toBe('Field name "Phone" is not one of: Identity, Name, Email.');
+    expect(messageOf(() => parseV2UserFields([{ name: 'Phone', value: '1' }]))).toBe(
+      'Field name "Phone" is not one of: Identity, Name, Email.',
+    );
     expect(() => parseV2UserFields([{ value: '1' }])).toThrow(DomainError);
     expect(() => parseV2UserFields(['Identity'])).toThrow(DomainError);
   });
 
   it('is rejected when a field name is repeated, in any case', () => {
-    expect(messageOf(() => parseV2UserFields([{ name: 'Name', value: 'a' }, { name: 'name', value: 'b' }]))).toBe('Field Name is given more than once.');
+    expect(
+      messageOf(() =>
+        parseV2UserFields([
+          { name: 'Name', value: 'a' },
+          { name: 'name', value: 'b' },
+        ]),
+      ),
+    ).toBe('Field Name is given more than once.');
   });
 
   it('is rejected when Email is not in e-mail format', () => {

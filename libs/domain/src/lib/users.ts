@@ -74,7 +74,9 @@ export function parseV2UserFields(raw: unknown): UserFieldChanges {
       throw new ValidationFailed('Each of Fields must be an object with Name and Value.');
     }
     const { name: rawName, value } = item as { name?: unknown; value?: unknown };
-    const fieldName = V2_USER_FIELD_NAMES.find((known) => typeof rawName === 'string' && known.toLowerCase() === rawName.trim().toLowerCase());
+    const fieldName = V2_USER_FIELD_NAMES.find(
+      (known) => typeof rawName === 'string' && known.toLowerCase() === rawName.trim().toLowerCase(),
+    );
     if (!fieldName) {
       throw new ValidationFailed(`Field name ${JSON.stringify(rawName ?? null)} is not one of: ${V2_USER_FIELD_NAMES.join(', ')}.`);
     }

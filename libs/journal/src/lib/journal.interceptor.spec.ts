@@ -37,7 +37,11 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
   const handlerThat = (failWith?: Error): CallHandler => ({
     handle: () =>
       defer(async () => {
-        await new GroupsRepository(db).insert(accountId, { name: `g-${randomBytes(3).toString('hex')}`, system: false, createdAt: clock.now() });
+        await new GroupsRepository(db).insert(accountId, {
+          name: `g-${randomBytes(3).toString('hex')}`,
+          system: false,
+          createdAt: clock.now(),
+        });
         journalDetails.add({ GroupName: 'x' });
         if (failWith) throw failWith;
         return 'done';
@@ -65,7 +69,9 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
   });
 
   it('rolls the change back on a business refusal and journals success: false', async () => {
-    const call = lastValueFrom(interceptor.intercept(contextFor(Handlers.prototype.create), handlerThat(new DomainError('SYSTEM_GROUP', 'no'))));
+    const call = lastValueFrom(
+      interceptor.intercept(contextFor(Handlers.prototype.create), handlerThat(new DomainError('SYSTEM_GROUP', 'no'))),
+    );
     await expect(call).rejects.toThrow('no');
     expect(await groupCount()).toBe(0);
     expect(await events()).toEqual([

@@ -15,22 +15,16 @@ import type { OtpAlgorithm, OtpDigits } from './types';
 export type NodeHash = 'sha1' | 'sha256' | 'sha512';
 
 /** @internal */
-export const NODE_HASH: Readonly<Record<OtpAlgorithm, NodeHash>> =
-  Object.freeze({
-    SHA1: 'sha1',
-    SHA256: 'sha256',
-    SHA512: 'sha512',
-  });
+export const NODE_HASH: Readonly<Record<OtpAlgorithm, NodeHash>> = Object.freeze({
+  SHA1: 'sha1',
+  SHA256: 'sha256',
+  SHA512: 'sha512',
+});
 
 function nodeHash(algorithm: string): NodeHash {
   // otplib's contract: case-insensitive, optional '-' or '_' before the size.
   const normalized = algorithm.toLowerCase().replace(/^sha[-_]?/, 'sha');
-  if (
-    normalized === 'sha1' ||
-    normalized === 'sha256' ||
-    normalized === 'sha512'
-  )
-    return normalized;
+  if (normalized === 'sha1' || normalized === 'sha256' || normalized === 'sha512') return normalized;
   throw new RangeError('unsupported HMAC algorithm');
 }
 
@@ -67,27 +61,12 @@ export function writeCounter(counter: number, out: Buffer): Buffer {
 /** @internal RFC 4226 §5.3 dynamic truncation: a 31-bit integer from the HMAC. */
 export function dynamicTruncate(mac: Uint8Array): number {
   const offset = mac[mac.length - 1] & 0x0f;
-  return (
-    ((mac[offset] & 0x7f) << 24) |
-    (mac[offset + 1] << 16) |
-    (mac[offset + 2] << 8) |
-    mac[offset + 3]
-  );
+  return ((mac[offset] & 0x7f) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3];
 }
 
 /** @internal HOTP value (truncated HMAC modulo 10^digits) without building a string. */
-export function hotpValue(
-  hash: NodeHash,
-  secret: Uint8Array,
-  counter: number,
-  digits: OtpDigits,
-  scratch: Buffer,
-): number {
-  return (
-    dynamicTruncate(
-      createHmac(hash, secret).update(writeCounter(counter, scratch)).digest(),
-    ) % POW10[digits]
-  );
+export function hotpValue(hash: NodeHash, secret: Uint8Array, counter: number, digits: OtpDigits, scratch: Buffer): number {
+  return dynamicTruncate(createHmac(hash, secret).update(writeCounter(counter, scratch)).digest()) % POW10[digits];
 }
 
 /** @internal Reusable buffers for one digit count. */
@@ -128,11 +107,7 @@ export function scratchFor(digits: OtpDigits): Scratch {
  * `digits` characters 0-9, else `null` (the caller answers "invalid" without computing
  * anything).
  */
-export function codeBytes(
-  code: unknown,
-  digits: OtpDigits,
-  scratch: Scratch = newScratch(digits),
-): Buffer | null {
+export function codeBytes(code: unknown, digits: OtpDigits, scratch: Scratch = newScratch(digits)): Buffer | null {
   if (typeof code !== 'string' || code.length !== digits) return null;
   const out = scratch.submitted;
   for (let i = 0; i < digits; i++) {
@@ -146,13 +121,7 @@ export function codeBytes(
 /**
  * @internal Write the HOTP for `counter` as ASCII digits into `scratch.code` and return it.
  */
-export function writeHotp(
-  hash: NodeHash,
-  secret: Uint8Array,
-  counter: number,
-  digits: OtpDigits,
-  scratch: Scratch,
-): Buffer {
+export function writeHotp(hash: NodeHash, secret: Uint8Array, counter: number, digits: OtpDigits, scratch: Scratch): Buffer {
   let value = hotpValue(hash, secret, counter, digits, scratch.counter);
   const out = scratch.code;
   for (let i = digits - 1; i >= 0; i--) {
@@ -174,8 +143,5 @@ export function hotpMatches(
   code: Buffer,
   scratch: Scratch,
 ): boolean {
-  return timingSafeEqual(
-    writeHotp(hash, secret, counter, digits, scratch),
-    code,
-  );
+  return timingSafeEqual(writeHotp(hash, secret, counter, digits, scratch), code);
 }

@@ -4,15 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { generateSync } from 'otplib';
-import {
-  NODE_HASH,
-  codeBytes,
-  hotpMatches,
-  newScratch,
-  nodeCryptoPlugin,
-  scratchFor,
-  writeHotp,
-} from './hmac';
+import { NODE_HASH, codeBytes, hotpMatches, newScratch, nodeCryptoPlugin, scratchFor, writeHotp } from './hmac';
 import { checkSecret } from './keys';
 import {
   MAX_HOTP_LOOK_AHEAD,
@@ -74,8 +66,7 @@ interface Checked {
 }
 
 function checkHotp(opts: HotpOptions & { counter: number }): Checked {
-  if (opts === null || typeof opts !== 'object')
-    throw new TypeError('options object expected');
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options object expected');
   return {
     secret: checkSecret(opts.secret),
     algorithm: checkAlgorithm(opts.algorithm ?? 'SHA1'),
@@ -104,20 +95,14 @@ export function generateHotp(opts: GenerateHotpOptions): string {
  */
 export function verifyHotp(opts: VerifyHotpOptions): VerifyHotpResult {
   const { secret, algorithm, digits, counter } = checkHotp(opts);
-  const lookAhead = checkInteger(
-    'lookAhead',
-    opts.lookAhead ?? 10,
-    0,
-    MAX_HOTP_LOOK_AHEAD,
-  );
+  const lookAhead = checkInteger('lookAhead', opts.lookAhead ?? 10, 0, MAX_HOTP_LOOK_AHEAD);
   const scratch = scratchFor(digits);
   const code = codeBytes(opts.code, digits, scratch);
   if (code === null) return { valid: false };
   const hash = NODE_HASH[algorithm];
   const last = Math.min(counter + lookAhead, Number.MAX_SAFE_INTEGER);
   for (let c = counter; c <= last; c++) {
-    if (hotpMatches(hash, secret, c, digits, code, scratch))
-      return { valid: true, counter: c, delta: c - counter };
+    if (hotpMatches(hash, secret, c, digits, code, scratch)) return { valid: true, counter: c, delta: c - counter };
   }
   return { valid: false };
 }
@@ -130,12 +115,7 @@ export function verifyHotp(opts: VerifyHotpOptions): VerifyHotpResult {
  */
 export function resyncHotp(opts: ResyncHotpOptions): ResyncHotpResult {
   const { secret, algorithm, digits, counter } = checkHotp(opts);
-  const resyncWindow = checkInteger(
-    'resyncWindow',
-    opts.resyncWindow ?? 100,
-    0,
-    MAX_RESYNC_WINDOW,
-  );
+  const resyncWindow = checkInteger('resyncWindow', opts.resyncWindow ?? 100, 0, MAX_RESYNC_WINDOW);
   // Rare path: fresh buffers, since two submitted codes are held at once.
   const code1 = codeBytes(opts.code1, digits);
   const code2 = codeBytes(opts.code2, digits);
@@ -148,8 +128,7 @@ export function resyncHotp(opts: ResyncHotpOptions): ResyncHotpResult {
   let previousMatchedCode1 = false;
   for (let c = counter; c <= last + 1; c++) {
     const candidate = writeHotp(hash, secret, c, digits, scratch);
-    if (previousMatchedCode1 && timingSafeEqual(candidate, code2))
-      return { valid: true, counter: c + 1 };
+    if (previousMatchedCode1 && timingSafeEqual(candidate, code2)) return { valid: true, counter: c + 1 };
     previousMatchedCode1 = c <= last && timingSafeEqual(candidate, code1);
   }
   return { valid: false };

@@ -7,13 +7,7 @@
  * `T = floor((floor(time / 1000) - t0) / step)`.
  */
 import { generateSync } from 'otplib';
-import {
-  NODE_HASH,
-  codeBytes,
-  hotpMatches,
-  nodeCryptoPlugin,
-  scratchFor,
-} from './hmac';
+import { NODE_HASH, codeBytes, hotpMatches, nodeCryptoPlugin, scratchFor } from './hmac';
 import { checkSecret } from './keys';
 import {
   MAX_DRIFT_STEPS,
@@ -81,22 +75,10 @@ interface CheckedClock {
 
 function checkClock(opts: TotpClockOptions): CheckedClock {
   const time = opts.time ?? Date.now();
-  if (
-    typeof time !== 'number' ||
-    !Number.isFinite(time) ||
-    time < 0 ||
-    time > Number.MAX_SAFE_INTEGER
-  ) {
-    throw new RangeError(
-      'time must be a non-negative number of milliseconds since the Unix epoch',
-    );
+  if (typeof time !== 'number' || !Number.isFinite(time) || time < 0 || time > Number.MAX_SAFE_INTEGER) {
+    throw new RangeError('time must be a non-negative number of milliseconds since the Unix epoch');
   }
-  const step = checkInteger(
-    'step',
-    opts.step ?? 30,
-    MIN_STEP_SECONDS,
-    MAX_STEP_SECONDS,
-  );
+  const step = checkInteger('step', opts.step ?? 30, MIN_STEP_SECONDS, MAX_STEP_SECONDS);
   const t0 = checkInteger('t0', opts.t0 ?? 0, 0, Number.MAX_SAFE_INTEGER);
   const epochSeconds = Math.floor(time / 1000);
   if (epochSeconds < t0) throw new RangeError('time is before t0');
@@ -115,8 +97,7 @@ export function totpTimeStep(opts: TotpClockOptions = {}): number {
 
 /** The TOTP code at `time` (default now), as a string of `digits` digits (leading zeros kept). */
 export function generateTotp(opts: GenerateTotpOptions): string {
-  if (opts === null || typeof opts !== 'object')
-    throw new TypeError('options object expected');
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options object expected');
   const secret = checkSecret(opts.secret);
   const algorithm = checkAlgorithm(opts.algorithm ?? 'SHA1');
   const digits = checkDigits(opts.digits ?? 6);
@@ -141,28 +122,15 @@ export function generateTotp(opts: GenerateTotpOptions): string {
  * code does not: it is just `{ valid: false }`.
  */
 export function verifyTotp(opts: VerifyTotpOptions): VerifyTotpResult {
-  if (opts === null || typeof opts !== 'object')
-    throw new TypeError('options object expected');
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options object expected');
   const secret = checkSecret(opts.secret);
   const algorithm = checkAlgorithm(opts.algorithm ?? 'SHA1');
   const digits = checkDigits(opts.digits ?? 6);
   const { timeStep: current } = checkClock(opts);
   const window = checkInteger('window', opts.window ?? 1, 0, MAX_TOTP_WINDOW);
-  const driftSteps = checkInteger(
-    'driftSteps',
-    opts.driftSteps ?? 0,
-    -MAX_DRIFT_STEPS,
-    MAX_DRIFT_STEPS,
-  );
+  const driftSteps = checkInteger('driftSteps', opts.driftSteps ?? 0, -MAX_DRIFT_STEPS, MAX_DRIFT_STEPS);
   const afterTimeStep =
-    opts.afterTimeStep === undefined
-      ? -1
-      : checkInteger(
-          'afterTimeStep',
-          opts.afterTimeStep,
-          -1,
-          Number.MAX_SAFE_INTEGER,
-        );
+    opts.afterTimeStep === undefined ? -1 : checkInteger('afterTimeStep', opts.afterTimeStep, -1, Number.MAX_SAFE_INTEGER);
   const scratch = scratchFor(digits);
   const code = codeBytes(opts.code, digits, scratch);
   if (code === null) return { valid: false };
@@ -173,8 +141,7 @@ export function verifyTotp(opts: VerifyTotpOptions): VerifyTotpResult {
     const offset = i % 2 === 1 ? -(i + 1) / 2 : i / 2;
     const s = centre + offset;
     if (s < 0 || s <= afterTimeStep || s > Number.MAX_SAFE_INTEGER) continue;
-    if (hotpMatches(hash, secret, s, digits, code, scratch))
-      return { valid: true, timeStep: s, delta: s - current };
+    if (hotpMatches(hash, secret, s, digits, code, scratch)) return { valid: true, timeStep: s, delta: s - current };
   }
   return { valid: false };
 }

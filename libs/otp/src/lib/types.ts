@@ -4,11 +4,7 @@ export type OtpAlgorithm = 'SHA1' | 'SHA256' | 'SHA512';
 /** Number of digits of a code. RFC 4226 allows 6 to 8; 6 and 8 are the common ones. */
 export type OtpDigits = 6 | 7 | 8;
 
-export const OTP_ALGORITHMS: readonly OtpAlgorithm[] = Object.freeze([
-  'SHA1',
-  'SHA256',
-  'SHA512',
-]);
+export const OTP_ALGORITHMS: readonly OtpAlgorithm[] = Object.freeze(['SHA1', 'SHA256', 'SHA512']);
 export const OTP_DIGITS: readonly OtpDigits[] = Object.freeze([6, 7, 8]);
 
 /** Smallest accepted secret, in bytes (RFC 4226 §4 R6: at least 128 bits). */
@@ -30,8 +26,7 @@ export const MAX_STEP_SECONDS = 3600;
 
 /** @internal */
 export function checkAlgorithm(algorithm: unknown): OtpAlgorithm {
-  if (algorithm === 'SHA1' || algorithm === 'SHA256' || algorithm === 'SHA512')
-    return algorithm;
+  if (algorithm === 'SHA1' || algorithm === 'SHA256' || algorithm === 'SHA512') return algorithm;
   throw new RangeError("algorithm must be 'SHA1', 'SHA256' or 'SHA512'");
 }
 
@@ -42,18 +37,8 @@ export function checkDigits(digits: unknown): OtpDigits {
 }
 
 /** @internal Integer in [min, max], else RangeError naming the option. */
-export function checkInteger(
-  name: string,
-  value: unknown,
-  min: number,
-  max: number,
-): number {
-  if (
-    typeof value !== 'number' ||
-    !Number.isSafeInteger(value) ||
-    value < min ||
-    value > max
-  ) {
+export function checkInteger(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new RangeError(`${name} must be an integer from ${min} to ${max}`);
   }
   return value;

@@ -13,9 +13,7 @@ export function seededRandom(seed: number): () => number {
 /** Integer in [min, max] (inclusive), min and max safe integers. */
 export function randomInt(rnd: () => number, min: number, max: number): number {
   // 53 random bits, so that large ranges (counters up to 2^53) are covered evenly.
-  const fraction =
-    (Math.floor(rnd() * 2 ** 21) * 2 ** 32 + Math.floor(rnd() * 2 ** 32)) /
-    2 ** 53;
+  const fraction = (Math.floor(rnd() * 2 ** 21) * 2 ** 32 + Math.floor(rnd() * 2 ** 32)) / 2 ** 53;
   return min + Math.floor(fraction * (max - min + 1));
 }
 

@@ -95,10 +95,7 @@ export const RFC4226_VECTORS: ReadonlyArray<{
 export const RFC6238_SEEDS: Readonly<Record<OtpAlgorithm, Buffer>> = {
   SHA1: Buffer.from('12345678901234567890', 'ascii'),
   SHA256: Buffer.from('12345678901234567890123456789012', 'ascii'),
-  SHA512: Buffer.from(
-    '1234567890123456789012345678901234567890123456789012345678901234',
-    'ascii',
-  ),
+  SHA512: Buffer.from('1234567890123456789012345678901234567890123456789012345678901234', 'ascii'),
 };
 
 /** RFC 6238 Appendix B: T0 = 0, X = 30, 8 digits. */

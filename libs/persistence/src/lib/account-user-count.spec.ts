@@ -27,10 +27,12 @@ describe('the user count of an account', () => {
     await new UsersRepository(db).delete(account.id, users[0].id);
     expect(await userCount(account.id)).toBe(2);
     expect(await userCount(other.id)).toBe(1);
-    await db.transaction(async () => {
-      await newUser(db, account.id, 'rolled-back');
-      throw new Error('roll back');
-    }).catch(() => undefined);
+    await db
+      .transaction(async () => {
+        await newUser(db, account.id, 'rolled-back');
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
     expect(await userCount(account.id)).toBe(2);
     expect(await userCount(account.id)).toBe(await new UsersRepository(db).count(account.id));
   });

@@ -9,7 +9,17 @@ describe('migrations', () => {
     try {
       await dataSource.initialize();
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((m) => m.name)).toEqual(['InitialSchema1763700000000', 'EnrollmentTokens1763800000000', 'AdministratorActivation1763900000000', 'AccessRequestPendingSecret1764000000000', 'ExistingClients1764100000000', 'TokenSigningKeys1764100000001', 'WrongCodesIndex1764200000000', 'AccountUserCount1764300000000', 'SettledDayTotals1764400000000']);
+      expect(applied.map((m) => m.name)).toEqual([
+        'InitialSchema1763700000000',
+        'EnrollmentTokens1763800000000',
+        'AdministratorActivation1763900000000',
+        'AccessRequestPendingSecret1764000000000',
+        'ExistingClients1764100000000',
+        'TokenSigningKeys1764100000001',
+        'WrongCodesIndex1764200000000',
+        'AccountUserCount1764300000000',
+        'SettledDayTotals1764400000000',
+      ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
       const client = new Client({ connectionString: empty.url });
@@ -52,7 +62,9 @@ describe('migrations', () => {
 
       for (let i = 0; i < applied.length; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await dataSource.showMigrations()).toBe(true);
-      const left = await dataSource.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`);
+      const left = await dataSource.query(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`,
+      );
       expect(left[0].n).toBe(0);
     } finally {
       if (dataSource.isInitialized) await dataSource.destroy();

@@ -58,7 +58,12 @@ export async function newResource(
     tokenFormat: options.tokenFormat,
     frameOrigins: options.frameOrigins,
   });
-  return { resource, apiKey: credentials.key, apiSecret: credentials.secret, authorization: basicAuthorization(credentials.key, credentials.secret) };
+  return {
+    resource,
+    apiKey: credentials.key,
+    apiSecret: credentials.secret,
+    authorization: basicAuthorization(credentials.key, credentials.secret),
+  };
 }
 
 /** A user of the account, created directly (no licence check, no journal). */

@@ -14,7 +14,9 @@ export class AdministratorActivation1763900000000 implements MigrationInterface 
     await q.query(
       `ALTER TABLE administrators ADD CONSTRAINT administrators_active_activated CHECK (status <> 'Active' OR activated_at IS NOT NULL)`,
     );
-    await q.query(`CREATE INDEX administrators_account_scope ON administrators (account_id, id) WHERE status = 'Active' AND role = 'Admin'`);
+    await q.query(
+      `CREATE INDEX administrators_account_scope ON administrators (account_id, id) WHERE status = 'Active' AND role = 'Admin'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

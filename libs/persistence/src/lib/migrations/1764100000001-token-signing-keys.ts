@@ -17,7 +17,9 @@ export class TokenSigningKeys1764100000001 implements MigrationInterface {
         created_at timestamptz NOT NULL,
         retired_at timestamptz
       )`);
-    await q.query(`CREATE UNIQUE INDEX token_signing_keys_one_active ON token_signing_keys ((retired_at IS NULL)) WHERE retired_at IS NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX token_signing_keys_one_active ON token_signing_keys ((retired_at IS NULL)) WHERE retired_at IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

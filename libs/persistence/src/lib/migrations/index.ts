@@ -10,7 +10,13 @@ import { SettledDayTotals1764400000000 } from './1764400000000-settled-day-total
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
-  InitialSchema1763700000000, EnrollmentTokens1763800000000, AdministratorActivation1763900000000, AccessRequestPendingSecret1764000000000,
-  ExistingClients1764100000000, TokenSigningKeys1764100000001, WrongCodesIndex1764200000000,
-  AccountUserCount1764300000000, SettledDayTotals1764400000000,
+  InitialSchema1763700000000,
+  EnrollmentTokens1763800000000,
+  AdministratorActivation1763900000000,
+  AccessRequestPendingSecret1764000000000,
+  ExistingClients1764100000000,
+  TokenSigningKeys1764100000001,
+  WrongCodesIndex1764200000000,
+  AccountUserCount1764300000000,
+  SettledDayTotals1764400000000,
 ];

@@ -12,13 +12,27 @@ export type NewAccessRequest = Pick<
 
 /** What a decision writes beside the status (SPEC.md history item). */
 export type AccessDecision = Partial<
-  Pick<AccessRequestEntity, 'userId' | 'grantedAt' | 'authenticator' | 'ip' | 'remoteHost' | 'twoFADeviceIp' | 'countryCode' | 'region' | 'city'>
+  Pick<
+    AccessRequestEntity,
+    'userId' | 'grantedAt' | 'authenticator' | 'ip' | 'remoteHost' | 'twoFADeviceIp' | 'countryCode' | 'region' | 'city'
+  >
 >;
 
 /** What the history shows of a request. */
 export type AccessHistoryRow = Pick<
   AccessRequestEntity,
-  'id' | 'identity' | 'status' | 'createdAt' | 'grantedAt' | 'authenticator' | 'countryCode' | 'region' | 'city' | 'remoteHost' | 'ip' | 'twoFADeviceIp'
+  | 'id'
+  | 'identity'
+  | 'status'
+  | 'createdAt'
+  | 'grantedAt'
+  | 'authenticator'
+  | 'countryCode'
+  | 'region'
+  | 'city'
+  | 'remoteHost'
+  | 'ip'
+  | 'twoFADeviceIp'
 > & { resourceName: string | null };
 
 export interface AccessHistoryFilter {
@@ -141,7 +155,10 @@ export class AccessRequestsRepository {
 
   /** Awaiting requests of the account created at or before `createdUpTo` become Expired. */
   async expireStale(accountId: string, createdUpTo: Date): Promise<void> {
-    await this.repo().update({ accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) }, { status: 'Expired', pendingSecretEnc: null });
+    await this.repo().update(
+      { accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) },
+      { status: 'Expired', pendingSecretEnc: null },
+    );
   }
 
   /**
@@ -215,7 +232,11 @@ export class AccessRequestsRepository {
    * Counts a wrong code on an awaiting request; the `limit`-th makes it Denied. Returns the new count
    * and status, or null when the request was no longer awaiting.
    */
-  async recordFailedAttempt(accountId: string, id: string, limit: number): Promise<{ failedAttempts: number; status: AccessRequestStatus } | null> {
+  async recordFailedAttempt(
+    accountId: string,
+    id: string,
+    limit: number,
+  ): Promise<{ failedAttempts: number; status: AccessRequestStatus } | null> {
     const rows: { failed_attempts: number; status: AccessRequestStatus }[] = await this.db.manager().query(
       `UPDATE access_requests
           SET failed_attempts = failed_attempts + 1,
@@ -235,11 +256,10 @@ export class AccessRequestsRepository {
     const rows: { n: number }[] = await this.db
       .manager()
       // only requests with a wrong code count: the partial index access_requests_user_wrong_codes holds just those
-      .query('SELECT COALESCE(SUM(failed_attempts), 0)::int AS n FROM access_requests WHERE user_id = $2 AND created_at >= $3 AND failed_attempts > 0 AND account_id = $1', [
-        accountId,
-        userId,
-        since,
-      ]);
+      .query(
+        'SELECT COALESCE(SUM(failed_attempts), 0)::int AS n FROM access_requests WHERE user_id = $2 AND created_at >= $3 AND failed_attempts > 0 AND account_id = $1',
+        [accountId, userId, since],
+      );
     return rows[0]?.n ?? 0;
   }
 
@@ -247,7 +267,12 @@ export class AccessRequestsRepository {
    * Moves an awaiting request to its final status; true for exactly one of parallel callers. A pending
    * secret is dropped: once decided, the request can no longer enroll anything.
    */
-  async decide(accountId: string, id: string, status: Exclude<AccessRequestStatus, 'AwaitingAuthentication'>, decision: AccessDecision = {}): Promise<boolean> {
+  async decide(
+    accountId: string,
+    id: string,
+    status: Exclude<AccessRequestStatus, 'AwaitingAuthentication'>,
+    decision: AccessDecision = {},
+  ): Promise<boolean> {
     const result = await this.repo()
       .createQueryBuilder()
       .update()

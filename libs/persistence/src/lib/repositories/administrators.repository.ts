@@ -71,7 +71,11 @@ export class AdministratorsRepository {
       .getOne();
   }
 
-  async update(accountId: string, id: string, values: Partial<Pick<AdministratorEntity, 'name' | 'role' | 'status' | 'activatedAt'>>): Promise<void> {
+  async update(
+    accountId: string,
+    id: string,
+    values: Partial<Pick<AdministratorEntity, 'name' | 'role' | 'status' | 'activatedAt'>>,
+  ): Promise<void> {
     await this.repo().update({ accountId, id }, values);
   }
 

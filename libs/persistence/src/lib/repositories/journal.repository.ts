@@ -15,7 +15,10 @@ export interface JournalSearch {
 }
 
 /** What the journal page shows of an event. */
-export type JournalEventRow = Pick<JournalEventEntity, 'id' | 'eventDate' | 'object' | 'action' | 'subject' | 'success' | 'additionalFields'>;
+export type JournalEventRow = Pick<
+  JournalEventEntity,
+  'id' | 'eventDate' | 'object' | 'action' | 'subject' | 'success' | 'additionalFields'
+>;
 
 export class JournalRepository {
   constructor(private readonly db: Db) {}

@@ -12,7 +12,8 @@ export class ResourcesRepository {
 
   insert(
     accountId: string,
-    values: Omit<ResourceEntity, 'id' | 'accountId' | 'tokenFormat' | 'frameOrigins'> & Partial<Pick<ResourceEntity, 'tokenFormat' | 'frameOrigins'>>,
+    values: Omit<ResourceEntity, 'id' | 'accountId' | 'tokenFormat' | 'frameOrigins'> &
+      Partial<Pick<ResourceEntity, 'tokenFormat' | 'frameOrigins'>>,
   ): Promise<ResourceEntity> {
     return this.repo().save(this.repo().create({ ...values, accountId }));
   }
@@ -40,7 +41,11 @@ export class ResourcesRepository {
   }
 
   /** The fields given change; the others stay as they are. */
-  async update(accountId: string, id: string, changes: Partial<Pick<ResourceEntity, 'name' | 'tokenFormat' | 'frameOrigins'>>): Promise<void> {
+  async update(
+    accountId: string,
+    id: string,
+    changes: Partial<Pick<ResourceEntity, 'name' | 'tokenFormat' | 'frameOrigins'>>,
+  ): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await this.repo().update({ accountId, id }, changes);
   }

@@ -1,7 +1,16 @@
 import { Page } from '@twofold/domain';
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
-import { AuthenticatorEntity, AuthenticatorKind, CustomFieldEntity, GroupEntity, PhoneEntity, UserEntity, UserGroupEntity, UserSource } from '../entities';
+import {
+  AuthenticatorEntity,
+  AuthenticatorKind,
+  CustomFieldEntity,
+  GroupEntity,
+  PhoneEntity,
+  UserEntity,
+  UserGroupEntity,
+  UserSource,
+} from '../entities';
 
 export interface NewUser {
   identity: string;
@@ -193,7 +202,11 @@ export class UsersRepository {
    * are aggregated per user by index look-ups on (user_id, …). Same order and contents as `list` +
    * `detailsOf`.
    */
-  async listWithDetails(accountId: string, filter: { identity?: string }, page: Page): Promise<{ user: UserEntity; details: UserDetails }[]> {
+  async listWithDetails(
+    accountId: string,
+    filter: { identity?: string },
+    page: Page,
+  ): Promise<{ user: UserEntity; details: UserDetails }[]> {
     const params: unknown[] = [accountId, page.limit, page.offset];
     let identityFilter = '';
     if (filter.identity !== undefined) {
@@ -223,11 +236,16 @@ export class UsersRepository {
 
   /** Groups, authenticator kinds, phones and custom fields of many users at once, in one round trip. */
   async detailsOf(accountId: string, userIds: readonly string[]): Promise<Map<string, UserDetails>> {
-    const details = new Map<string, UserDetails>(userIds.map((id) => [id, { groups: [], authenticatorKinds: [], phones: [], customFields: [] }]));
+    const details = new Map<string, UserDetails>(
+      userIds.map((id) => [id, { groups: [], authenticatorKinds: [], phones: [], customFields: [] }]),
+    );
     if (userIds.length === 0) return details;
     const rows: Array<Pick<UserWithDetailsRow, 'id' | 'groups' | 'kinds' | 'phones' | 'custom_fields'>> = await this.db
       .manager()
-      .query(`SELECT u.id, ${USER_DETAILS_COLUMNS} FROM users u WHERE u.account_id = $1 AND u.id = ANY($2::uuid[])`, [accountId, [...userIds]]);
+      .query(`SELECT u.id, ${USER_DETAILS_COLUMNS} FROM users u WHERE u.account_id = $1 AND u.id = ANY($2::uuid[])`, [
+        accountId,
+        [...userIds],
+      ]);
     for (const row of rows) details.set(row.id, detailsOfRow(row));
     return details;
   }
@@ -246,7 +264,10 @@ export class UsersRepository {
 
   async removeFromGroups(accountId: string, userId: string, groupIds: readonly string[]): Promise<void> {
     if (groupIds.length === 0) return;
-    await this.db.manager().getRepository(UserGroupEntity).delete({ accountId, userId, groupId: In([...groupIds]) });
+    await this.db
+      .manager()
+      .getRepository(UserGroupEntity)
+      .delete({ accountId, userId, groupId: In([...groupIds]) });
   }
 
   /**
@@ -254,7 +275,10 @@ export class UsersRepository {
    * §6: a user with a phone lists `Sms`), which the authenticator API shows and removes by phone id.
    */
   phoneRowsOf(accountId: string, userId: string): Promise<PhoneEntity[]> {
-    return this.db.manager().getRepository(PhoneEntity).find({ where: { accountId, userId }, order: { number: 'ASC', id: 'ASC' } });
+    return this.db
+      .manager()
+      .getRepository(PhoneEntity)
+      .find({ where: { accountId, userId }, order: { number: 'ASC', id: 'ASC' } });
   }
 
   async phonesOf(accountId: string, userId: string): Promise<string[]> {
@@ -274,14 +298,22 @@ export class UsersRepository {
     return rows;
   }
 
-  async changePhones(accountId: string, userId: string, change: { add: readonly string[]; remove: readonly string[] }, at: Date): Promise<void> {
+  async changePhones(
+    accountId: string,
+    userId: string,
+    change: { add: readonly string[]; remove: readonly string[] },
+    at: Date,
+  ): Promise<void> {
     const phones = this.db.manager().getRepository(PhoneEntity);
     if (change.remove.length > 0) await phones.delete({ accountId, userId, number: In([...change.remove]) });
     if (change.add.length > 0) await phones.insert(change.add.map((number) => ({ accountId, userId, number, createdAt: at })));
   }
 
   async customFieldsOf(accountId: string, userId: string): Promise<{ name: string; value: string }[]> {
-    const rows = await this.db.manager().getRepository(CustomFieldEntity).find({ where: { accountId, userId }, order: { name: 'ASC' } });
+    const rows = await this.db
+      .manager()
+      .getRepository(CustomFieldEntity)
+      .find({ where: { accountId, userId }, order: { name: 'ASC' } });
     return rows.map((row) => ({ name: row.name, value: row.value }));
   }
 
