@@ -9,6 +9,13 @@ import { nxEnv } from './nx-env.mjs';
 const root = new URL('../..', import.meta.url).pathname;
 const env = { ...nxEnv, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
 
+// the code is formatted by Prettier (`npm run format`); a file that is not fails here, before anything runs
+const format = spawnSync('npx', ['prettier', '--check', '.'], { cwd: root, env, stdio: 'inherit' });
+if (format.status !== 0) {
+  console.error('npm test: files not formatted by Prettier (run `npm run format`)');
+  process.exit(format.status ?? 1);
+}
+
 // lint enforces the module boundaries of DESIGN.md; the bundles are what the black-box tests run
 const build = spawnSync('npx', ['nx', 'run-many', '-t', 'lint', 'build', '--output-style=stream'], {
   cwd: root,
