@@ -1,4 +1,5 @@
 import {
+  asAccountId,
   Clock,
   NotFound,
   requireUuid,
@@ -185,7 +186,8 @@ export class Provisioning {
   }
 
   private async find(accountId: string): Promise<AccountEntity> {
-    const account = await this.accounts.findById(requireUuid(accountId, 'Account'));
+    // the operator's argument: an account's id only once it is found
+    const account = await this.accounts.findById(asAccountId(requireUuid(accountId, 'Account')));
     if (!account) throw new NotFound('Account');
     return account;
   }

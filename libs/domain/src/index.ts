@@ -14,3 +14,4 @@ export * from './lib/access-requests';
 export * from './lib/input';
 export * from './lib/resources';
 export * from './lib/ra-requests';
+export * from './lib/account-id';

@@ -1,4 +1,5 @@
 import {
+  AccountId,
   ACCESS_REQUEST_TTL_MINUTES,
   ACCESS_USER_MAX_RECENT_FAILED_CODES,
   HOTP_LOOK_AHEAD,
@@ -75,7 +76,7 @@ export async function acceptOtpCode(
  */
 export async function userOutOfCodeAttempts(
   requests: AccessRequestsRepository,
-  accountId: string,
+  accountId: AccountId,
   userId: string,
   now: Date,
 ): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AccountId,
   AccessCallback,
   accessPageFrameAncestors,
   accessRequestExpiresAt,
@@ -275,7 +276,7 @@ export class AccessPageService {
    * so whoever holds the request's URL must not enroll an app of their own over it (CONTRACT §7 offers
    * the enrollment only to a user without a second factor). The administrator sends an enrollment link.
    */
-  private async hasOtherSecondFactor(accountId: string, userId: string, all: readonly AuthenticatorEntity[]): Promise<boolean> {
+  private async hasOtherSecondFactor(accountId: AccountId, userId: string, all: readonly AuthenticatorEntity[]): Promise<boolean> {
     return all.length > 0 || (await this.users.phoneRowsOf(accountId, userId)).length > 0;
   }
 

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { generateHotp, generateTotp, parseBase32Key } from '@twofold/otp';
 import { jwtVerify } from 'jose';
 import { startTestApp, TestApp } from '../testing/test-app';
@@ -5,7 +6,7 @@ import { POST_MESSAGE_SCRIPT } from './access-page.view';
 
 describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let accountAuth: string;
   let resource: Awaited<ReturnType<TestApp['newResource']>>;
 

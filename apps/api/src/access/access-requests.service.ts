@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AccountId,
   ACCESS_REQUEST_TTL_MINUTES,
   Clock,
   effectiveAccessStatus,
@@ -65,7 +66,7 @@ export class AccessRequestsService {
   }
 
   /** GET /access/requests: one past UTC day of the account's history (SPEC.md "History"). */
-  async history(accountId: string, rawQuery: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<AccessRequestDto>>> {
+  async history(accountId: AccountId, rawQuery: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<AccessRequestDto>>> {
     const query = lowerCaseKeys(rawQuery);
     const now = this.clock.now();
     const day = parsePastDay('createdAt', query['createdat'], now);

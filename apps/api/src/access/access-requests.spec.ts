@@ -1,10 +1,11 @@
+import { AccountId } from '@twofold/domain';
 import { generateHotp, generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 describe('access requests API (CONTRACT §7)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let accountAuth: string;
   let resource: Awaited<ReturnType<TestApp['newResource']>>;
   let otherResource: Awaited<ReturnType<TestApp['newResource']>>;

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { generateHotp, generateTotp } from '@twofold/otp';
 import { openDatabase } from '@twofold/persistence';
@@ -18,7 +19,7 @@ describe('replay protection across two API instances on one database', () => {
   let second: NestFastifyApplication;
   let secondDataSource: DataSource;
   let resourceAuth: string;
-  let accountId: string;
+  let accountId: AccountId;
   const key = Buffer.from('000102030405060708090a0b0c0d0e0f10111213', 'hex');
 
   beforeAll(async () => {

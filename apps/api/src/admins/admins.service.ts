@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AccountId,
   ADMIN_EMAIL_MAX_LENGTH,
   ADMIN_INVITATION_TTL_MINUTES,
   AdminState,
@@ -53,7 +54,7 @@ export class AdminsService {
   ) {}
 
   /** The page of administrators, or with `identity` the one administrator of that e-mail. */
-  async list(accountId: string, query: Record<string, unknown>): Promise<PagedModel<AdminDto> | AdminDto> {
+  async list(accountId: AccountId, query: Record<string, unknown>): Promise<PagedModel<AdminDto> | AdminDto> {
     const page = pageOfQuery(query);
     const identity = singleQueryValue('identity', lowerCaseKeys(query)['identity'])?.trim();
     if (identity) {
@@ -65,7 +66,7 @@ export class AdminsService {
     return pagedModel(admins, totalElements, page, toAdminDto);
   }
 
-  async register(accountId: string, body: RegisterAdminRequest): Promise<RegisteredAdminDto> {
+  async register(accountId: AccountId, body: RegisterAdminRequest): Promise<RegisteredAdminDto> {
     if (typeof body.email === 'string') journalDetails.add({ EmployeeIdentity: body.email.trim().slice(0, ADMIN_EMAIL_MAX_LENGTH) });
     const email = validateAdminEmail(body.email);
     const name = isGiven(body.name) ? validateAdminName(body.name) : email;
@@ -92,7 +93,7 @@ export class AdminsService {
     return toRegisteredAdminDto(admin);
   }
 
-  async update(accountId: string, id: string, body: UpdateAdminRequest): Promise<void> {
+  async update(accountId: AccountId, id: string, body: UpdateAdminRequest): Promise<void> {
     const scopeAdmins = await this.lockScopeAdmins(accountId, id);
     const admin = await this.findForUpdate(accountId, id);
     if (!isGiven(body.name) && !isGiven(body.role) && !isGiven(body.status)) {
@@ -105,24 +106,24 @@ export class AdminsService {
     await this.admins.update(accountId, admin.id, { name, role, status });
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     const scopeAdmins = await this.lockScopeAdmins(accountId, id);
     const admin = await this.findForUpdate(accountId, id);
     assertKeepsScopeAdmin(admin, null, scopeAdmins);
     await this.admins.delete(accountId, admin.id);
   }
 
-  async lock(accountId: string, id: string): Promise<void> {
+  async lock(accountId: AccountId, id: string): Promise<void> {
     await this.update(accountId, id, { status: 'Locked' });
   }
 
-  async unlock(accountId: string, id: string): Promise<void> {
+  async unlock(accountId: AccountId, id: string): Promise<void> {
     const admin = await this.findForUpdate(accountId, id);
     await this.admins.update(accountId, admin.id, { status: unlockedStatus(stateOf(admin)) });
   }
 
   /** A new invitation link for a Pending administrator; the older link stops working. */
-  async resendInvitation(accountId: string, id: unknown): Promise<void> {
+  async resendInvitation(accountId: AccountId, id: unknown): Promise<void> {
     const given = singleQueryValue('id', id)?.trim();
     if (!given) throw new ValidationFailed('id is required.');
     const admin = await this.admins.findById(accountId, requireUuid(given, 'Administrator'));
@@ -133,7 +134,7 @@ export class AdminsService {
   }
 
   /** Mails the link to the administrator's own second-factor setup (CONTRACT §5). */
-  private async invite(accountId: string, admin: AdministratorEntity): Promise<void> {
+  private async invite(accountId: AccountId, admin: AdministratorEntity): Promise<void> {
     const link = await this.links.issue(
       accountId,
       { administratorId: admin.id },
@@ -148,13 +149,13 @@ export class AdminsService {
   }
 
   /** Locks the account's Active Admins and tells how many there are; first, so every caller locks in one order. */
-  private async lockScopeAdmins(accountId: string, id: string): Promise<number> {
+  private async lockScopeAdmins(accountId: AccountId, id: string): Promise<number> {
     journalDetails.add({ EmployeeId: id });
     requireUuid(id, 'Administrator');
     return (await this.admins.lockActiveScopeAdmins(accountId)).length;
   }
 
-  private async findForUpdate(accountId: string, id: string): Promise<AdministratorEntity> {
+  private async findForUpdate(accountId: AccountId, id: string): Promise<AdministratorEntity> {
     journalDetails.add({ EmployeeId: id });
     const admin = await this.admins.findByIdForUpdate(accountId, requireUuid(id, 'Administrator'));
     if (!admin) throw new NotFound('Administrator');

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { AdministratorsRepository } from '@twofold/persistence';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
@@ -27,7 +28,7 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
 
   /** An administrator put straight into the database, e.g. an Active one (the API only makes Pending ones). */
   const seedAdmin = (
-    accountId: string,
+    accountId: AccountId,
     identity: string,
     values: { role?: string; status?: string; activatedAt?: Date | null; lastLoginDate?: Date | null } = {},
   ) =>

@@ -1,16 +1,17 @@
+import { AccountId } from '@twofold/domain';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 
 /** Who calls: an account through its API key, or a resource through its own key (access requests). */
 export interface AccountPrincipal {
   kind: 'account';
-  accountId: string;
+  accountId: AccountId;
   /** the journal's subject for calls made with the account API key */
   login: string;
 }
 
 export interface ResourcePrincipal {
   kind: 'resource';
-  accountId: string;
+  accountId: AccountId;
   resourceId: string;
   login: string;
 }

@@ -1,9 +1,9 @@
-import { ManualClock } from '@twofold/domain';
+import { asAccountId, ManualClock } from '@twofold/domain';
 import { AccountPrincipal, ResourcePrincipal } from './principal';
 import { VERIFIED_CREDENTIALS_MAX_ENTRIES, VERIFIED_CREDENTIALS_TTL_MS, VerifiedCredentialsCache } from './verified-credentials.cache';
 
 describe('VerifiedCredentialsCache', () => {
-  const account: AccountPrincipal = { kind: 'account', accountId: '00000000-0000-4000-8000-000000000001', login: 'acc-key' };
+  const account: AccountPrincipal = { kind: 'account', accountId: asAccountId('00000000-0000-4000-8000-000000000001'), login: 'acc-key' };
   const resource: ResourcePrincipal = {
     kind: 'resource',
     accountId: account.accountId,

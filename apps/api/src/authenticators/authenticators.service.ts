@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AccountId,
   AuthenticatorKindName,
   Clock,
   isGiven,
@@ -81,13 +82,13 @@ export class AuthenticatorsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async list(accountId: string, userId: string): Promise<AuthenticatorsByKindDto> {
+  async list(accountId: AccountId, userId: string): Promise<AuthenticatorsByKindDto> {
     const user = await this.findUser(accountId, userId);
     const rows = await this.authenticators.listByUser(accountId, user.id);
     return toAuthenticatorsByKindDto(rows, await this.users.phoneRowsOf(accountId, user.id));
   }
 
-  async registerToken(accountId: string, userId: string, rawKind: string, body: RegisterTokenRequest): Promise<RegisteredTokenDto> {
+  async registerToken(accountId: AccountId, userId: string, rawKind: string, body: RegisterTokenRequest): Promise<RegisteredTokenDto> {
     const kind = parseOtpTokenKind(rawKind);
     journalDetails.add({ AuthenticatorKind: kind });
     const user = await this.findUser(accountId, userId);
@@ -119,7 +120,7 @@ export class AuthenticatorsService {
 
   /** PUT: a rename, or with `user` a move of an OTP token to that user (and a rename if `name` is given). */
   async update(
-    accountId: string,
+    accountId: AccountId,
     userId: string,
     rawKind: string,
     id: string,
@@ -138,7 +139,7 @@ export class AuthenticatorsService {
     return 'renamed';
   }
 
-  async delete(accountId: string, userId: string, rawKind: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, userId: string, rawKind: string, id: string): Promise<void> {
     const kind = parseAuthenticatorKind(rawKind);
     if (kind === 'Sms' && (await this.deleteSmsPhone(accountId, userId, id))) return;
     const { authenticator } = await this.find(accountId, userId, kind, id);
@@ -147,7 +148,7 @@ export class AuthenticatorsService {
   }
 
   /** DELETE of a kind: every authenticator of that kind of the user; none is not an error. Returns how many. */
-  async deleteKind(accountId: string, userId: string, rawKind: string): Promise<number> {
+  async deleteKind(accountId: AccountId, userId: string, rawKind: string): Promise<number> {
     const kind = parseAuthenticatorKind(rawKind);
     journalDetails.add({ AuthenticatorKind: kind });
     const user = await this.findUser(accountId, userId, { lock: kind === 'Sms' });
@@ -159,7 +160,7 @@ export class AuthenticatorsService {
   }
 
   /** PATCH: a copy of the token for each target user, with the same secret and its own replay state. */
-  async copyToken(accountId: string, userId: string, rawKind: string, id: string, body: CopyTokenRequest): Promise<CopiedTokenDto> {
+  async copyToken(accountId: AccountId, userId: string, rawKind: string, id: string, body: CopyTokenRequest): Promise<CopiedTokenDto> {
     const kind = parseOtpTokenKind(rawKind);
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
     const targetIds = parseTargetUserIds(body.users);
@@ -188,7 +189,7 @@ export class AuthenticatorsService {
     return { copies };
   }
 
-  private async move(accountId: string, userId: string, rawKind: string, id: string, body: UpdateAuthenticatorRequest): Promise<void> {
+  private async move(accountId: AccountId, userId: string, rawKind: string, id: string, body: UpdateAuthenticatorRequest): Promise<void> {
     const kind = parseOtpTokenKind(rawKind);
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
     if (typeof body.user !== 'string' || body.user.trim() === '') throw new ValidationFailed('user must be a user id.');
@@ -204,7 +205,7 @@ export class AuthenticatorsService {
   }
 
   /** SMS is the user's phone numbers: one is removed here, under the user row lock the phone endpoints take too. */
-  private async deleteSmsPhone(accountId: string, userId: string, id: string): Promise<boolean> {
+  private async deleteSmsPhone(accountId: AccountId, userId: string, id: string): Promise<boolean> {
     journalDetails.add({ AuthenticatorKind: 'Sms' });
     const user = await this.findUser(accountId, userId, { lock: true });
     journalDetails.add({ AuthenticatorId: id });
@@ -212,7 +213,7 @@ export class AuthenticatorsService {
   }
 
   /** A phone's name is its number, changed through the phone endpoints; an unknown id stays a 404. */
-  private async refuseSmsRename(accountId: string, userId: string, id: string): Promise<void> {
+  private async refuseSmsRename(accountId: AccountId, userId: string, id: string): Promise<void> {
     const user = await this.findUser(accountId, userId);
     const phones = await this.users.phoneRowsOf(accountId, user.id);
     if (phones.some((phone) => phone.id === id.toLowerCase())) {
@@ -220,7 +221,7 @@ export class AuthenticatorsService {
     }
   }
 
-  private async findUser(accountId: string, userId: string, options: { lock?: boolean } = {}): Promise<UserEntity> {
+  private async findUser(accountId: AccountId, userId: string, options: { lock?: boolean } = {}): Promise<UserEntity> {
     journalDetails.add({ UserId: userId });
     const id = requireUuid(userId, 'User');
     const user = options.lock ? await this.users.findByIdForUpdate(accountId, id) : await this.users.findById(accountId, id);
@@ -231,7 +232,7 @@ export class AuthenticatorsService {
 
   /** The path's user and its authenticator of the path's kind; anything else is 404. */
   private async find(
-    accountId: string,
+    accountId: AccountId,
     userId: string,
     kind: AuthenticatorKindName | OtpTokenKind,
     id: string,
@@ -253,7 +254,7 @@ export class AuthenticatorsService {
    * Target users of a move or copy, each locked (in id order, so parallel calls cannot deadlock) so
    * that none is deleted before the new rows reference it. Any id not of the account: 404, nothing done.
    */
-  private async lockUsers(accountId: string, ids: readonly string[]): Promise<UserEntity[]> {
+  private async lockUsers(accountId: AccountId, ids: readonly string[]): Promise<UserEntity[]> {
     const byId = new Map<string, UserEntity>();
     for (const id of [...ids].sort()) {
       const user = await this.users.findByIdForUpdate(accountId, id);

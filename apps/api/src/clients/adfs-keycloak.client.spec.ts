@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { jwtVerify } from 'jose';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { clientReading, submitCodeOnPage, totpCode, totpUser } from './client-kit';
@@ -13,7 +14,7 @@ import { clientReading, submitCodeOnPage, totpCode, totpUser } from './client-ki
  */
 describe('client: AD FS adapter and Keycloak authenticator (postMessage in an iframe)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let adfs: Awaited<ReturnType<TestApp['newResource']>>;
 
   beforeAll(async () => {

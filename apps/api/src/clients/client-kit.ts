@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { TestApp } from '../testing/test-app';
@@ -26,7 +27,7 @@ export const RA_MODEL_FIELDS = [
   'status',
 ].sort();
 
-export async function totpUser(t: TestApp, accountId: string, identity: string, options: { locked?: boolean } = {}) {
+export async function totpUser(t: TestApp, accountId: AccountId, identity: string, options: { locked?: boolean } = {}) {
   const user = await newUser(t.db, accountId, identity, { locked: options.locked, now: t.clock.now() });
   const authenticator = await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, {
     kind: 'TotpToken',

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, jwtVerify } from 'jose';
 import { startTestApp, TestApp } from '../testing/test-app';
@@ -13,7 +14,7 @@ import { clientReading, hiddenInputs, submitCodeOnPage, totpCode, totpUser } fro
  */
 describe('client: IIS / OWA adapter (POST /access/requests, HS256 token)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let owa: Awaited<ReturnType<TestApp['newResource']>>;
 
   beforeAll(async () => {

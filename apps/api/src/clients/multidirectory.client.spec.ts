@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, jwtVerify } from 'jose';
 import { startTestApp, TestApp } from '../testing/test-app';
@@ -14,7 +15,7 @@ import { clientReading, hiddenInputs, submitCodeOnPage, totpCode, totpUser, wron
  */
 describe('client: directory server (md, accessToken, token refresh)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let directory: Awaited<ReturnType<TestApp['newResource']>>;
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RA_STATUSES } from '@twofold/domain';
+import { AccountId, RA_STATUSES } from '@twofold/domain';
 import { newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { clientReading, RA_MODEL_FIELDS, totpCode, totpUser, wrongTotpCode } from './client-kit';
@@ -16,7 +16,7 @@ import { clientReading, RA_MODEL_FIELDS, totpCode, totpUser, wrongTotpCode } fro
  */
 describe('client: RADIUS adapter (ra, ra/challenge)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let vpn: Awaited<ReturnType<TestApp['newResource']>>;
   let rdGateway: Awaited<ReturnType<TestApp['newResource']>>;
 

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { basicAuthorization } from '@twofold/persistence/testing';
@@ -13,7 +14,7 @@ import { clientReading, hiddenInputs, submitCodeOnPage, totpCode, totpUser } fro
  */
 describe('client: self-service portals (RS256 tokens checked against the JWKS, refresh)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let accountAuth: string;
   let portal: { apiKey: string; apiSecret: string; authorization: string };
   let baseUrl: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
+import { AccountId, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
 import { JournalField, JournalWriter } from '@twofold/journal';
 import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
 import { AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
@@ -57,7 +57,7 @@ export class AuthenticatorAppEnrollment {
    * `2FAMethod: Totp`. The enrolling code's step is spent: it cannot be replayed to sign in.
    */
   async complete(
-    accountId: string,
+    accountId: AccountId,
     user: { id: string; identity: string },
     pendingSecretEnc: Buffer,
     spentTimeStep: number,

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { AdministratorsRepository } from '@twofold/persistence';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { EnrollmentLinksService, hashEnrollmentToken } from './enrollment-links.service';
@@ -5,7 +6,7 @@ import { EnrollmentLinksService, hashEnrollmentToken } from './enrollment-links.
 describe('EnrollmentLinksService', () => {
   let t: TestApp;
   let links: EnrollmentLinksService;
-  let accountId: string;
+  let accountId: AccountId;
   let administratorId: string;
 
   beforeAll(async () => {

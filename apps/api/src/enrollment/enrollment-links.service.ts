@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Clock, DomainError } from '@twofold/domain';
+import { AccountId, Clock, DomainError } from '@twofold/domain';
 import { EnrollmentSubject, EnrollmentTokensRepository } from '@twofold/persistence';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
@@ -40,7 +40,11 @@ export class EnrollmentLinksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async issue(accountId: string, subject: EnrollmentSubject, options: { ttlMinutes: number; email: string | null }): Promise<IssuedLink> {
+  async issue(
+    accountId: AccountId,
+    subject: EnrollmentSubject,
+    options: { ttlMinutes: number; email: string | null },
+  ): Promise<IssuedLink> {
     const now = this.clock.now();
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + options.ttlMinutes * 60_000);

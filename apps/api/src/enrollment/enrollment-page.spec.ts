@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { generateTotp, parseBase32Key } from '@twofold/otp';
 import { AdministratorsRepository, UserEntity } from '@twofold/persistence';
 import { startTestApp, TestApp } from '../testing/test-app';
@@ -6,7 +7,7 @@ import { EnrollmentLinksService } from './enrollment-links.service';
 describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
   let t: TestApp;
   let links: EnrollmentLinksService;
-  let accountId: string;
+  let accountId: AccountId;
 
   beforeAll(async () => {
     t = await startTestApp();

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { assertNotSystemGroup, Clock, DomainError, NotFound, Page, requireUuid, validateGroupName } from '@twofold/domain';
+import { AccountId, assertNotSystemGroup, Clock, DomainError, NotFound, Page, requireUuid, validateGroupName } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { GroupEntity, GroupsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
@@ -17,12 +17,12 @@ export class GroupsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async list(accountId: string, page: Page): Promise<PagedModel<GroupDto>> {
+  async list(accountId: AccountId, page: Page): Promise<PagedModel<GroupDto>> {
     const [groups, totalElements] = await this.groups.list(accountId, page);
     return pagedModel(groups, totalElements, page, toGroupDto);
   }
 
-  async create(accountId: string, rawName: string): Promise<GroupDto> {
+  async create(accountId: AccountId, rawName: string): Promise<GroupDto> {
     journalDetails.add({ GroupName: rawName });
     const name = validateGroupName(rawName);
     try {
@@ -35,7 +35,7 @@ export class GroupsService {
     }
   }
 
-  async rename(accountId: string, id: string, rawName: string): Promise<GroupDto> {
+  async rename(accountId: AccountId, id: string, rawName: string): Promise<GroupDto> {
     const group = await this.find(accountId, id);
     journalDetails.add({ GroupName: rawName });
     assertNotSystemGroup(group);
@@ -49,14 +49,14 @@ export class GroupsService {
     return { ...toGroupDto(group), name };
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     const group = await this.find(accountId, id);
     journalDetails.add({ GroupName: group.name });
     assertNotSystemGroup(group);
     await this.groups.delete(accountId, group.id);
   }
 
-  private async find(accountId: string, id: string): Promise<GroupEntity> {
+  private async find(accountId: AccountId, id: string): Promise<GroupEntity> {
     journalDetails.add({ GroupId: id });
     const group = await this.groups.findById(accountId, requireUuid(id, 'Group'));
     if (!group) throw new NotFound('Group');

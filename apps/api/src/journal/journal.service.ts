@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, isSettledDay, parsePage, parsePastDay, ValidationFailed } from '@twofold/domain';
+import { AccountId, Clock, isSettledDay, parsePage, parsePastDay, ValidationFailed } from '@twofold/domain';
 import { JournalRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
@@ -35,7 +35,7 @@ export class JournalService {
   ) {}
 
   /** GET /journal: one past UTC day of the caller's account, filtered, paged (SPEC.md "Journal"). */
-  async search(accountId: string, rawQuery: Record<string, unknown>): Promise<{ model: JournalPage }> {
+  async search(accountId: AccountId, rawQuery: Record<string, unknown>): Promise<{ model: JournalPage }> {
     const query = lowerCaseKeys(rawQuery);
     const now = this.clock.now();
     const day = parsePastDay('eventDate', query['eventdate'], now);

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
@@ -5,7 +6,7 @@ const YESTERDAY = '2026-05-19';
 
 describe('GET /journal (SPEC.md "Journal")', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let authorization: string;
   let apiKey: string;
 

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { generateHotp } from '@twofold/otp';
 import { REMEMBERED_TOTAL_MIN_ROWS } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
@@ -14,7 +15,7 @@ describe('round trips of the hot calls', () => {
   let t: TestApp;
   let accountAuth: string;
   let resourceAuth: string;
-  let accountId: string;
+  let accountId: AccountId;
   const hotpKey = Buffer.from('0102030405060708090a0b0c0d0e0f1011121314', 'hex');
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import { REMEMBERED_TOTAL_MIN_ROWS } from '@twofold/persistence';
 import { recordQueries } from '../testing/query-counter';
@@ -11,7 +12,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
  */
 describe('remembered totals of settled days (GET /journal, GET /access/requests)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let authorization: string;
   const DAY = '2026-05-18';
   const SETTLED = new Date('2026-05-19T00:15:00.000Z');

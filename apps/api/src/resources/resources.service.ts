@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, DEFAULT_TOKEN_FORMAT, NotFound, Page, requireUuid } from '@twofold/domain';
+import { AccountId, Clock, DEFAULT_TOKEN_FORMAT, NotFound, Page, requireUuid } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { generateApiCredentials, ResourceEntity, ResourcesRepository, SecretCipher } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
@@ -14,12 +14,12 @@ export class ResourcesService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async list(accountId: string, page: Page): Promise<PagedModel<ResourceDto>> {
+  async list(accountId: AccountId, page: Page): Promise<PagedModel<ResourceDto>> {
     const [resources, totalElements] = await this.resources.list(accountId, page);
     return pagedModel(resources, totalElements, page, toResourceDto);
   }
 
-  async create(accountId: string, command: ResourceCommand): Promise<ResourceWithSecretDto> {
+  async create(accountId: AccountId, command: ResourceCommand): Promise<ResourceWithSecretDto> {
     const credentials = generateApiCredentials();
     const resource = await this.resources.insert(accountId, {
       name: command.name,
@@ -34,7 +34,7 @@ export class ResourcesService {
   }
 
   /** PUT /resources/{id}: the name, and the token format and frame origins when given. */
-  async update(accountId: string, id: string, command: ResourceCommand): Promise<ResourceDto> {
+  async update(accountId: AccountId, id: string, command: ResourceCommand): Promise<ResourceDto> {
     const resource = await this.find(accountId, id);
     const changes = { name: command.name, tokenFormat: command.tokenFormat, frameOrigins: command.frameOrigins };
     await this.resources.update(accountId, resource.id, changes);
@@ -42,17 +42,17 @@ export class ResourcesService {
     return toResourceDto({ ...resource, ...definedOnly(changes) });
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     const resource = await this.find(accountId, id);
     await this.resources.delete(accountId, resource.id);
   }
 
-  async displaySecret(accountId: string, id: string): Promise<ResourceWithSecretDto> {
+  async displaySecret(accountId: AccountId, id: string): Promise<ResourceWithSecretDto> {
     const resource = await this.find(accountId, id);
     return { ...toResourceDto(resource), apiSecret: this.cipher.decryptText('resource.api-secret', resource.apiSecretEnc) };
   }
 
-  private async find(accountId: string, id: string): Promise<ResourceEntity> {
+  private async find(accountId: AccountId, id: string): Promise<ResourceEntity> {
     journalDetails.add({ ResourceId: id });
     const resource = await this.resources.findById(accountId, requireUuid(id, 'Resource'));
     if (!resource) throw new NotFound('Resource');

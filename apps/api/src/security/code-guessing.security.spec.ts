@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
@@ -9,7 +10,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
  */
 describe('security: guessing codes through parallel /access/requests/ra calls', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let resource: Awaited<ReturnType<TestApp['newResource']>>;
   const totpKey = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationFailed } from '@twofold/domain';
+import { AccountId, ValidationFailed } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { AccountsRepository } from '@twofold/persistence';
 
@@ -11,12 +11,12 @@ export interface DirectorySyncDto {
 export class SettingsService {
   constructor(private readonly accounts: AccountsRepository) {}
 
-  async directorySync(accountId: string): Promise<DirectorySyncDto> {
+  async directorySync(accountId: AccountId): Promise<DirectorySyncDto> {
     const account = await this.accounts.findById(accountId);
     return { enabled: account?.directorySync ?? false };
   }
 
-  async setDirectorySync(accountId: string, enabled: unknown): Promise<DirectorySyncDto> {
+  async setDirectorySync(accountId: AccountId, enabled: unknown): Promise<DirectorySyncDto> {
     if (typeof enabled !== 'boolean') throw new ValidationFailed('enabled must be true or false.');
     journalDetails.add({ Enabled: String(enabled) });
     await this.accounts.setDirectorySync(accountId, enabled);

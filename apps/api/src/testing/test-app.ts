@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ManualClock } from '@twofold/domain';
+import { AccountId, ManualClock } from '@twofold/domain';
 import { Db, SecretCipher } from '@twofold/persistence';
 import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase } from '@twofold/persistence/testing';
 import request from 'supertest';
@@ -18,7 +18,7 @@ export interface TestApp {
   cipher: SecretCipher;
   database: TestDatabase;
   newAccount(options?: Parameters<typeof newAccount>[2]): Promise<TestAccount>;
-  newResource(accountId: string, name?: string): ReturnType<typeof newResource>;
+  newResource(accountId: AccountId, name?: string): ReturnType<typeof newResource>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ManualClock, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
+import { AccountId, ManualClock, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
 import { Db, generateTokenSigningKey, openDatabase, SecretCipher, TokenSigningKeysRepository } from '@twofold/persistence';
 import { createTestDatabase, newResource, TestDatabase } from '@twofold/persistence/testing';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, JSONWebKeySet, jwtVerify } from 'jose';
@@ -13,7 +13,7 @@ import { accessPageToken } from './tokens.testing';
 
 describe('token formats, JWKS and key rotation (CONTRACT §8.9)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let hs: Awaited<ReturnType<typeof newResource>>;
   let rs: Awaited<ReturnType<typeof newResource>>;
 

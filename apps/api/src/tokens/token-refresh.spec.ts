@@ -1,4 +1,4 @@
-import { TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
+import { AccountId, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
 import { generateTokenSigningKey, ResourceEntity, TokenSigningKeysRepository } from '@twofold/persistence';
 import { newResource, newUser } from '@twofold/persistence/testing';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
@@ -11,7 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('POST /token/refresh (CONTRACT §8.10)', () => {
   let t: TestApp;
-  let accountId: string;
+  let accountId: AccountId;
   let accountAuth: string;
   let hs: Awaited<ReturnType<typeof newResource>>;
   let rs: Awaited<ReturnType<typeof newResource>>;

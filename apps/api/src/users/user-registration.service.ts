@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { assertWithinLicenses, Clock, DomainError, UserSourceName } from '@twofold/domain';
+import { AccountId, assertWithinLicenses, Clock, DomainError, UserSourceName } from '@twofold/domain';
 import { AccountsRepository, GroupsRepository, isUniqueViolation, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 
@@ -24,7 +24,7 @@ export class UserRegistrationService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async register(accountId: string, registration: UserRegistration): Promise<UserEntity> {
+  async register(accountId: AccountId, registration: UserRegistration): Promise<UserEntity> {
     const taken = () => new DomainError('USER_IDENTITY_TAKEN', `A user with the identity ${registration.identity} already exists.`);
     // an existing identity is a conflict even on a full account: nothing new would be created. Looked up
     // before the account row is locked, so parallel creations queue behind one statement less; one
@@ -45,7 +45,7 @@ export class UserRegistrationService {
    * A new user joins those of the named groups that exist in the account; the others are ignored
    * (`groupPolicyPreset.signUpGroups` of an access request, CONTRACT §8.5). Returns the names joined.
    */
-  async joinExistingGroups(accountId: string, userId: string, names: readonly string[]): Promise<string[]> {
+  async joinExistingGroups(accountId: AccountId, userId: string, names: readonly string[]): Promise<string[]> {
     const groups = (await this.groups.findByNames(accountId, names)).filter((group) => !group.system);
     await this.users.addToGroups(
       accountId,

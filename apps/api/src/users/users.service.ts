@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AccountId,
   assertCustomFieldsEditable,
   Clock,
   DomainError,
@@ -95,12 +96,12 @@ export class UsersService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async count(accountId: string): Promise<UsersCountDto> {
+  async count(accountId: AccountId): Promise<UsersCountDto> {
     const account = await this.accounts.findById(accountId);
     return { total: account?.userCount ?? 0, limit: account?.licenses ?? 0 };
   }
 
-  async list(accountId: string, query: Record<string, unknown>): Promise<UserDto[]> {
+  async list(accountId: AccountId, query: Record<string, unknown>): Promise<UserDto[]> {
     const lower = lowerCaseKeys(query);
     const page = pageOfQuery(query);
     const identity = singleQueryValue('identity', lower['identity'])?.trim();
@@ -157,7 +158,7 @@ export class UsersService {
   }
 
   /** V1 PUT /users/{id}: every field optional; null clears Name or Email. */
-  async updateV1(accountId: string, id: string, body: UpdateUserRequest): Promise<UserDto> {
+  async updateV1(accountId: AccountId, id: string, body: UpdateUserRequest): Promise<UserDto> {
     const user = await this.findForUpdate(accountId, id);
     const changes: UserFieldChanges & { isLocked?: boolean } = {};
     if (isGiven(body.identity)) changes.identity = validateUserIdentity(body.identity);
@@ -189,21 +190,21 @@ export class UsersService {
   }
 
   /** V2 PUT /v2/users/{id}: SPEC.md rule 1. */
-  async updateV2(accountId: string, id: string, body: UpdateUserFieldsRequest): Promise<UserIdentityDto> {
+  async updateV2(accountId: AccountId, id: string, body: UpdateUserFieldsRequest): Promise<UserIdentityDto> {
     const user = await this.findForUpdate(accountId, id);
     const changes = parseV2UserFields(body.fields);
     await this.applyFieldChanges(accountId, user, changes);
     return toUserIdentityDto(await this.mustFind(accountId, user.id));
   }
 
-  async setLocked(accountId: string, id: string, isLocked: boolean): Promise<void> {
+  async setLocked(accountId: AccountId, id: string, isLocked: boolean): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     journalDetails.add({ UserLocked: String(isLocked) });
     await this.users.update(accountId, user.id, { isLocked });
   }
 
   /** V2: the one SMS/call number; adds it, or replaces the stored one. */
-  async setPhoneV2(accountId: string, id: string, body: PhoneNumberRequest): Promise<void> {
+  async setPhoneV2(accountId: AccountId, id: string, body: PhoneNumberRequest): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     if (!isGiven(body.phoneNumber) || body.phoneNumber === '') throw new ValidationFailed('PhoneNumber must not be empty.');
     const phone = normalizePhoneNumber(body.phoneNumber);
@@ -211,14 +212,14 @@ export class UsersService {
   }
 
   /** V3: SPEC.md rules 6-8 with CONTRACT §6. */
-  async replacePhonesV3(accountId: string, id: string, body: PhoneNumbersRequest | null): Promise<void> {
+  async replacePhonesV3(accountId: AccountId, id: string, body: PhoneNumbersRequest | null): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     if (!body) throw new ValidationFailed('The request body must not be null.');
     await this.replacePhones(accountId, user, parsePhoneNumberList(body.phoneNumbers));
   }
 
   /** SPEC.md rules 2 and 4; answers all of the user's fields after the change. */
-  async updateCustomFields(accountId: string, id: string, body: CustomFieldsUpdateRequest): Promise<Record<string, string>> {
+  async updateCustomFields(accountId: AccountId, id: string, body: CustomFieldsUpdateRequest): Promise<Record<string, string>> {
     const user = await this.findForUpdate(accountId, id);
     const updates = parseCustomFieldUpdates(body.fields);
     await this.assertCustomFieldsEditable(accountId, user);
@@ -229,7 +230,7 @@ export class UsersService {
   }
 
   /** SPEC.md rules 3 and 4. */
-  async deleteCustomFields(accountId: string, id: string, body: CustomFieldsDeleteRequest): Promise<UserCustomFieldsDto> {
+  async deleteCustomFields(accountId: AccountId, id: string, body: CustomFieldsDeleteRequest): Promise<UserCustomFieldsDto> {
     const user = await this.findForUpdate(accountId, id);
     const names = parseCustomFieldNames(body.fieldNames);
     await this.assertCustomFieldsEditable(accountId, user);
@@ -241,7 +242,7 @@ export class UsersService {
   }
 
   /** SPEC.md rule 5. */
-  async changeGroups(accountId: string, id: string, body: GroupNamesRequest, change: 'add' | 'remove'): Promise<UserGroupsDto> {
+  async changeGroups(accountId: AccountId, id: string, body: GroupNamesRequest, change: 'add' | 'remove'): Promise<UserGroupsDto> {
     const user = await this.findForUpdate(accountId, id);
     const names = parseGroupNames(body.groupNames, 'GroupNames', { allowEmpty: false });
     const groups = requireExistingGroups(names, await this.groups.findByNames(accountId, names));
@@ -253,13 +254,13 @@ export class UsersService {
     return { id: user.id, identity: user.identity, groups: details ? groupNamesOf(details) : [] };
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     await this.users.delete(accountId, user.id);
   }
 
   /** POST /users/{id}/enroll: SPEC.md rule 9, CONTRACT §6. */
-  async enroll(accountId: string, id: string, body: EnrollRequest): Promise<EnrollmentLinkDto> {
+  async enroll(accountId: AccountId, id: string, body: EnrollRequest): Promise<EnrollmentLinkDto> {
     const user = await this.findForUpdate(accountId, id);
     const email = validateUserEmail(body.email);
     const ttl = validateEnrollmentTtl(body.ttl);
@@ -273,7 +274,7 @@ export class UsersService {
    * else returned. The journal gets the link with its token cut short: it is a credential.
    */
   private async sendEnrollmentLink(
-    accountId: string,
+    accountId: AccountId,
     user: UserEntity,
     email: string | null,
     ttlMinutes: number,
@@ -291,18 +292,22 @@ export class UsersService {
     return { link: { expiresAt: issued.expiresAt.toISOString() }, journal };
   }
 
-  private async replacePhones(accountId: string, user: UserEntity, wanted: string[]): Promise<void> {
+  private async replacePhones(accountId: AccountId, user: UserEntity, wanted: string[]): Promise<void> {
     const change = planPhoneReplacement(await this.users.phonesOf(accountId, user.id), wanted);
     await this.users.changePhones(accountId, user.id, change, this.clock.now());
     journalDetails.add({ PhonesAdded: String(change.add.length), PhonesRemoved: String(change.remove.length) });
   }
 
-  private async assertCustomFieldsEditable(accountId: string, user: UserEntity): Promise<void> {
+  private async assertCustomFieldsEditable(accountId: AccountId, user: UserEntity): Promise<void> {
     const account = await this.accounts.findById(accountId);
     assertCustomFieldsEditable(user, account?.directorySync ?? false);
   }
 
-  private async applyFieldChanges(accountId: string, user: UserEntity, changes: UserFieldChanges & { isLocked?: boolean }): Promise<void> {
+  private async applyFieldChanges(
+    accountId: AccountId,
+    user: UserEntity,
+    changes: UserFieldChanges & { isLocked?: boolean },
+  ): Promise<void> {
     try {
       await this.users.update(accountId, user.id, changes);
     } catch (error) {
@@ -313,7 +318,7 @@ export class UsersService {
     }
   }
 
-  private async toDtos(accountId: string, users: UserEntity[], options: { withPhones: boolean }): Promise<UserDto[]> {
+  private async toDtos(accountId: AccountId, users: UserEntity[], options: { withPhones: boolean }): Promise<UserDto[]> {
     const details = await this.users.detailsOf(
       accountId,
       users.map((user) => user.id),
@@ -321,13 +326,13 @@ export class UsersService {
     return users.map((user) => toUserDto(user, details.get(user.id) ?? NO_DETAILS, options));
   }
 
-  private async mustFind(accountId: string, id: string): Promise<UserEntity> {
+  private async mustFind(accountId: AccountId, id: string): Promise<UserEntity> {
     const user = await this.users.findById(accountId, id);
     if (!user) throw new NotFound('User');
     return user;
   }
 
-  private async findForUpdate(accountId: string, id: string): Promise<UserEntity> {
+  private async findForUpdate(accountId: AccountId, id: string): Promise<UserEntity> {
     journalDetails.add({ UserId: id });
     const user = await this.users.findByIdForUpdate(accountId, requireUuid(id, 'User'));
     if (!user) throw new NotFound('User');

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { UsersRepository } from '@twofold/persistence';
 import { journalOfToday } from '../testing/journal-of-today';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
@@ -5,7 +6,7 @@ import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   let t: TestApp;
   let authorization: string;
-  let accountId: string;
+  let accountId: AccountId;
 
   beforeAll(async () => {
     t = await startTestApp();

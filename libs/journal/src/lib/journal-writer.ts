@@ -1,5 +1,5 @@
 import { Db, JournalRepository } from '@twofold/persistence';
-import { Clock } from '@twofold/domain';
+import { AccountId, Clock } from '@twofold/domain';
 import { JournalAction, JournalObject, isJournalEvent } from './journal-events';
 
 export interface JournalEntry<O extends JournalObject = JournalObject> {
@@ -25,7 +25,7 @@ export class JournalWriter {
     this.events = new JournalRepository(db);
   }
 
-  async record<O extends JournalObject>(accountId: string, entry: JournalEntry<O>): Promise<void> {
+  async record<O extends JournalObject>(accountId: AccountId, entry: JournalEntry<O>): Promise<void> {
     if (!isJournalEvent(entry.object, entry.action)) {
       throw new Error(`Not a journal event: ${entry.object} ${String(entry.action)}`);
     }

@@ -1,6 +1,6 @@
 import { BadRequestException, CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { DomainError, ManualClock } from '@twofold/domain';
+import { AccountId, DomainError, ManualClock } from '@twofold/domain';
 import { Db, GroupsRepository, SecretCipher } from '@twofold/persistence';
 import { createTestDatabase, newAccount, TestDatabase } from '@twofold/persistence/testing';
 import { randomBytes } from 'node:crypto';
@@ -24,7 +24,7 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
   let database: TestDatabase;
   let db: Db;
   let interceptor: JournalInterceptor;
-  let accountId: string;
+  let accountId: AccountId;
   const clock = new ManualClock(new Date('2026-05-20T10:00:00Z'));
 
   const contextFor = (handler: () => void): ExecutionContext =>

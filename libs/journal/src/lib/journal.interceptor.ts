@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { DomainError } from '@twofold/domain';
+import { AccountId, DomainError } from '@twofold/domain';
 import { Db } from '@twofold/persistence';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { JOURNAL_METADATA, JournalMetadata } from './journal.decorator';
@@ -10,7 +10,7 @@ import { JournalObject } from './journal-events';
 
 /** What the interceptor needs to know of the caller; the API's auth guards put it on request.user. */
 export interface JournalPrincipal {
-  accountId: string;
+  accountId: AccountId;
   login: string;
 }
 

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { randomBytes } from 'node:crypto';
 import { AccountsRepository, UsersRepository } from './repositories';
 import { SecretCipher } from './secret-cipher';
@@ -9,7 +10,7 @@ import { newAccount, newUser } from '../testing/factories';
 describe('the user count of an account', () => {
   let database: TestDatabase;
   let db: Db;
-  const userCount = async (accountId: string) => (await new AccountsRepository(db).findById(accountId))?.userCount;
+  const userCount = async (accountId: AccountId) => (await new AccountsRepository(db).findById(accountId))?.userCount;
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -1,4 +1,4 @@
-import { SYSTEM_GROUP_NAME } from '@twofold/domain';
+import { AccountId, SYSTEM_GROUP_NAME } from '@twofold/domain';
 import { AccountEntity, TokenFormat } from '../lib/entities';
 import { AccountsRepository, AuthenticatorsRepository, GroupsRepository, ResourcesRepository, UsersRepository } from '../lib/repositories';
 import { Db } from '../lib/transaction-context';
@@ -45,7 +45,7 @@ export async function newAccount(
 export async function newResource(
   db: Db,
   cipher: SecretCipher,
-  accountId: string,
+  accountId: AccountId,
   name = 'Test resource',
   options: { tokenFormat?: TokenFormat; frameOrigins?: string[]; now?: Date } = {},
 ) {
@@ -67,7 +67,7 @@ export async function newResource(
 }
 
 /** A user of the account, created directly (no licence check, no journal). */
-export async function newUser(db: Db, accountId: string, identity: string, options: { locked?: boolean; now?: Date } = {}) {
+export async function newUser(db: Db, accountId: AccountId, identity: string, options: { locked?: boolean; now?: Date } = {}) {
   const users = new UsersRepository(db);
   const user = await users.insert(accountId, { identity, name: null, email: null, source: 'Api', createdAt: options.now ?? new Date() });
   if (options.locked) {
@@ -81,7 +81,7 @@ export async function newUser(db: Db, accountId: string, identity: string, optio
 export function newOtpAuthenticator(
   db: Db,
   cipher: SecretCipher,
-  accountId: string,
+  accountId: AccountId,
   userId: string,
   options: { kind: 'Totp' | 'TotpToken' | 'HotpToken'; key: Buffer; name?: string; now?: Date },
 ) {

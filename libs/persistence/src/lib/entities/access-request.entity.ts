@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type AccessRequestStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied' | 'Expired';
@@ -7,7 +8,7 @@ export type AccessRequestChannel = 'page' | 'ra' | 'md';
 @Entity('access_requests')
 export class AccessRequestEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: AccountId;
   @Column({ name: 'resource_id', type: 'uuid' }) resourceId!: string;
   @Column({ name: 'user_id', type: 'uuid', nullable: true }) userId!: string | null;
   @Column({ type: 'text' }) identity!: string;

@@ -1,8 +1,9 @@
+import { AccountId } from '@twofold/domain';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('accounts')
 export class AccountEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
+  @PrimaryGeneratedColumn('uuid') id!: AccountId;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'int' }) licenses!: number;
   @Column({ name: 'api_enabled', type: 'boolean', default: false }) apiEnabled!: boolean;

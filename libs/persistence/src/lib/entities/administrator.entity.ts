@@ -1,9 +1,10 @@
+import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('administrators')
 export class AdministratorEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: AccountId;
   /** the e-mail given at registration */
   @Column({ type: 'text' }) identity!: string;
   @Column({ type: 'text' }) name!: string;

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type AuthenticatorKind = 'Totp' | 'TotpToken' | 'HotpToken' | 'Telegram' | 'Sms';
@@ -5,7 +6,7 @@ export type AuthenticatorKind = 'Totp' | 'TotpToken' | 'HotpToken' | 'Telegram' 
 @Entity('authenticators')
 export class AuthenticatorEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: AccountId;
   @Column({ name: 'user_id', type: 'uuid' }) userId!: string;
   @Column({ type: 'text' }) kind!: AuthenticatorKind;
   @Column({ type: 'text' }) name!: string;

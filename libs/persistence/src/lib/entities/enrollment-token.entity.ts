@@ -1,9 +1,10 @@
+import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('enrollment_tokens')
 export class EnrollmentTokenEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: AccountId;
   /** SHA-256 of the token in the link */
   @Column({ name: 'token_hash', type: 'bytea' }) tokenHash!: Buffer;
   @Column({ name: 'user_id', type: 'uuid', nullable: true }) userId!: string | null;

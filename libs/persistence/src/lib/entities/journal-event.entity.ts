@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('journal_events')
@@ -5,7 +6,7 @@ export class JournalEventEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   /** insertion order, for a stable order among events of one millisecond */
   @Column({ type: 'bigint', insert: false, update: false, select: false }) seq!: string;
-  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: AccountId;
   @Column({ name: 'event_date', type: 'timestamptz' }) eventDate!: Date;
   @Column({ type: 'text' }) object!: string;
   @Column({ type: 'text' }) action!: string;

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /** How the access token of a resource is signed (CONTRACT §8.9). */
@@ -6,7 +7,7 @@ export type TokenFormat = 'JwtHS256' | 'JwtRS256';
 @Entity('resources')
 export class ResourceEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: AccountId;
   @Column({ type: 'text' }) name!: string;
   @Column({ name: 'api_key', type: 'text' }) apiKey!: string;
   /** AES-256-GCM; shown only at creation and through the journaled display endpoint */

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type UserSource = 'Api' | 'Directory';
@@ -5,7 +6,7 @@ export type UserSource = 'Api' | 'Directory';
 @Entity('users')
 export class UserEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ name: 'account_id', type: 'uuid' }) accountId!: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId!: AccountId;
   @Column({ type: 'text' }) identity!: string;
   @Column({ type: 'text', nullable: true }) name!: string | null;
   @Column({ type: 'text', nullable: true }) email!: string | null;

@@ -1,4 +1,4 @@
-import { DayRange, Page } from '@twofold/domain';
+import { AccountId, DayRange, Page } from '@twofold/domain';
 import { In, LessThanOrEqual } from 'typeorm';
 import { Db } from '../transaction-context';
 import { dayPageAndTotal } from './day-page';
@@ -56,7 +56,7 @@ const STILL_AWAITING = "status NOT IN ('Granted', 'Denied', 'Expired')";
  * The first eleven values of the hand-written INSERTs, in this column order: account_id, resource_id,
  * user_id, identity, email, phone, language, claims (jsonb), callback_action, callback_target, channel.
  */
-function requestColumnValues(accountId: string, values: NewAccessRequest): unknown[] {
+function requestColumnValues(accountId: AccountId, values: NewAccessRequest): unknown[] {
   return [
     accountId,
     values.resourceId,
@@ -90,7 +90,7 @@ export class AccessRequestsRepository {
    * new request's id, or null when every licence is in use. The page's registration counts again
    * under the account lock: this is the early answer, not the guarantee.
    */
-  async insertForKnownOrRegistrable(accountId: string, values: NewAccessRequest): Promise<string | null> {
+  async insertForKnownOrRegistrable(accountId: AccountId, values: NewAccessRequest): Promise<string | null> {
     const rows: { id: string }[] = await this.db.manager().query(
       `INSERT INTO access_requests (account_id, resource_id, user_id, identity, email, phone, language, claims,
                                     callback_action, callback_target, channel, sign_up_groups, status, failed_attempts, created_at)
@@ -109,7 +109,7 @@ export class AccessRequestsRepository {
    * user's lastLogin, in the same statement. Returns the request's id.
    */
   async insertDecided(
-    accountId: string,
+    accountId: AccountId,
     values: NewAccessRequest & Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>,
   ): Promise<string> {
     const lastLogin = values.status === 'Granted' && values.userId !== null;
@@ -135,7 +135,7 @@ export class AccessRequestsRepository {
     return rows[0].id;
   }
 
-  findById(accountId: string, id: string): Promise<AccessRequestEntity | null> {
+  findById(accountId: AccountId, id: string): Promise<AccessRequestEntity | null> {
     return this.repo().findOneBy({ accountId, id });
   }
 
@@ -145,7 +145,7 @@ export class AccessRequestsRepository {
   }
 
   /** The row locked for the rest of the transaction: code submissions of one request queue up. */
-  findByIdForUpdate(accountId: string, id: string): Promise<AccessRequestEntity | null> {
+  findByIdForUpdate(accountId: AccountId, id: string): Promise<AccessRequestEntity | null> {
     return this.repo()
       .createQueryBuilder('r')
       .setLock('pessimistic_write')
@@ -154,7 +154,7 @@ export class AccessRequestsRepository {
   }
 
   /** Awaiting requests of the account created at or before `createdUpTo` become Expired. */
-  async expireStale(accountId: string, createdUpTo: Date): Promise<void> {
+  async expireStale(accountId: AccountId, createdUpTo: Date): Promise<void> {
     await this.repo().update(
       { accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) },
       { status: 'Expired', pendingSecretEnc: null },
@@ -165,7 +165,7 @@ export class AccessRequestsRepository {
    * One page of a day's history, oldest first, with each request's resource name, and the day's total
    * (remembered once the day is settled); with `identity`, only that login (case-insensitively).
    */
-  async list(accountId: string, filter: AccessHistoryFilter, page: Page): Promise<[AccessHistoryRow[], number]> {
+  async list(accountId: AccountId, filter: AccessHistoryFilter, page: Page): Promise<[AccessHistoryRow[], number]> {
     const params: unknown[] = [accountId, filter.day.from, filter.day.to];
     const byIdentity = filter.identity !== undefined ? ` AND lower(r.identity) = lower($${params.push(filter.identity)})` : '';
     return dayPageAndTotal<AccessHistoryRow>(
@@ -186,7 +186,7 @@ export class AccessRequestsRepository {
   }
 
   /** Names of the account's resources by id, for a polled request's resourceName. */
-  async resourceNames(accountId: string, resourceIds: readonly string[]): Promise<Map<string, string>> {
+  async resourceNames(accountId: AccountId, resourceIds: readonly string[]): Promise<Map<string, string>> {
     if (resourceIds.length === 0) return new Map();
     const rows = await this.db
       .manager()
@@ -195,12 +195,12 @@ export class AccessRequestsRepository {
     return new Map(rows.map((row) => [row.id, row.name]));
   }
 
-  async setUser(accountId: string, id: string, userId: string): Promise<void> {
+  async setUser(accountId: AccountId, id: string, userId: string): Promise<void> {
     await this.repo().update({ accountId, id }, { userId });
   }
 
   /** The first visit's address; later visits keep it. */
-  async recordVisit(accountId: string, id: string, address: { ip: string; remoteHost: string }): Promise<void> {
+  async recordVisit(accountId: AccountId, id: string, address: { ip: string; remoteHost: string }): Promise<void> {
     await this.repo()
       .createQueryBuilder()
       .update()
@@ -210,7 +210,7 @@ export class AccessRequestsRepository {
   }
 
   /** The encrypted authenticator-app secret offered on this request's page, if one was. */
-  async pendingSecret(accountId: string, id: string): Promise<Buffer | null> {
+  async pendingSecret(accountId: AccountId, id: string): Promise<Buffer | null> {
     const rows: { pending_secret_enc: Buffer | null }[] = await this.db
       .manager()
       .query('SELECT pending_secret_enc FROM access_requests WHERE account_id = $1 AND id = $2', [accountId, id]);
@@ -218,7 +218,7 @@ export class AccessRequestsRepository {
   }
 
   /** Keeps the first secret offered: a reload or a parallel visit shows the same one. */
-  async setPendingSecretOnce(accountId: string, id: string, secretEnc: Buffer): Promise<void> {
+  async setPendingSecretOnce(accountId: AccountId, id: string, secretEnc: Buffer): Promise<void> {
     await this.db
       .manager()
       .query('UPDATE access_requests SET pending_secret_enc = $3 WHERE account_id = $1 AND id = $2 AND pending_secret_enc IS NULL', [
@@ -233,7 +233,7 @@ export class AccessRequestsRepository {
    * and status, or null when the request was no longer awaiting.
    */
   async recordFailedAttempt(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     limit: number,
   ): Promise<{ failedAttempts: number; status: AccessRequestStatus } | null> {
@@ -252,7 +252,7 @@ export class AccessRequestsRepository {
   }
 
   /** Wrong codes of one user over the requests created since `since`. */
-  async recentFailedAttempts(accountId: string, userId: string, since: Date): Promise<number> {
+  async recentFailedAttempts(accountId: AccountId, userId: string, since: Date): Promise<number> {
     const rows: { n: number }[] = await this.db
       .manager()
       // only requests with a wrong code count: the partial index access_requests_user_wrong_codes holds just those
@@ -268,7 +268,7 @@ export class AccessRequestsRepository {
    * secret is dropped: once decided, the request can no longer enroll anything.
    */
   async decide(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     status: Exclude<AccessRequestStatus, 'AwaitingAuthentication'>,
     decision: AccessDecision = {},

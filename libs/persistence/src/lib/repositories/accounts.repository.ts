@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { AccountEntity } from '../entities';
 import { announceCredentialsChange } from '../credential-changes';
@@ -13,7 +14,7 @@ export class AccountsRepository {
     return this.repo().save(this.repo().create({ ...values, apiEnabled: false, apiKey: null, apiSecretEnc: null }));
   }
 
-  findById(accountId: string): Promise<AccountEntity | null> {
+  findById(accountId: AccountId): Promise<AccountEntity | null> {
     return this.repo().findOneBy({ id: accountId });
   }
 
@@ -31,12 +32,12 @@ export class AccountsRepository {
   }
 
   /** Enables, disables or re-keys the account's API; instances that cached its credentials are told (same transaction). */
-  async setApi(accountId: string, values: { apiEnabled: boolean; apiKey?: string; apiSecretEnc?: Buffer }): Promise<void> {
+  async setApi(accountId: AccountId, values: { apiEnabled: boolean; apiKey?: string; apiSecretEnc?: Buffer }): Promise<void> {
     await this.repo().update({ id: accountId }, values);
     await announceCredentialsChange(this.db.manager(), { kind: 'account', id: accountId });
   }
 
-  async setDirectorySync(accountId: string, enabled: boolean): Promise<void> {
+  async setDirectorySync(accountId: AccountId, enabled: boolean): Promise<void> {
     await this.repo().update({ id: accountId }, { directorySync: enabled });
   }
 
@@ -45,7 +46,7 @@ export class AccountsRepository {
    * the trigger keeps): user creations of one account queue up here, so the count cannot be outrun by
    * a parallel insert.
    */
-  async lockForUserCreation(accountId: string): Promise<{ licenses: number; users: number }> {
+  async lockForUserCreation(accountId: AccountId): Promise<{ licenses: number; users: number }> {
     const rows: { licenses: number; user_count: number }[] = await this.db
       .manager()
       .query('SELECT licenses, user_count FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);

@@ -1,4 +1,4 @@
-import { Page, SCOPE_ADMIN_ROLE } from '@twofold/domain';
+import { AccountId, Page, SCOPE_ADMIN_ROLE } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { AdministratorEntity } from '../entities';
 
@@ -14,17 +14,17 @@ export class AdministratorsRepository {
     return this.db.manager().getRepository(AdministratorEntity);
   }
 
-  insert(accountId: string, values: NewAdministrator): Promise<AdministratorEntity> {
+  insert(accountId: AccountId, values: NewAdministrator): Promise<AdministratorEntity> {
     const activatedAt = values.activatedAt !== undefined ? values.activatedAt : values.status === 'Active' ? values.registrationDate : null;
     return this.repo().save(this.repo().create({ ...values, activatedAt, accountId }));
   }
 
-  findById(accountId: string, id: string): Promise<AdministratorEntity | null> {
+  findById(accountId: AccountId, id: string): Promise<AdministratorEntity | null> {
     return this.repo().findOneBy({ accountId, id });
   }
 
   /** Identities are compared case-insensitively, like the unique index administrators_account_identity. */
-  findByIdentity(accountId: string, identity: string): Promise<AdministratorEntity | null> {
+  findByIdentity(accountId: AccountId, identity: string): Promise<AdministratorEntity | null> {
     return this.repo()
       .createQueryBuilder('a')
       .where('a.account_id = :accountId', { accountId })
@@ -32,11 +32,11 @@ export class AdministratorsRepository {
       .getOne();
   }
 
-  listAll(accountId: string): Promise<AdministratorEntity[]> {
+  listAll(accountId: AccountId): Promise<AdministratorEntity[]> {
     return this.repo().find({ where: { accountId }, order: { registrationDate: 'ASC', id: 'ASC' } });
   }
 
-  list(accountId: string, page: Page): Promise<[AdministratorEntity[], number]> {
+  list(accountId: AccountId, page: Page): Promise<[AdministratorEntity[], number]> {
     return this.repo().findAndCount({
       where: { accountId },
       order: { registrationDate: 'ASC', id: 'ASC' },
@@ -50,7 +50,7 @@ export class AdministratorsRepository {
    * id order so parallel callers queue up instead of deadlocking. A caller that must not take the last
    * one away counts them under this lock; only inside a transaction.
    */
-  lockActiveScopeAdmins(accountId: string): Promise<AdministratorEntity[]> {
+  lockActiveScopeAdmins(accountId: AccountId): Promise<AdministratorEntity[]> {
     return this.repo()
       .createQueryBuilder('a')
       .setLock('pessimistic_write')
@@ -62,7 +62,7 @@ export class AdministratorsRepository {
   }
 
   /** The administrator, locked for the rest of the transaction, as it is after any change committed before. */
-  findByIdForUpdate(accountId: string, id: string): Promise<AdministratorEntity | null> {
+  findByIdForUpdate(accountId: AccountId, id: string): Promise<AdministratorEntity | null> {
     return this.repo()
       .createQueryBuilder('a')
       .setLock('pessimistic_write')
@@ -72,7 +72,7 @@ export class AdministratorsRepository {
   }
 
   async update(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     values: Partial<Pick<AdministratorEntity, 'name' | 'role' | 'status' | 'activatedAt'>>,
   ): Promise<void> {
@@ -80,7 +80,7 @@ export class AdministratorsRepository {
   }
 
   /** The invitation completed: their second factor is kept, and a Pending administrator becomes Active. */
-  async completeEnrollment(accountId: string, id: string, secondFactorSecretEnc: Buffer, at: Date): Promise<void> {
+  async completeEnrollment(accountId: AccountId, id: string, secondFactorSecretEnc: Buffer, at: Date): Promise<void> {
     await this.repo()
       .createQueryBuilder()
       .update()
@@ -93,7 +93,7 @@ export class AdministratorsRepository {
       .execute();
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
   }
 }

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { AuthenticatorEntity, AuthenticatorKind } from '../entities';
 
@@ -17,20 +18,20 @@ export class AuthenticatorsRepository {
     return this.db.manager().getRepository(AuthenticatorEntity);
   }
 
-  insert(accountId: string, values: NewAuthenticator): Promise<AuthenticatorEntity> {
+  insert(accountId: AccountId, values: NewAuthenticator): Promise<AuthenticatorEntity> {
     return this.repo().save(this.repo().create({ ...values, accountId }));
   }
 
-  listByUser(accountId: string, userId: string): Promise<AuthenticatorEntity[]> {
+  listByUser(accountId: AccountId, userId: string): Promise<AuthenticatorEntity[]> {
     return this.repo().find({ where: { accountId, userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  findOfUser(accountId: string, userId: string, id: string): Promise<AuthenticatorEntity | null> {
+  findOfUser(accountId: AccountId, userId: string, id: string): Promise<AuthenticatorEntity | null> {
     return this.repo().findOneBy({ accountId, userId, id });
   }
 
   /** The row locked for the rest of the transaction: a move or copy reads a state nobody changes meanwhile. */
-  findOfUserForUpdate(accountId: string, userId: string, id: string): Promise<AuthenticatorEntity | null> {
+  findOfUserForUpdate(accountId: AccountId, userId: string, id: string): Promise<AuthenticatorEntity | null> {
     return this.repo()
       .createQueryBuilder('a')
       .setLock('pessimistic_write')
@@ -38,22 +39,22 @@ export class AuthenticatorsRepository {
       .getOne();
   }
 
-  async rename(accountId: string, id: string, name: string): Promise<void> {
+  async rename(accountId: AccountId, id: string, name: string): Promise<void> {
     await this.repo().update({ accountId, id }, { name });
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
   }
 
   /** Removes every authenticator of one kind of a user; returns the removed rows. */
-  async deleteKind(accountId: string, userId: string, kind: AuthenticatorKind): Promise<AuthenticatorEntity[]> {
+  async deleteKind(accountId: AccountId, userId: string, kind: AuthenticatorKind): Promise<AuthenticatorEntity[]> {
     const rows = await this.repo().findBy({ accountId, userId, kind });
     if (rows.length > 0) await this.repo().delete({ accountId, userId, kind });
     return rows;
   }
 
-  async moveToUser(accountId: string, id: string, targetUserId: string): Promise<void> {
+  async moveToUser(accountId: AccountId, id: string, targetUserId: string): Promise<void> {
     await this.repo().update({ accountId, id }, { userId: targetUserId });
   }
 
@@ -61,7 +62,7 @@ export class AuthenticatorsRepository {
    * Accepts a TOTP time step once: succeeds only when no step at or after it was accepted before for
    * this authenticator. Returns false when another request got there first.
    */
-  async acceptTotpStep(accountId: string, id: string, timeStep: number): Promise<boolean> {
+  async acceptTotpStep(accountId: AccountId, id: string, timeStep: number): Promise<boolean> {
     const result = await this.repo()
       .createQueryBuilder()
       .update()
@@ -76,7 +77,7 @@ export class AuthenticatorsRepository {
    * Accepts an HOTP counter once: moves the stored next-expected counter past `counter`, only if it
    * is not already past it. Returns false when another request got there first.
    */
-  async acceptHotpCounter(accountId: string, id: string, counter: number): Promise<boolean> {
+  async acceptHotpCounter(accountId: AccountId, id: string, counter: number): Promise<boolean> {
     const result = await this.repo()
       .createQueryBuilder()
       .update()

@@ -1,3 +1,4 @@
+import { AccountId } from '@twofold/domain';
 import { IsNull } from 'typeorm';
 import { Db } from '../transaction-context';
 import { EnrollmentTokenEntity } from '../entities';
@@ -12,7 +13,7 @@ export class EnrollmentTokensRepository {
   }
 
   insert(
-    accountId: string,
+    accountId: AccountId,
     values: { tokenHash: Buffer; subject: EnrollmentSubject; email: string | null; createdAt: Date; expiresAt: Date },
   ): Promise<EnrollmentTokenEntity> {
     const { subject, ...rest } = values;
@@ -31,7 +32,7 @@ export class EnrollmentTokensRepository {
   }
 
   /** A newer link replaces the older ones of the same person. */
-  async revokeOpen(accountId: string, subject: EnrollmentSubject, at: Date): Promise<void> {
+  async revokeOpen(accountId: AccountId, subject: EnrollmentSubject, at: Date): Promise<void> {
     await this.repo().update({ accountId, ...subject, usedAt: IsNull(), revokedAt: IsNull() }, { revokedAt: at });
   }
 
@@ -41,12 +42,12 @@ export class EnrollmentTokensRepository {
   }
 
   /** Keeps the first secret shown: a reload or a parallel visit shows the same one. */
-  async setPendingSecretOnce(accountId: string, id: string, secretEnc: Buffer): Promise<void> {
+  async setPendingSecretOnce(accountId: AccountId, id: string, secretEnc: Buffer): Promise<void> {
     await this.repo().update({ accountId, id, pendingSecretEnc: IsNull() }, { pendingSecretEnc: secretEnc });
   }
 
   /** Counts a wrong code; at the limit the link is revoked. Returns the new count. */
-  async recordFailedAttempt(accountId: string, id: string, limit: number, at: Date): Promise<number> {
+  async recordFailedAttempt(accountId: AccountId, id: string, limit: number, at: Date): Promise<number> {
     const result = await this.repo()
       .createQueryBuilder()
       .update()
@@ -62,7 +63,7 @@ export class EnrollmentTokensRepository {
   }
 
   /** Marks the token used unless it already was: true for exactly one of parallel callers. */
-  async markUsed(accountId: string, id: string, at: Date): Promise<boolean> {
+  async markUsed(accountId: AccountId, id: string, at: Date): Promise<boolean> {
     const result = await this.repo().update({ accountId, id, usedAt: IsNull(), revokedAt: IsNull() }, { usedAt: at });
     return (result.affected ?? 0) === 1;
   }

@@ -1,6 +1,6 @@
 import { Db } from '../transaction-context';
 import { GroupEntity } from '../entities';
-import { Page } from '@twofold/domain';
+import { AccountId, Page } from '@twofold/domain';
 
 export class GroupsRepository {
   constructor(private readonly db: Db) {}
@@ -9,11 +9,11 @@ export class GroupsRepository {
     return this.db.manager().getRepository(GroupEntity);
   }
 
-  insert(accountId: string, values: { name: string; system: boolean; createdAt: Date }): Promise<GroupEntity> {
+  insert(accountId: AccountId, values: { name: string; system: boolean; createdAt: Date }): Promise<GroupEntity> {
     return this.repo().save(this.repo().create({ ...values, accountId }));
   }
 
-  list(accountId: string, page: Page): Promise<[GroupEntity[], number]> {
+  list(accountId: AccountId, page: Page): Promise<[GroupEntity[], number]> {
     return this.repo().findAndCount({
       where: { accountId },
       order: { system: 'DESC', createdAt: 'ASC', id: 'ASC' },
@@ -22,20 +22,20 @@ export class GroupsRepository {
     });
   }
 
-  findById(accountId: string, id: string): Promise<GroupEntity | null> {
+  findById(accountId: AccountId, id: string): Promise<GroupEntity | null> {
     return this.repo().findOneBy({ accountId, id });
   }
 
-  async rename(accountId: string, id: string, name: string): Promise<void> {
+  async rename(accountId: AccountId, id: string, name: string): Promise<void> {
     await this.repo().update({ accountId, id }, { name });
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
   }
 
   /** The groups of these names, compared case-insensitively like the unique index groups_account_name. */
-  findByNames(accountId: string, names: readonly string[]): Promise<GroupEntity[]> {
+  findByNames(accountId: AccountId, names: readonly string[]): Promise<GroupEntity[]> {
     if (names.length === 0) return Promise.resolve([]);
     return this.repo()
       .createQueryBuilder('g')

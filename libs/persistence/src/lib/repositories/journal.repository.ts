@@ -1,6 +1,6 @@
 import { Db } from '../transaction-context';
 import { JournalEventEntity } from '../entities';
-import { DayRange, Page } from '@twofold/domain';
+import { AccountId, DayRange, Page } from '@twofold/domain';
 import { dayPageAndTotal } from './day-page';
 
 export interface JournalSearch {
@@ -31,7 +31,7 @@ export class JournalRepository {
    * One statement, written by hand: every journaled call makes it, and TypeORM's `save` (entity
    * metadata, a RETURNING of the generated columns nobody reads) showed in the profile of POST /users.
    */
-  async insert(accountId: string, event: Omit<JournalEventEntity, 'id' | 'accountId' | 'seq'>): Promise<void> {
+  async insert(accountId: AccountId, event: Omit<JournalEventEntity, 'id' | 'accountId' | 'seq'>): Promise<void> {
     await this.db.manager().query(
       `INSERT INTO journal_events (account_id, event_date, object, action, subject, success, additional_fields)
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
@@ -40,7 +40,7 @@ export class JournalRepository {
   }
 
   /** One page of a day's events, oldest first, and the day's total (remembered once the day is settled). */
-  async search(accountId: string, search: JournalSearch, page: Page): Promise<[JournalEventRow[], number]> {
+  async search(accountId: AccountId, search: JournalSearch, page: Page): Promise<[JournalEventRow[], number]> {
     const params: unknown[] = [accountId, search.day.from, search.day.to];
     const anyOf = (column: string, values: readonly unknown[] | undefined) =>
       values?.length ? ` AND ${column} IN (${values.map((value) => `$${params.push(value)}`).join(', ')})` : '';

@@ -1,7 +1,7 @@
 import { Db } from '../transaction-context';
 import { announceCredentialsChange } from '../credential-changes';
 import { ResourceEntity } from '../entities';
-import { Page } from '@twofold/domain';
+import { AccountId, Page } from '@twofold/domain';
 
 export class ResourcesRepository {
   constructor(private readonly db: Db) {}
@@ -11,14 +11,14 @@ export class ResourcesRepository {
   }
 
   insert(
-    accountId: string,
+    accountId: AccountId,
     values: Omit<ResourceEntity, 'id' | 'accountId' | 'tokenFormat' | 'frameOrigins'> &
       Partial<Pick<ResourceEntity, 'tokenFormat' | 'frameOrigins'>>,
   ): Promise<ResourceEntity> {
     return this.repo().save(this.repo().create({ ...values, accountId }));
   }
 
-  list(accountId: string, page: Page): Promise<[ResourceEntity[], number]> {
+  list(accountId: AccountId, page: Page): Promise<[ResourceEntity[], number]> {
     return this.repo().findAndCount({
       where: { accountId },
       order: { createdAt: 'ASC', id: 'ASC' },
@@ -27,7 +27,7 @@ export class ResourcesRepository {
     });
   }
 
-  findById(accountId: string, id: string): Promise<ResourceEntity | null> {
+  findById(accountId: AccountId, id: string): Promise<ResourceEntity | null> {
     return this.repo().findOneBy({ accountId, id });
   }
 
@@ -36,13 +36,13 @@ export class ResourcesRepository {
     return this.repo().findOneBy({ apiKey });
   }
 
-  async rename(accountId: string, id: string, name: string): Promise<void> {
+  async rename(accountId: AccountId, id: string, name: string): Promise<void> {
     await this.repo().update({ accountId, id }, { name });
   }
 
   /** The fields given change; the others stay as they are. */
   async update(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     changes: Partial<Pick<ResourceEntity, 'name' | 'tokenFormat' | 'frameOrigins'>>,
   ): Promise<void> {
@@ -51,7 +51,7 @@ export class ResourcesRepository {
   }
 
   /** Instances that cached the resource's credentials are told (same transaction). */
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
     await announceCredentialsChange(this.db.manager(), { kind: 'resource', id });
   }

@@ -1,4 +1,4 @@
-import { Page } from '@twofold/domain';
+import { AccountId, Page } from '@twofold/domain';
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
 import {
@@ -101,7 +101,7 @@ export class UsersRepository {
     return this.db.manager().getRepository(UserEntity);
   }
 
-  async insert(accountId: string, values: NewUser): Promise<UserEntity> {
+  async insert(accountId: AccountId, values: NewUser): Promise<UserEntity> {
     const rows: UserRow[] = await this.db.manager().query(
       `INSERT INTO users (account_id, identity, name, email, is_locked, source, created_at, last_login)
        VALUES ($1, $2, $3, $4, false, $5, $6, NULL)
@@ -111,16 +111,16 @@ export class UsersRepository {
     return this.userOfRow(rows[0]);
   }
 
-  count(accountId: string): Promise<number> {
+  count(accountId: AccountId): Promise<number> {
     return this.repo().countBy({ accountId });
   }
 
-  findById(accountId: string, id: string): Promise<UserEntity | null> {
+  findById(accountId: AccountId, id: string): Promise<UserEntity | null> {
     return this.repo().findOneBy({ accountId, id });
   }
 
   /** The row locked for the rest of the transaction: changes of one user's sets queue up. */
-  findByIdForUpdate(accountId: string, id: string): Promise<UserEntity | null> {
+  findByIdForUpdate(accountId: AccountId, id: string): Promise<UserEntity | null> {
     return this.repo()
       .createQueryBuilder('u')
       .setLock('pessimistic_write')
@@ -128,7 +128,7 @@ export class UsersRepository {
       .getOne();
   }
 
-  async findByIdentity(accountId: string, identity: string): Promise<UserEntity | null> {
+  async findByIdentity(accountId: AccountId, identity: string): Promise<UserEntity | null> {
     const rows: UserRow[] = await this.db
       .manager()
       .query(`SELECT ${USER_COLUMNS} FROM users WHERE account_id = $1 AND lower(identity) = lower($2)`, [accountId, identity]);
@@ -142,7 +142,7 @@ export class UsersRepository {
    * first phone for the answer, and its authenticators in creation order. Null when the account has no
    * such user.
    */
-  async lockForCodeCheck(accountId: string, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
+  async lockForCodeCheck(accountId: AccountId, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
     const [match, value] = 'id' in which ? ['u.id = $2', which.id] : ['lower(u.identity) = lower($2)', which.identity];
     const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[] })[] = await this.db.manager().query(
       `SELECT u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login,
@@ -203,7 +203,7 @@ export class UsersRepository {
    * `detailsOf`.
    */
   async listWithDetails(
-    accountId: string,
+    accountId: AccountId,
     filter: { identity?: string },
     page: Page,
   ): Promise<{ user: UserEntity; details: UserDetails }[]> {
@@ -225,17 +225,17 @@ export class UsersRepository {
     return rows.map((row) => ({ user: this.userOfRow(row), details: detailsOfRow(row) }));
   }
 
-  async update(accountId: string, id: string, changes: UserChanges): Promise<void> {
+  async update(accountId: AccountId, id: string, changes: UserChanges): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await this.repo().update({ accountId, id }, changes);
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
   }
 
   /** Groups, authenticator kinds, phones and custom fields of many users at once, in one round trip. */
-  async detailsOf(accountId: string, userIds: readonly string[]): Promise<Map<string, UserDetails>> {
+  async detailsOf(accountId: AccountId, userIds: readonly string[]): Promise<Map<string, UserDetails>> {
     const details = new Map<string, UserDetails>(
       userIds.map((id) => [id, { groups: [], authenticatorKinds: [], phones: [], customFields: [] }]),
     );
@@ -250,7 +250,7 @@ export class UsersRepository {
     return details;
   }
 
-  async addToGroups(accountId: string, userId: string, groupIds: readonly string[]): Promise<void> {
+  async addToGroups(accountId: AccountId, userId: string, groupIds: readonly string[]): Promise<void> {
     if (groupIds.length === 0) return;
     await this.db
       .manager()
@@ -262,7 +262,7 @@ export class UsersRepository {
       .execute();
   }
 
-  async removeFromGroups(accountId: string, userId: string, groupIds: readonly string[]): Promise<void> {
+  async removeFromGroups(accountId: AccountId, userId: string, groupIds: readonly string[]): Promise<void> {
     if (groupIds.length === 0) return;
     await this.db
       .manager()
@@ -274,32 +274,32 @@ export class UsersRepository {
    * The user's stored phone numbers, in number order. They are also the user's SMS method (CONTRACT
    * §6: a user with a phone lists `Sms`), which the authenticator API shows and removes by phone id.
    */
-  phoneRowsOf(accountId: string, userId: string): Promise<PhoneEntity[]> {
+  phoneRowsOf(accountId: AccountId, userId: string): Promise<PhoneEntity[]> {
     return this.db
       .manager()
       .getRepository(PhoneEntity)
       .find({ where: { accountId, userId }, order: { number: 'ASC', id: 'ASC' } });
   }
 
-  async phonesOf(accountId: string, userId: string): Promise<string[]> {
+  async phonesOf(accountId: AccountId, userId: string): Promise<string[]> {
     return (await this.phoneRowsOf(accountId, userId)).map((row) => row.number);
   }
 
   /** Removes one phone of the user; false when the user has no phone of that id. */
-  async deletePhone(accountId: string, userId: string, id: string): Promise<boolean> {
+  async deletePhone(accountId: AccountId, userId: string, id: string): Promise<boolean> {
     const result = await this.db.manager().getRepository(PhoneEntity).delete({ accountId, userId, id });
     return (result.affected ?? 0) > 0;
   }
 
   /** Removes every phone of the user; returns the removed rows. */
-  async deleteAllPhones(accountId: string, userId: string): Promise<PhoneEntity[]> {
+  async deleteAllPhones(accountId: AccountId, userId: string): Promise<PhoneEntity[]> {
     const rows = await this.phoneRowsOf(accountId, userId);
     if (rows.length > 0) await this.db.manager().getRepository(PhoneEntity).delete({ accountId, userId });
     return rows;
   }
 
   async changePhones(
-    accountId: string,
+    accountId: AccountId,
     userId: string,
     change: { add: readonly string[]; remove: readonly string[] },
     at: Date,
@@ -309,7 +309,7 @@ export class UsersRepository {
     if (change.add.length > 0) await phones.insert(change.add.map((number) => ({ accountId, userId, number, createdAt: at })));
   }
 
-  async customFieldsOf(accountId: string, userId: string): Promise<{ name: string; value: string }[]> {
+  async customFieldsOf(accountId: AccountId, userId: string): Promise<{ name: string; value: string }[]> {
     const rows = await this.db
       .manager()
       .getRepository(CustomFieldEntity)
@@ -318,7 +318,7 @@ export class UsersRepository {
   }
 
   /** The user's fields become exactly `fields` (callers hold the user row lock). */
-  async replaceCustomFields(accountId: string, userId: string, fields: readonly { name: string; value: string }[]): Promise<void> {
+  async replaceCustomFields(accountId: AccountId, userId: string, fields: readonly { name: string; value: string }[]): Promise<void> {
     const repo = this.db.manager().getRepository(CustomFieldEntity);
     await repo.delete({ accountId, userId });
     if (fields.length > 0) await repo.insert(fields.map((field) => ({ accountId, userId, name: field.name, value: field.value })));
