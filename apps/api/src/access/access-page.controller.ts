@@ -83,15 +83,15 @@ function send(res: FastifyReply, outcome: AccessPageOutcome): void {
   res.type('text/html; charset=utf-8');
   switch (outcome.kind) {
     case 'enroll':
-      res.status(200).send(renderAccessEnroll(outcome.lang, nonce, outcome.model));
+      res.status(200).send(renderAccessEnroll(outcome.lang, nonce, outcome.model).text);
       return;
     case 'code':
-      res.status(200).send(renderAccessCode(outcome.lang, nonce, outcome.model));
+      res.status(200).send(renderAccessCode(outcome.lang, nonce, outcome.model).text);
       return;
     case 'granted':
-      res.status(200).send(renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken, outcome.frameAncestors));
+      res.status(200).send(renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken, outcome.frameAncestors).text);
       return;
     case 'final':
-      res.status(FINAL_STATUS[outcome.reason]).send(renderAccessFinal(outcome.lang, nonce, outcome.reason));
+      res.status(FINAL_STATUS[outcome.reason]).send(renderAccessFinal(outcome.lang, nonce, outcome.reason).text);
   }
 }

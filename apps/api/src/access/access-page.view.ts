@@ -3,7 +3,6 @@ import {
   codeField,
   EnrollmentFormModel,
   enrollmentSection,
-  escapeHtml,
   hiddenInputs,
   ICONS,
   PageLanguage,
@@ -12,6 +11,7 @@ import {
   StatusTone,
   statusCard,
 } from '../enrollment/enrollment-page.view';
+import { html, Html, trustedHtml } from '../pages/html';
 
 /** Why a request's page shows no form: each is a final page (CONTRACT §7). */
 export type AccessFinalReason =
@@ -126,18 +126,18 @@ function ruPlural(n: number, one: string, few: string, many: string): string {
 }
 
 /** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
-function expiryHint(lang: PageLanguage, expiry: AccessExpiry): string {
+function expiryHint(lang: PageLanguage, expiry: AccessExpiry): Html {
   const minutes = Math.max(1, Math.ceil((expiry.at.getTime() - expiry.now.getTime()) / 60_000));
-  return `<p class="expiry">${ICONS.clock}<time datetime="${expiry.at.toISOString()}">${escapeHtml(TEXT[lang].expiresIn(minutes))}</time></p>\n`;
+  return html`<p class="expiry">${ICONS.clock}<time datetime="${expiry.at.toISOString()}">${TEXT[lang].expiresIn(minutes)}</time></p>\n`;
 }
 
-export function renderAccessEnroll(lang: PageLanguage, nonce: string, model: AccessEnrollModel): string {
+export function renderAccessEnroll(lang: PageLanguage, nonce: string, model: AccessEnrollModel): Html {
   const title = TEXT[lang].enrollTitle(model.resourceName);
   return renderLayout(
     lang,
     nonce,
     title,
-    `<h1>${escapeHtml(title)}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`,
+    html`<h1>${title}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`,
   );
 }
 
@@ -150,19 +150,19 @@ export interface AccessCodeModel {
 }
 
 /** The code prompt of an enrolled user: the code is all it asks for, so the field has the focus. */
-export function renderAccessCode(lang: PageLanguage, nonce: string, model: AccessCodeModel): string {
+export function renderAccessCode(lang: PageLanguage, nonce: string, model: AccessCodeModel): Html {
   const t = TEXT[lang];
   const title = t.codeTitle(model.resourceName);
   return renderLayout(
     lang,
     nonce,
     title,
-    `<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(t.codeIntro(model.identity))}</p>
+    html`<h1>${title}</h1>
+<p>${t.codeIntro(model.identity)}</p>
 ${expiryHint(lang, model.expiry)}<form method="post">
   ${hiddenInputs(model.hidden)}
   ${codeField(t.codeLabel, model.error ? t.wrongCode(model.error.attemptsLeft) : null, { autofocus: true, title: t.codePattern })}
-  <button type="submit">${escapeHtml(t.submit)}</button>
+  <button type="submit">${t.submit}</button>
 </form>`,
   );
 }
@@ -189,18 +189,18 @@ export function renderAccessGranted(
   callback: AccessCallback | null,
   accessToken: string,
   targetOrigins: readonly string[],
-): string {
+): Html {
   const t = TEXT[lang];
   if (!callback) return renderStatusPage(lang, nonce, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
   // a postMessage callback (AD FS, Keycloak) gets the token through the fixed script, never a form
   const handOver = isPostMessageCallback(callback.action)
-    ? `<p role="status">${escapeHtml(t.grantedFramed)}</p>
-<input type="hidden" id="accessToken" value="${escapeHtml(accessToken)}" data-target-origins="${escapeHtml(targetOrigins.join(' '))}">
-<script nonce="${nonce}">${POST_MESSAGE_SCRIPT}</script>`
-    : `<p role="status">${escapeHtml(t.granted)}</p>
-<form method="post" action="${escapeHtml(callback.action)}" target="${escapeHtml(callback.target)}" id="callback">
-  <input type="hidden" name="accessToken" value="${escapeHtml(accessToken)}">
-  <button type="submit">${escapeHtml(t.continue)}</button>
+    ? html`<p role="status">${t.grantedFramed}</p>
+<input type="hidden" id="accessToken" value="${accessToken}" data-target-origins="${targetOrigins.join(' ')}">
+<script nonce="${nonce}">${trustedHtml(POST_MESSAGE_SCRIPT)}</script>`
+    : html`<p role="status">${t.granted}</p>
+<form method="post" action="${callback.action}" target="${callback.target}" id="callback">
+  <input type="hidden" name="accessToken" value="${accessToken}">
+  <button type="submit">${t.continue}</button>
 </form>
 <script nonce="${nonce}">document.getElementById('callback').submit();</script>`;
   return renderLayout(lang, nonce, t.grantedTitle, statusCard('ok', 'check', t.grantedTitle, handOver));
@@ -219,9 +219,9 @@ const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, keyof typeof ICONS]> = 
 };
 
 /** A request's final page: a card with a status icon, what happened and what to do next. */
-export function renderAccessFinal(lang: PageLanguage, nonce: string, reason: AccessFinalReason): string {
+export function renderAccessFinal(lang: PageLanguage, nonce: string, reason: AccessFinalReason): Html {
   const t = TEXT[lang];
   const [tone, icon] = FINAL_LOOK[reason];
-  const action = reason === 'forged' ? `<a class="btn" href="">${ICONS.refresh}<span>${escapeHtml(t.reload)}</span></a>` : '';
+  const action = reason === 'forged' ? html`<a class="btn" href="">${ICONS.refresh}<span>${t.reload}</span></a>` : null;
   return renderStatusPage(lang, nonce, tone, icon, t.finalTitle[reason], t.final[reason], action);
 }

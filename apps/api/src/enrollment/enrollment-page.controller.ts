@@ -43,7 +43,7 @@ function send(res: FastifyReply, acceptLanguage: string | undefined, outcome: En
   res.header('Referrer-Policy', 'no-referrer');
   res.header('X-Frame-Options', 'DENY');
   res.type('text/html; charset=utf-8');
-  if (outcome.kind === 'form') res.status(200).send(renderEnrollmentForm(lang, nonce, outcome.model));
-  else if (outcome.kind === 'done') res.status(200).send(renderEnrollmentDone(lang, nonce));
-  else res.status(GONE_STATUS[outcome.reason]).send(renderEnrollmentGone(lang, nonce, outcome.reason));
+  if (outcome.kind === 'form') res.status(200).send(renderEnrollmentForm(lang, nonce, outcome.model).text);
+  else if (outcome.kind === 'done') res.status(200).send(renderEnrollmentDone(lang, nonce).text);
+  else res.status(GONE_STATUS[outcome.reason]).send(renderEnrollmentGone(lang, nonce, outcome.reason).text);
 }

@@ -5,6 +5,8 @@
  * without script).
  */
 
+import { html, Html, trustedHtml } from '../pages/html';
+
 export type PageLanguage = 'en' | 'ru';
 
 const TEXT = {
@@ -58,10 +60,6 @@ const TEXT = {
   },
 } as const;
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
-
 export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
   return /^\s*ru\b/i.test(acceptLanguage ?? '') ? 'ru' : 'en';
 }
@@ -71,23 +69,25 @@ const SVG_ATTRS =
 
 /** Stroke icons drawn inline (the CSP allows no external images). */
 export const ICONS = {
-  check: `<svg ${SVG_ATTRS}><path d="M5 12.5l4.5 4.5L19 7.5"/></svg>`,
-  cross: `<svg ${SVG_ATTRS}><path d="M6.5 6.5l11 11M17.5 6.5l-11 11"/></svg>`,
-  clock: `<svg ${SVG_ATTRS}><circle cx="12" cy="12" r="9"/><path d="M12 7v5l3.5 2"/></svg>`,
-  lock: `<svg ${SVG_ATTRS}><rect x="5" y="11" width="14" height="10" rx="2"/><path d="M8 11V8a4 4 0 0 1 8 0v3"/></svg>`,
-  question: `<svg ${SVG_ATTRS}><path d="M9.2 9.2a3 3 0 0 1 5.8 1c0 2-3 2.4-3 4.3"/><path d="M12 18.2h.01"/></svg>`,
-  refresh: `<svg ${SVG_ATTRS}><path d="M19.5 12.5a7.5 7.5 0 1 1-2.2-5.8"/><path d="M19.5 4.5v5h-5"/></svg>`,
-  info: `<svg ${SVG_ATTRS}><path d="M12 11v6.5"/><path d="M12 7h.01"/></svg>`,
-  phone: `<svg ${SVG_ATTRS}><rect x="6.5" y="2.5" width="11" height="19" rx="2.5"/><path d="M11 18.5h2"/></svg>`,
-  copy: `<svg ${SVG_ATTRS}><rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V6a2 2 0 0 1 2-2h8"/></svg>`,
-  alert: `<svg ${SVG_ATTRS}><circle cx="12" cy="12" r="9"/><path d="M12 7.5v5"/><path d="M12 16.2h.01"/></svg>`,
+  check: trustedHtml(`<svg ${SVG_ATTRS}><path d="M5 12.5l4.5 4.5L19 7.5"/></svg>`),
+  cross: trustedHtml(`<svg ${SVG_ATTRS}><path d="M6.5 6.5l11 11M17.5 6.5l-11 11"/></svg>`),
+  clock: trustedHtml(`<svg ${SVG_ATTRS}><circle cx="12" cy="12" r="9"/><path d="M12 7v5l3.5 2"/></svg>`),
+  lock: trustedHtml(`<svg ${SVG_ATTRS}><rect x="5" y="11" width="14" height="10" rx="2"/><path d="M8 11V8a4 4 0 0 1 8 0v3"/></svg>`),
+  question: trustedHtml(`<svg ${SVG_ATTRS}><path d="M9.2 9.2a3 3 0 0 1 5.8 1c0 2-3 2.4-3 4.3"/><path d="M12 18.2h.01"/></svg>`),
+  refresh: trustedHtml(`<svg ${SVG_ATTRS}><path d="M19.5 12.5a7.5 7.5 0 1 1-2.2-5.8"/><path d="M19.5 4.5v5h-5"/></svg>`),
+  info: trustedHtml(`<svg ${SVG_ATTRS}><path d="M12 11v6.5"/><path d="M12 7h.01"/></svg>`),
+  phone: trustedHtml(`<svg ${SVG_ATTRS}><rect x="6.5" y="2.5" width="11" height="19" rx="2.5"/><path d="M11 18.5h2"/></svg>`),
+  copy: trustedHtml(`<svg ${SVG_ATTRS}><rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V6a2 2 0 0 1 2-2h8"/></svg>`),
+  alert: trustedHtml(`<svg ${SVG_ATTRS}><circle cx="12" cy="12" r="9"/><path d="M12 7.5v5"/><path d="M12 16.2h.01"/></svg>`),
 } as const;
 
 export type StatusTone = 'ok' | 'stop' | 'warn' | 'info';
 
-const LOGO = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path class="logo-shield" d="M12 2.2l8 3v6.1c0 5-3.4 9.3-8 10.7-4.6-1.4-8-5.7-8-10.7V5.2z"/><path class="logo-tick" d="M8.4 12.1l2.5 2.5 4.8-5" fill="none" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+const LOGO = trustedHtml(
+  `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path class="logo-shield" d="M12 2.2l8 3v6.1c0 5-3.4 9.3-8 10.7-4.6-1.4-8-5.7-8-10.7V5.2z"/><path class="logo-tick" d="M8.4 12.1l2.5 2.5 4.8-5" fill="none" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></svg>`,
+);
 
-const STYLE = `
+const STYLE = trustedHtml(`
   :root { color-scheme: light dark; --accent: #2457d6; --accent-hover: #1c46b0; --on-accent: #fff; --bg: #f3f5f9; --card: #fff; --text: #1a1c21; --muted: #50566a;
     --border: #cdd2dc; --field: #fff; --soft: #eef1f7; --ok: #1b7a35; --ok-bg: #e2f3e6; --stop: #b3261e; --stop-bg: #fbe8e6; --warn: #8a5000; --warn-bg: #fdefd6; --info-bg: #e5ecfb; }
   @media (prefers-color-scheme: dark) {
@@ -155,18 +155,18 @@ const STYLE = `
   .tone-warn { color: var(--warn); background: var(--warn-bg); }
   .tone-info { color: var(--accent); background: var(--info-bg); }
   @media (min-width: 40.01rem) { main { padding-top: 3rem; } .card { padding: 2rem 2.25rem; } }
-`;
+`);
 
 /** The page frame shared by the enrollment and access pages: brand, one card, phone-sized. */
-export function renderLayout(lang: PageLanguage, nonce: string, title: string, body: string): string {
-  return `<!doctype html>
+export function renderLayout(lang: PageLanguage, nonce: string, title: string, body: Html): Html {
+  return html`<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Twofold</title>
+<title>${title} · Twofold</title>
 <style nonce="${nonce}">${STYLE}</style>
 </head>
 <body><main><div class="brand">${LOGO}<span>Twofold</span></div>
@@ -177,9 +177,9 @@ ${body}
 }
 
 /** A final page's content: a large status icon, the title and what to do next. */
-export function statusCard(tone: StatusTone, icon: keyof typeof ICONS, title: string, body: string): string {
-  return `<div class="final"><div class="status-icon tone-${tone}" aria-hidden="true">${ICONS[icon]}</div>
-<h1>${escapeHtml(title)}</h1>
+export function statusCard(tone: StatusTone, icon: keyof typeof ICONS, title: string, body: Html): Html {
+  return html`<div class="final"><div class="status-icon tone-${tone}" aria-hidden="true">${ICONS[icon]}</div>
+<h1>${title}</h1>
 ${body}</div>`;
 }
 
@@ -191,9 +191,9 @@ export function renderStatusPage(
   icon: keyof typeof ICONS,
   title: string,
   next: string,
-  action = '',
-): string {
-  return renderLayout(lang, nonce, title, statusCard(tone, icon, title, `<p>${escapeHtml(next)}</p>${action}`));
+  action: Html | null = null,
+): Html {
+  return renderLayout(lang, nonce, title, statusCard(tone, icon, title, html`<p>${next}</p>${action}`));
 }
 
 export interface EnrollmentFormModel {
@@ -207,10 +207,8 @@ export interface EnrollmentFormModel {
 }
 
 /** `<input type="hidden">` for each field, escaped. */
-export function hiddenInputs(fields: Record<string, string> | undefined): string {
-  return Object.entries(fields ?? {})
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join('');
+export function hiddenInputs(fields: Record<string, string> | undefined): Html {
+  return html`${Object.entries(fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`;
 }
 
 export interface CodeFieldOptions {
@@ -221,23 +219,23 @@ export interface CodeFieldOptions {
 }
 
 /** The code field (6 to 8 digits) with its label and error, as the enrollment and access forms show it. */
-export function codeField(label: string, error: string | null, options: CodeFieldOptions): string {
-  const alert = error ? `<p class="error" role="alert" id="code-error">${ICONS.alert}<span>${escapeHtml(error)}</span></p>` : '';
-  return `<label for="code">${escapeHtml(label)}</label>
+export function codeField(label: string, error: string | null, options: CodeFieldOptions): Html {
+  const alert = error ? html`<p class="error" role="alert" id="code-error">${ICONS.alert}<span>${error}</span></p>` : null;
+  return html`<label for="code">${label}</label>
   ${alert}
-  <input id="code" name="code" inputmode="numeric" pattern="[0-9]{6,8}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456" title="${escapeHtml(options.title)}" spellcheck="false" required${options.autofocus ? ' autofocus' : ''}${error ? ' aria-invalid="true" aria-describedby="code-error"' : ''}>`;
+  <input id="code" name="code" inputmode="numeric" pattern="[0-9]{6,8}" minlength="6" maxlength="8" autocomplete="one-time-code" placeholder="123456" title="${options.title}" spellcheck="false" required${options.autofocus && trustedHtml(' autofocus')}${error && trustedHtml(' aria-invalid="true" aria-describedby="code-error"')}>`;
 }
 
 /** The key in groups of four for the eye (copying the selection gives the key without spaces). */
-export function keyGroups(secret: string): string {
-  return (secret.match(/.{1,4}/g) ?? []).map((group) => `<span>${escapeHtml(group)}</span>`).join('');
+export function keyGroups(secret: string): Html {
+  return html`${(secret.match(/.{1,4}/g) ?? []).map((group) => html`<span>${group}</span>`)}`;
 }
 
 /**
  * The Copy button's script: shows the button (hidden without script) and copies the unbroken key of
  * `#secret`; where the Clipboard API is missing (plain http) it copies the selected key.
  */
-const COPY_SCRIPT = `(function () {
+const COPY_SCRIPT = trustedHtml(`(function () {
   var button = document.getElementById('copy-key'), key = document.getElementById('secret'), groups = document.getElementById('secret-groups'), status = document.getElementById('copy-status');
   if (!button || !key) return;
   var label = button.querySelector('span'), idle = label.textContent, timer;
@@ -261,45 +259,45 @@ const COPY_SCRIPT = `(function () {
     else fallback();
   });
   button.hidden = false;
-})();`;
+})();`);
 
-export function renderEnrollmentForm(lang: PageLanguage, nonce: string, model: EnrollmentFormModel): string {
+export function renderEnrollmentForm(lang: PageLanguage, nonce: string, model: EnrollmentFormModel): Html {
   const t = TEXT[lang];
-  return renderLayout(lang, nonce, t.title, `<h1>${escapeHtml(t.title)}</h1>\n${enrollmentSection(lang, nonce, model)}`);
+  return renderLayout(lang, nonce, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}`);
 }
 
 /**
  * QR code, Base32 secret (as one unbroken text, `data-testid="secret"`, shown in groups of four beside
  * it), otpauth link (a button above the QR code on narrow screens) and the code form.
  */
-export function enrollmentSection(lang: PageLanguage, nonce: string, model: EnrollmentFormModel, afterIntro = ''): string {
+export function enrollmentSection(lang: PageLanguage, nonce: string, model: EnrollmentFormModel, afterIntro: Html | null = null): Html {
   const t = TEXT[lang];
   const error = model.error ? t.wrongCode(model.error.attemptsLeft) : null;
-  const uri = escapeHtml(model.otpauthUri);
-  return `<p>${escapeHtml(t.intro(model.holder))}</p>
+  const uri = model.otpauthUri;
+  return html`<p>${t.intro(model.holder)}</p>
 ${afterIntro}<div class="open-app-narrow">
-  <a class="btn" href="${uri}">${ICONS.phone}<span>${escapeHtml(t.openInApp)}</span></a>
-  <p class="or">${escapeHtml(t.orScan)}</p>
+  <a class="btn" href="${uri}">${ICONS.phone}<span>${t.openInApp}</span></a>
+  <p class="or">${t.orScan}</p>
 </div>
-<p class="scan-hint muted">${escapeHtml(t.scan)}</p>
-<div class="qr" role="img" aria-label="${escapeHtml(t.qr)}">${model.qrSvg}</div>
-<p class="muted" id="secret-label">${escapeHtml(t.manual)}</p>
+<p class="scan-hint muted">${t.scan}</p>
+<div class="qr" role="img" aria-label="${t.qr}">${trustedHtml(model.qrSvg)}</div>
+<p class="muted" id="secret-label">${t.manual}</p>
 <div class="key">
-  <code class="secret" id="secret" data-testid="secret">${escapeHtml(model.secretBase32)}</code>
+  <code class="secret" id="secret" data-testid="secret">${model.secretBase32}</code>
   <span class="key-groups" id="secret-groups" aria-hidden="true">${keyGroups(model.secretBase32)}</span>
-  <button type="button" class="copy" id="copy-key" data-copied="${escapeHtml(t.copied)}" data-status="${escapeHtml(t.copiedStatus)}" aria-describedby="secret-label" hidden>${ICONS.copy}<span>${escapeHtml(t.copy)}</span></button>
+  <button type="button" class="copy" id="copy-key" data-copied="${t.copied}" data-status="${t.copiedStatus}" aria-describedby="secret-label" hidden>${ICONS.copy}<span>${t.copy}</span></button>
 </div>
 <p class="sr-only" role="status" id="copy-status"></p>
-<p class="open-app-wide"><a href="${uri}">${escapeHtml(t.openInApp)}</a></p>
+<p class="open-app-wide"><a href="${uri}">${t.openInApp}</a></p>
 <div class="code-step"><form method="post">
   ${hiddenInputs(model.hidden)}
   ${codeField(t.codeLabel, error, { title: t.codeTitle })}
-  <button type="submit">${escapeHtml(t.submit)}</button>
+  <button type="submit">${t.submit}</button>
 </form></div>
 <script nonce="${nonce}">${COPY_SCRIPT}</script>`;
 }
 
-export function renderEnrollmentDone(lang: PageLanguage, nonce: string): string {
+export function renderEnrollmentDone(lang: PageLanguage, nonce: string): Html {
   const t = TEXT[lang];
   return renderStatusPage(lang, nonce, 'ok', 'check', t.doneTitle, t.done);
 }
@@ -313,7 +311,7 @@ const GONE_LOOK: Record<GoneReason, [StatusTone, keyof typeof ICONS]> = {
   unknown: ['info', 'question'],
 };
 
-export function renderEnrollmentGone(lang: PageLanguage, nonce: string, reason: GoneReason): string {
+export function renderEnrollmentGone(lang: PageLanguage, nonce: string, reason: GoneReason): Html {
   const t = TEXT[lang];
   const [tone, icon] = GONE_LOOK[reason];
   return renderStatusPage(lang, nonce, tone, icon, t.goneTitle, t[reason]);
