@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguage } from '../enrollment/enrollment-page.view';
 import { ClientAddressResolver } from '../http/client-address';
+import { pageNonce, sendPage } from '../pages/send-page';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
 
@@ -66,32 +66,32 @@ export class AccessPageController {
  * unknown-id page included, refuses to be framed (`frame-ancestors 'none'` and `X-Frame-Options: DENY`).
  */
 function send(res: FastifyReply, outcome: AccessPageOutcome): void {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = pageNonce();
   const postBack =
     outcome.kind === 'granted' && outcome.callback && !isPostMessageCallback(outcome.callback.action) ? outcome.callback : null;
-  const formAction = postBack ? `'self' ${new URL(postBack.action).origin}` : "'self'";
-  // scripts: the callback auto-submit or the postMessage script, and the Copy button of the enrollment key
-  const script = (outcome.kind === 'granted' && outcome.callback) || outcome.kind === 'enroll' ? `; script-src 'nonce-${nonce}'` : '';
-  const framed = outcome.frameAncestors.length > 0;
-  const frameAncestors = framed ? outcome.frameAncestors.join(' ') : "'none'";
-  res.header(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${script}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
-  );
-  res.header('Referrer-Policy', 'no-referrer');
-  if (!framed) res.header('X-Frame-Options', 'DENY');
-  res.type('text/html; charset=utf-8');
+  const policy = {
+    // the callback auto-submit or the postMessage script, and the Copy button of the enrollment key
+    scripts: (outcome.kind === 'granted' && Boolean(outcome.callback)) || outcome.kind === 'enroll',
+    formActionOrigin: postBack ? new URL(postBack.action).origin : undefined,
+    frameAncestors: outcome.frameAncestors,
+  };
   switch (outcome.kind) {
     case 'enroll':
-      res.status(200).send(renderAccessEnroll(outcome.lang, nonce, outcome.model).text);
+      sendPage(res, 200, nonce, policy, renderAccessEnroll(outcome.lang, nonce, outcome.model));
       return;
     case 'code':
-      res.status(200).send(renderAccessCode(outcome.lang, nonce, outcome.model).text);
+      sendPage(res, 200, nonce, policy, renderAccessCode(outcome.lang, nonce, outcome.model));
       return;
     case 'granted':
-      res.status(200).send(renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken, outcome.frameAncestors).text);
+      sendPage(
+        res,
+        200,
+        nonce,
+        policy,
+        renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken, outcome.frameAncestors),
+      );
       return;
     case 'final':
-      res.status(FINAL_STATUS[outcome.reason]).send(renderAccessFinal(outcome.lang, nonce, outcome.reason).text);
+      sendPage(res, FINAL_STATUS[outcome.reason], nonce, policy, renderAccessFinal(outcome.lang, nonce, outcome.reason));
   }
 }

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
+import { pageNonce, sendPage } from '../pages/send-page';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
 import { pageLanguage, renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
 
@@ -33,17 +33,10 @@ export class EnrollmentPageController {
 
 function send(res: FastifyReply, acceptLanguage: string | undefined, outcome: EnrollmentOutcome): void {
   const lang = pageLanguage(acceptLanguage);
-  const nonce = randomBytes(16).toString('base64');
-  res.header(
-    'Content-Security-Policy',
-    // the form's only script is the Copy button of the key, under the same nonce
-    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${outcome.kind === 'form' ? `; script-src 'nonce-${nonce}'` : ''}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  );
-  // the token is in the URL: never send it on as a referrer
-  res.header('Referrer-Policy', 'no-referrer');
-  res.header('X-Frame-Options', 'DENY');
-  res.type('text/html; charset=utf-8');
-  if (outcome.kind === 'form') res.status(200).send(renderEnrollmentForm(lang, nonce, outcome.model).text);
-  else if (outcome.kind === 'done') res.status(200).send(renderEnrollmentDone(lang, nonce).text);
-  else res.status(GONE_STATUS[outcome.reason]).send(renderEnrollmentGone(lang, nonce, outcome.reason).text);
+  const nonce = pageNonce();
+  // the form's only script is the Copy button of the key; no page of an enrollment link may be framed
+  const policy = { scripts: outcome.kind === 'form', frameAncestors: [] };
+  if (outcome.kind === 'form') sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.model));
+  else if (outcome.kind === 'done') sendPage(res, 200, nonce, policy, renderEnrollmentDone(lang, nonce));
+  else sendPage(res, GONE_STATUS[outcome.reason], nonce, policy, renderEnrollmentGone(lang, nonce, outcome.reason));
 }

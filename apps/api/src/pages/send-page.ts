@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { FastifyReply } from 'fastify';
+import { Html } from './html';
+
+/** A fresh nonce for one page: its inline style, and its scripts when it runs any. */
+export function pageNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/** What a page may do beyond showing itself, written into its Content-Security-Policy. */
+export interface PagePolicy {
+  /** the page runs inline scripts carrying the nonce */
+  scripts: boolean;
+  /** an origin its form posts to, besides its own (the callback of a granted access request) */
+  formActionOrigin?: string;
+  /** the origins that may frame the page; none: it refuses every frame (and sends X-Frame-Options: DENY) */
+  frameAncestors: readonly string[];
+}
+
+/**
+ * The one place a page is sent: strict CSP with the page's nonce (no source but our own inline style
+ * and scripts under that nonce, images from ourselves, forms posting to ourselves or the given
+ * origin), no referrer (page URLs carry the access request id or the enrollment token), and the
+ * framing rule.
+ */
+export function sendPage(res: FastifyReply, status: number, nonce: string, policy: PagePolicy, page: Html): void {
+  const scripts = policy.scripts ? `; script-src 'nonce-${nonce}'` : '';
+  const formAction = policy.formActionOrigin ? `'self' ${policy.formActionOrigin}` : "'self'";
+  const framed = policy.frameAncestors.length > 0;
+  const frameAncestors = framed ? policy.frameAncestors.join(' ') : "'none'";
+  res.header(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${scripts}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
+  );
+  res.header('Referrer-Policy', 'no-referrer');
+  if (!framed) res.header('X-Frame-Options', 'DENY');
+  res.type('text/html; charset=utf-8');
+  res.status(status).send(page.text);
+}
