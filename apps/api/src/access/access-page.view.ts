@@ -12,6 +12,7 @@ import {
   statusCard,
 } from '../enrollment/enrollment-page.view';
 import { html, Html, trustedHtml } from '../pages/html';
+import { plural } from '../pages/plural';
 
 /** Why a request's page shows no form: each is a final page (CONTRACT §7). */
 export type AccessFinalReason =
@@ -33,7 +34,7 @@ const TEXT = {
     codeLabel: '6-digit code',
     codePattern: '6 to 8 digits',
     submit: 'Confirm',
-    expiresIn: (minutes: number) => `This request expires in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    expiresIn: (minutes: number) => `This request expires in ${minutes} ${plural('en', minutes, { one: 'minute', other: 'minutes' })}.`,
     wrongCode: (left: number) => `That code is not right. ${left} attempt(s) left.`,
     grantedTitle: 'Access granted',
     granted: 'Returning you to the application… If nothing happens, press Continue.',
@@ -71,7 +72,8 @@ const TEXT = {
     codeLabel: 'Код из 6 цифр',
     codePattern: 'От 6 до 8 цифр',
     submit: 'Подтвердить',
-    expiresIn: (minutes: number) => `Запрос действует ещё ${minutes} ${ruPlural(minutes, 'минуту', 'минуты', 'минут')}.`,
+    expiresIn: (minutes: number) =>
+      `Запрос действует ещё ${minutes} ${plural('ru', minutes, { one: 'минуту', few: 'минуты', many: 'минут', other: 'минуты' })}.`,
     wrongCode: (left: number) => `Неверный код. Осталось попыток: ${left}.`,
     grantedTitle: 'Доступ разрешён',
     granted: 'Возвращаем вас в приложение… Если ничего не происходит, нажмите «Продолжить».',
@@ -113,16 +115,6 @@ export interface AccessExpiry {
 export interface AccessEnrollModel extends EnrollmentFormModel {
   resourceName: string;
   expiry: AccessExpiry;
-}
-
-/** Russian plural forms: 1 минуту, 2 минуты, 5 минут, 21 минуту. */
-function ruPlural(n: number, one: string, few: string, many: string): string {
-  const tens = n % 100;
-  const units = n % 10;
-  if (tens >= 11 && tens <= 14) return many;
-  if (units === 1) return one;
-  if (units >= 2 && units <= 4) return few;
-  return many;
 }
 
 /** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
