@@ -1,6 +1,6 @@
 import { ValidationFailed } from '@twofold/domain';
 import { getMetadataStorage } from 'class-validator';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { nestedDtoOf } from './nested-dto';
 
 type Plain = Record<string, unknown>;
 type Class = new (...args: never[]) => unknown;
@@ -11,12 +11,6 @@ function declaredProperties(target: Class): string[] {
     names.add(meta.propertyName);
   }
   return [...names];
-}
-
-function nestedClass(target: Class, property: string): Class | undefined {
-  const typeMeta = defaultMetadataStorage.findTypeMetadata(target, property);
-  const type = typeMeta?.typeFunction?.();
-  return typeof type === 'function' ? (type as Class) : undefined;
 }
 
 /**
@@ -33,7 +27,7 @@ export function matchKeysToDto(value: unknown, target: Class): unknown {
     const property = byLowerName.get(key.toLowerCase()) ?? key;
     // the first spelling wins when a client sends one field twice in different cases
     if (property in result && property !== key) continue;
-    const nested = nestedClass(target, property);
+    const nested = nestedDtoOf(target, property);
     result[property] = nested ? matchKeysToDto(raw, nested) : raw;
   }
   return result;

@@ -1,7 +1,7 @@
 import { SYSTEM_GROUP_NAME } from '@twofold/domain';
 import { UserDetails, UserEntity } from '@twofold/persistence';
 import { configuredKinds } from '@twofold/domain';
-import { Type } from 'class-transformer';
+import { NestedDto } from '../http/nested-dto';
 import { Allow } from 'class-validator';
 
 /**
@@ -27,8 +27,8 @@ export class CreateUserRequest {
   @Allow() name?: unknown;
   /** CONTRACT §6: Api (default) or Directory, for a directory synchronization agent */
   @Allow() source?: unknown;
-  @Allow() @Type(() => EnrollmentLinkRequest) enrollmentLink?: unknown;
-  @Allow() @Type(() => GroupChangesRequest) groups?: unknown;
+  @Allow() @NestedDto(() => EnrollmentLinkRequest) enrollmentLink?: unknown;
+  @Allow() @NestedDto(() => GroupChangesRequest) groups?: unknown;
 }
 
 export class UpdateUserRequest {
@@ -36,7 +36,7 @@ export class UpdateUserRequest {
   @Allow() name?: unknown;
   @Allow() email?: unknown;
   @Allow() isLocked?: unknown;
-  @Allow() @Type(() => GroupChangesRequest) groups?: unknown;
+  @Allow() @NestedDto(() => GroupChangesRequest) groups?: unknown;
 }
 
 export class NameValueRequest {
@@ -45,7 +45,7 @@ export class NameValueRequest {
 }
 
 export class UpdateUserFieldsRequest {
-  @Allow() @Type(() => NameValueRequest) fields?: unknown;
+  @Allow() @NestedDto(() => NameValueRequest) fields?: unknown;
 }
 
 export class PhoneNumberRequest {
@@ -57,7 +57,7 @@ export class PhoneNumbersRequest {
 }
 
 export class CustomFieldsUpdateRequest {
-  @Allow() @Type(() => NameValueRequest) fields?: unknown;
+  @Allow() @NestedDto(() => NameValueRequest) fields?: unknown;
 }
 
 export class CustomFieldsDeleteRequest {
