@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountId, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
-import { JournalField, JournalWriter } from '@twofold/journal';
+import { JournalField, JournalWriter, JournalFields } from '@twofold/journal';
 import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
 import { AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
 import { toString as qrSvg } from 'qrcode';
@@ -62,7 +62,7 @@ export class AuthenticatorAppEnrollment {
     pendingSecretEnc: Buffer,
     spentTimeStep: number,
     now: Date,
-    journalFields: Record<string, string> = {},
+    journalFields: JournalFields = {},
   ): Promise<void> {
     await this.authenticators.insert(accountId, {
       userId: user.id,

@@ -25,7 +25,7 @@ import {
   validateUserSource,
   ValidationFailed,
 } from '@twofold/domain';
-import { JournalField, journalDetails, JournalWriter } from '@twofold/journal';
+import { JournalField, journalDetails, JournalWriter, JournalFields } from '@twofold/journal';
 import { AccountsRepository, GroupsRepository, isUniqueViolation, UserDetails, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { AccountPrincipal } from '../auth/principal';
@@ -278,9 +278,9 @@ export class UsersService {
     user: UserEntity,
     email: string | null,
     ttlMinutes: number,
-  ): Promise<{ link: EnrollmentLinkDto; journal: Record<string, string> }> {
+  ): Promise<{ link: EnrollmentLinkDto; journal: JournalFields }> {
     const issued = await this.links.issue(accountId, { userId: user.id }, { ttlMinutes, email });
-    const journal: Record<string, string> = {
+    const journal: JournalFields = {
       UserId: user.id,
       [JournalField.userIdentity]: user.identity,
       [JournalField.enrollmentLink]: redactedLink(issued.url),

@@ -1,3 +1,4 @@
+import { JournalFields } from './journal-events';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const storage = new AsyncLocalStorage<Record<string, string>>();
@@ -10,7 +11,7 @@ export const journalDetails = {
   run<T>(details: Record<string, string>, fn: () => T): T {
     return storage.run(details, fn);
   },
-  add(fields: Record<string, string | undefined | null>): void {
+  add(fields: JournalFields<string | undefined | null>): void {
     const details = storage.getStore();
     if (!details) return;
     for (const [key, value] of Object.entries(fields)) {

@@ -39,3 +39,41 @@ export function isJournalEvent(object: string, action: string): boolean {
   const actions = (JOURNAL_EVENTS as Record<string, readonly string[]>)[object];
   return actions !== undefined && actions.includes(action);
 }
+
+/** Keys of additionalFields that Twofold adds beyond SPEC.md's (ids and names of what an event touched, counts). */
+export const OUR_JOURNAL_FIELDS = [
+  'AccessRequestId',
+  'AuthenticatorAlgorithm',
+  'AuthenticatorCount',
+  'AuthenticatorId',
+  'AuthenticatorIds',
+  'AuthenticatorKind',
+  'AuthenticatorName',
+  'AuthenticatorPreviousName',
+  'CopyIds',
+  'CustomFields',
+  'EmployeeId',
+  'EmployeeIdentity',
+  'Enabled',
+  'GroupId',
+  'GroupName',
+  'GroupNames',
+  'PhonesAdded',
+  'PhonesRemoved',
+  'Reason',
+  'ResourceId',
+  'ResourceName',
+  'Source',
+  'TargetUserId',
+  'TargetUserIdentities',
+  'TargetUserIdentity',
+  'TargetUserIds',
+  'UserId',
+  'UserLocked',
+] as const;
+
+/** Every key an event's additionalFields may carry. */
+export const JOURNAL_FIELD_NAMES = [...Object.values(JournalField), ...OUR_JOURNAL_FIELDS] as const;
+export type JournalFieldName = (typeof JOURNAL_FIELD_NAMES)[number];
+/** additionalFields by registered key: a key not in JOURNAL_FIELD_NAMES does not compile. */
+export type JournalFields<V = string> = Partial<Record<JournalFieldName, V>>;

@@ -1,6 +1,6 @@
 import { Db, JournalRepository } from '@twofold/persistence';
 import { AccountId, Clock } from '@twofold/domain';
-import { JournalAction, JournalObject, isJournalEvent } from './journal-events';
+import { JournalAction, JournalFields, JournalObject, isJournalEvent } from './journal-events';
 
 export interface JournalEntry<O extends JournalObject = JournalObject> {
   object: O;
@@ -8,7 +8,7 @@ export interface JournalEntry<O extends JournalObject = JournalObject> {
   /** the initiator's login: API key, administrator identity, or `cli` */
   subject: string;
   success: boolean;
-  additionalFields?: Record<string, string>;
+  additionalFields?: JournalFields;
 }
 
 /**
