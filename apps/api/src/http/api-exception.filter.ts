@@ -3,6 +3,7 @@ import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { raBadRequestAnswer } from '../access/ra-answer';
 import { TooManyAttempts } from './api-errors';
+import { unreadableBodyAnswer } from './body-parsing';
 import { clientFacingEndpoint, usesModelEnvelope } from './envelope';
 import { TRACE_HEADER, traceIdOf } from './trace-id';
 
@@ -40,23 +41,14 @@ function messageOfHttpException(exception: HttpException): string {
   return exception.message;
 }
 
-/** Refusals of a body's bytes (`UnreadableBody`, http/body-parsing.ts), by their type. */
-const UNREADABLE_BODY: Record<string, { status: number; message: string }> = {
-  'entity.parse.failed': { status: 400, message: 'Malformed JSON body.' },
-  'charset.unsupported': { status: 415, message: 'Unsupported body encoding.' },
-  'encoding.unsupported': { status: 415, message: 'Unsupported body encoding.' },
-  // a Content-Encoding whose data does not inflate
-  'encoding.invalid': { status: 400, message: 'The request body could not be read.' },
-};
-
 /**
  * Errors of reading the body before any controller runs. Fastify's own (a body over the limit, a body
  * shorter than its Content-Length) reach the filter as HttpExceptions made by Nest from their status:
  * 413 is only ever the body limit.
  */
 function bodyParserError(exception: unknown): { status: number; message: string } | undefined {
-  const type = (exception as { type?: unknown } | null)?.type;
-  if (typeof type === 'string' && Object.hasOwn(UNREADABLE_BODY, type)) return UNREADABLE_BODY[type];
+  const unreadable = unreadableBodyAnswer(exception);
+  if (unreadable) return unreadable;
   if (exception instanceof HttpException && exception.getStatus() === HttpStatus.PAYLOAD_TOO_LARGE)
     return { status: 413, message: 'Request body exceeds 1 MiB.' };
   return undefined;

@@ -5,20 +5,36 @@ import { FastifyInstance, FastifyRequest, RequestPayload } from 'fastify';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Why a body's bytes could not be read, and what the client is answered for it. */
+const UNREADABLE_BODY = {
+  'entity.parse.failed': { status: 400, message: 'Malformed JSON body.' },
+  'charset.unsupported': { status: 415, message: 'Unsupported body encoding.' },
+  'encoding.unsupported': { status: 415, message: 'Unsupported body encoding.' },
+  // a Content-Encoding whose data does not inflate
+  'encoding.invalid': { status: 400, message: 'The request body could not be read.' },
+} as const;
+
+type UnreadableBodyType = keyof typeof UNREADABLE_BODY;
+
 /**
- * A refusal of the body's bytes before any handler runs. `type` names the problem for
- * ApiExceptionFilter (the same names as express' body-parser, which the API was first built on).
+ * A refusal of the body's bytes before any handler runs. `type` names the problem (the same names as
+ * express' body-parser, which the API was first built on); its status comes from UNREADABLE_BODY.
  */
 export class UnreadableBody extends Error {
   readonly statusCode: number;
   constructor(
-    readonly status: 400 | 413 | 415,
-    readonly type: 'entity.parse.failed' | 'charset.unsupported' | 'encoding.unsupported' | 'encoding.invalid',
+    readonly type: UnreadableBodyType,
     message: string,
   ) {
     super(message);
-    this.statusCode = status;
+    this.statusCode = UNREADABLE_BODY[type].status;
   }
+}
+
+/** The answer to an error that refused a body's bytes (an UnreadableBody, or a stream error marked with its type). */
+export function unreadableBodyAnswer(error: unknown): { status: number; message: string } | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  return typeof type === 'string' && Object.hasOwn(UNREADABLE_BODY, type) ? UNREADABLE_BODY[type as UnreadableBodyType] : undefined;
 }
 
 const DECOMPRESSORS: Record<string, () => Transform> = {
@@ -39,14 +55,17 @@ function inflatedPayload(req: FastifyRequest, payload: RequestPayload): RequestP
     .toLowerCase();
   if (encoding === 'identity' || encoding === '') return payload;
   const decompressor = DECOMPRESSORS[encoding];
-  if (!decompressor) throw new UnreadableBody(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
+  if (!decompressor) throw new UnreadableBody('encoding.unsupported', `unsupported content encoding "${encoding}"`);
   const inflated = decompressor() as Transform & { receivedEncodedLength: number };
   // fastify compares Content-Length with the bytes received, which are the compressed ones
   inflated.receivedEncodedLength = 0;
   payload.on('data', (chunk: Buffer) => (inflated.receivedEncodedLength += chunk.length));
   payload.on('error', (error) => inflated.destroy(error));
-  inflated.on('error', (error: Error & { statusCode?: number }) => {
-    if (!(error instanceof UnreadableBody)) Object.assign(error, { status: 400, statusCode: 400, type: 'encoding.invalid' });
+  // zlib's own error reaches fastify's listener as it is: marked here with its type and status
+  inflated.on('error', (error: Error) => {
+    if (!(error instanceof UnreadableBody)) {
+      Object.assign(error, { type: 'encoding.invalid', statusCode: UNREADABLE_BODY['encoding.invalid'].status });
+    }
   });
   payload.pipe(inflated);
   return inflated;
@@ -65,13 +84,13 @@ function charsetOf(req: FastifyRequest): string | undefined {
 function parseJson(req: FastifyRequest, body: Buffer): unknown {
   const charset = charsetOf(req);
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new UnreadableBody(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
+    throw new UnreadableBody('charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
   }
   if (body.length === 0) return {};
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {
-    throw new UnreadableBody(400, 'entity.parse.failed', 'malformed JSON');
+    throw new UnreadableBody('entity.parse.failed', 'malformed JSON');
   }
 }
 
