@@ -31,8 +31,8 @@ export interface UserDetails {
   customFields: { name: string; value: string }[];
 }
 
-/** The columns of a `UserRow`, for hand-written statements on `users` alone. */
-const USER_COLUMNS = 'id, account_id, identity, name, email, is_locked, source, created_at, last_login';
+/** The columns of a `UserRow`, read from `users` under the alias `u` by every hand-written statement. */
+const USER_COLUMNS = 'u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login';
 
 /** A users row as PostgreSQL returns it to hand-written queries. */
 interface UserRow {
@@ -103,7 +103,7 @@ export class UsersRepository {
 
   async insert(accountId: AccountId, values: NewUser): Promise<UserEntity> {
     const rows: UserRow[] = await this.db.manager().query(
-      `INSERT INTO users (account_id, identity, name, email, is_locked, source, created_at, last_login)
+      `INSERT INTO users AS u (account_id, identity, name, email, is_locked, source, created_at, last_login)
        VALUES ($1, $2, $3, $4, false, $5, $6, NULL)
        RETURNING ${USER_COLUMNS}`,
       [accountId, values.identity, values.name, values.email, values.source, values.createdAt],
@@ -131,7 +131,7 @@ export class UsersRepository {
   async findByIdentity(accountId: AccountId, identity: string): Promise<UserEntity | null> {
     const rows: UserRow[] = await this.db
       .manager()
-      .query(`SELECT ${USER_COLUMNS} FROM users WHERE account_id = $1 AND lower(identity) = lower($2)`, [accountId, identity]);
+      .query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 AND lower(u.identity) = lower($2)`, [accountId, identity]);
     return rows[0] ? this.userOfRow(rows[0]) : null;
   }
 
@@ -145,7 +145,7 @@ export class UsersRepository {
   async lockForCodeCheck(accountId: AccountId, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
     const [match, value] = 'id' in which ? ['u.id = $2', which.id] : ['lower(u.identity) = lower($2)', which.identity];
     const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[] })[] = await this.db.manager().query(
-      `SELECT u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login,
+      `SELECT ${USER_COLUMNS},
               (SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number LIMIT 1) AS first_phone,
               COALESCE((SELECT json_agg(json_build_object(
                           'id', a.id, 'kind', a.kind, 'name', a.name, 'secretEnc', encode(a.secret_enc, 'base64'),
@@ -214,7 +214,7 @@ export class UsersRepository {
       identityFilter = 'AND lower(u.identity) = lower($4)';
     }
     const rows: UserWithDetailsRow[] = await this.db.manager().query(
-      `SELECT u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login,
+      `SELECT ${USER_COLUMNS},
               ${USER_DETAILS_COLUMNS}
          FROM users u
         WHERE u.account_id = $1 ${identityFilter}
