@@ -1,5 +1,5 @@
-import { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { postBytes } from '../testing/post-bytes';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
@@ -76,26 +76,8 @@ describe('POST access endpoints never answer an outage status for bad input (CON
 
   const post = (path: string) => t.http().post(path).set('Authorization', resource.authorization);
 
-  /** A POST whose bytes go out exactly as given (supertest re-encodes a Buffer sent as JSON). */
-  async function rawPost(
-    path: string,
-    headers: Record<string, string>,
-    bytes: Buffer,
-  ): Promise<{ status: number; body: Record<string, unknown> }> {
-    const server = t.app.getHttpServer();
-    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${resource.apiKey}:${resource.apiSecret}`).toString('base64')}`,
-        'content-type': 'application/json',
-        ...headers,
-      },
-      body: bytes,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const rawPost = (path: string, headers: Record<string, string>, bytes: Buffer) =>
+    postBytes(t, path, { authorization: resource.authorization, ...headers }, bytes);
 
   function expectRefusal(path: string, res: { status: number; body: Record<string, unknown> }): void {
     expect({ path, status: res.status }).toEqual({ path, status: 200 });

@@ -1,5 +1,5 @@
-import { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { postBytes } from '../testing/post-bytes';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
@@ -16,22 +16,8 @@ describe('HTTP platform: reading bodies and paths', () => {
   });
   afterAll(() => t.close());
 
-  /** A POST whose bytes go out exactly as given (supertest would re-encode a Buffer). */
-  async function rawPost(
-    path: string,
-    headers: Record<string, string>,
-    bytes: Buffer,
-  ): Promise<{ status: number; body: Record<string, unknown> }> {
-    const server = t.app.getHttpServer();
-    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json', ...headers },
-      body: bytes,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const rawPost = (path: string, headers: Record<string, string>, bytes: Buffer) =>
+    postBytes(t, path, { authorization, ...headers }, bytes);
 
   it.each([
     ['gzip', gzipSync],
