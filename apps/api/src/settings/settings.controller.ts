@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Put, UseGuards } from '@nestjs/common';
+import { Controller, Get, Put, UseGuards } from '@nestjs/common';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { DirectorySyncDto, SettingsService } from './settings.service';
-import { DirectorySyncRequest } from '../users/users.dto';
+import { parseDirectorySync } from './settings.commands';
+import { ParsedBody } from '../http/parsed-input';
 
 /** CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"). */
 @Controller('settings')
@@ -21,8 +22,8 @@ export class SettingsController {
   @Journal('DirectorySync', 'Update')
   async setDirectorySync(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Body() body: DirectorySyncRequest,
+    @ParsedBody(parseDirectorySync) enabled: boolean,
   ): Promise<ModelEnvelope<DirectorySyncDto>> {
-    return ok(await this.settings.setDirectorySync(p.accountId, body.enabled));
+    return ok(await this.settings.setDirectorySync(p.accountId, enabled));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, ValidationFailed } from '@twofold/domain';
+import { AccountId } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { AccountsRepository } from '@twofold/persistence';
 
@@ -16,8 +16,7 @@ export class SettingsService {
     return { enabled: account?.directorySync ?? false };
   }
 
-  async setDirectorySync(accountId: AccountId, enabled: unknown): Promise<DirectorySyncDto> {
-    if (typeof enabled !== 'boolean') throw new ValidationFailed('enabled must be true or false.');
+  async setDirectorySync(accountId: AccountId, enabled: boolean): Promise<DirectorySyncDto> {
     journalDetails.add({ Enabled: String(enabled) });
     await this.accounts.setDirectorySync(accountId, enabled);
     return { enabled };

@@ -1,19 +1,19 @@
-import { Body, Controller, Delete, HttpCode, HttpStatus, Param, Post, Put, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Delete, HttpCode, HttpStatus, Param, Post, Put, UseFilters, UseGuards } from '@nestjs/common';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { CustomFieldsExceptionFilter } from './custom-fields.exception-filter';
+import { ParsedBody } from '../http/parsed-input';
+import { CustomField, UserFieldChanges } from '@twofold/domain';
 import {
-  CustomFieldsDeleteRequest,
-  CustomFieldsUpdateRequest,
-  GroupNamesRequest,
-  PhoneNumberRequest,
-  UpdateUserFieldsRequest,
-  UserCustomFieldsDto,
-  UserGroupsDto,
-  UserIdentityDto,
-} from './users.dto';
+  parseCustomFieldsDelete,
+  parseCustomFieldsUpdate,
+  parseGroupNamesBody,
+  parsePhoneNumber,
+  parseUpdateUserFields,
+} from './users.commands';
+import { UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto';
 import { UsersService } from './users.service';
 
 /** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
@@ -34,9 +34,9 @@ export class UsersV2Controller {
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: UpdateUserFieldsRequest,
+    @ParsedBody(parseUpdateUserFields) changes: UserFieldChanges,
   ): Promise<ModelEnvelope<UserIdentityDto>> {
-    return ok(await this.users.updateV2(p.accountId, id, body));
+    return ok(await this.users.updateV2(p.accountId, id, changes));
   }
 
   @Post(':id/phone')
@@ -45,9 +45,9 @@ export class UsersV2Controller {
   async setPhone(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: PhoneNumberRequest,
+    @ParsedBody(parsePhoneNumber) phone: string,
   ): Promise<ModelEnvelope<null>> {
-    await this.users.setPhoneV2(p.accountId, id, body);
+    await this.users.setPhoneV2(p.accountId, id, phone);
     return ok(null, 'Phone number saved.');
   }
 
@@ -57,9 +57,9 @@ export class UsersV2Controller {
   async updateCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: CustomFieldsUpdateRequest,
+    @ParsedBody(parseCustomFieldsUpdate) updates: CustomField[],
   ): Promise<CustomFieldsUpdatedResponse> {
-    return { success: true, message: null, data: { customFields: await this.users.updateCustomFields(p.accountId, id, body) } };
+    return { success: true, message: null, data: { customFields: await this.users.updateCustomFields(p.accountId, id, updates) } };
   }
 
   @Delete(':id/customfields')
@@ -68,9 +68,9 @@ export class UsersV2Controller {
   async deleteCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: CustomFieldsDeleteRequest,
+    @ParsedBody(parseCustomFieldsDelete) names: string[],
   ): Promise<ModelEnvelope<UserCustomFieldsDto>> {
-    return ok(await this.users.deleteCustomFields(p.accountId, id, body));
+    return ok(await this.users.deleteCustomFields(p.accountId, id, names));
   }
 
   @Post(':id/lock')
@@ -95,9 +95,9 @@ export class UsersV2Controller {
   async addGroups(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: GroupNamesRequest,
+    @ParsedBody(parseGroupNamesBody) groupNames: string[],
   ): Promise<ModelEnvelope<UserGroupsDto>> {
-    return ok(await this.users.changeGroups(p.accountId, id, body, 'add'));
+    return ok(await this.users.changeGroups(p.accountId, id, groupNames, 'add'));
   }
 
   @Delete(':id/groups')
@@ -105,8 +105,8 @@ export class UsersV2Controller {
   async removeGroups(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: GroupNamesRequest,
+    @ParsedBody(parseGroupNamesBody) groupNames: string[],
   ): Promise<ModelEnvelope<UserGroupsDto>> {
-    return ok(await this.users.changeGroups(p.accountId, id, body, 'remove'));
+    return ok(await this.users.changeGroups(p.accountId, id, groupNames, 'remove'));
   }
 }

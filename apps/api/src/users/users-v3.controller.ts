@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
-import { PhoneNumbersRequest } from './users.dto';
+import { ParsedBody } from '../http/parsed-input';
+import { parsePhoneNumbers } from './users.commands';
 import { UsersService } from './users.service';
 
 /** SPEC.md "Users", the V3 phone list (rules 6-8). */
@@ -18,9 +19,9 @@ export class UsersV3Controller {
   async replacePhones(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: PhoneNumbersRequest,
+    @ParsedBody(parsePhoneNumbers) phones: string[],
   ): Promise<ModelEnvelope<null>> {
-    await this.users.replacePhonesV3(p.accountId, id, body);
+    await this.users.replacePhonesV3(p.accountId, id, phones);
     return ok(null, 'Phone numbers saved.');
   }
 }

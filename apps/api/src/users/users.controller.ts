@@ -1,17 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, Query, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
+import { ParsedBody, ParsedQuery } from '../http/parsed-input';
 import {
-  CreatedUserDto,
-  CreateUserRequest,
-  EnrollmentLinkDto,
-  EnrollRequest,
-  UpdateUserRequest,
-  UserDto,
-  UsersCountDto,
-} from './users.dto';
+  CreateUserCommand,
+  EnrollCommand,
+  identityOfCreateUser,
+  ListUsersQuery,
+  parseCreateUser,
+  parseEnroll,
+  parseListUsersQuery,
+  parseUpdateUser,
+  UpdateUserCommand,
+} from './users.commands';
+import { CreatedUserDto, EnrollmentLinkDto, UserDto, UsersCountDto } from './users.dto';
 import { UsersService } from './users.service';
 
 /** SPEC.md "Users", the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
@@ -26,15 +30,21 @@ export class UsersController {
   }
 
   @Get()
-  async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<UserDto[]>> {
+  async list(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @ParsedQuery(parseListUsersQuery) query: ListUsersQuery,
+  ): Promise<ModelEnvelope<UserDto[]>> {
     return ok(await this.users.list(p.accountId, query));
   }
 
   @Post()
   @HttpCode(HttpStatus.OK)
-  @Journal('User', 'Create')
-  async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: CreateUserRequest): Promise<ModelEnvelope<CreatedUserDto>> {
-    return ok(await this.users.create(p, body));
+  @Journal('User', 'Create', { fromBody: (body) => ({ UserIdentity: identityOfCreateUser(body) }) })
+  async create(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @ParsedBody(parseCreateUser) command: CreateUserCommand,
+  ): Promise<ModelEnvelope<CreatedUserDto>> {
+    return ok(await this.users.create(p, command));
   }
 
   @Put(':id')
@@ -42,9 +52,9 @@ export class UsersController {
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: UpdateUserRequest,
+    @ParsedBody(parseUpdateUser) command: UpdateUserCommand,
   ): Promise<ModelEnvelope<UserDto>> {
-    return ok(await this.users.updateV1(p.accountId, id, body));
+    return ok(await this.users.updateV1(p.accountId, id, command));
   }
 
   @Delete(':id')
@@ -60,9 +70,9 @@ export class UsersController {
   async enroll(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @Body() body: EnrollRequest,
+    @ParsedBody(parseEnroll) command: EnrollCommand,
   ): Promise<ModelEnvelope<EnrollmentLinkDto>> {
-    const link = await this.users.enroll(p.accountId, id, body);
+    const link = await this.users.enroll(p.accountId, id, command);
     return ok(link, link.url ? 'Enrollment link created.' : 'Enrollment link sent.');
   }
 }

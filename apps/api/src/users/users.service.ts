@@ -1,82 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AccountId,
+  CustomField,
   assertCustomFieldsEditable,
   Clock,
   DomainError,
-  isGiven,
   mergeCustomFields,
-  normalizePhoneNumber,
   NotFound,
-  parseCustomFieldNames,
-  parseCustomFieldUpdates,
-  parseGroupNames,
-  parsePhoneNumberList,
-  parseV2UserFields,
   planPhoneReplacement,
   removeCustomFields,
   requireExistingGroups,
   requireUuid,
   UserFieldChanges,
-  validateEnrollmentTtl,
-  validateUserEmail,
-  validateUserIdentity,
-  validateUserName,
-  validateUserSource,
-  ValidationFailed,
 } from '@twofold/domain';
 import { JournalField, journalDetails, JournalWriter, JournalFields } from '@twofold/journal';
 import { AccountsRepository, GroupsRepository, isUniqueViolation, UserDetails, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { AccountPrincipal } from '../auth/principal';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
-import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
-import { pageOfQuery } from '../http/envelope';
 import {
   CreatedUserDto,
-  CreateUserRequest,
-  CustomFieldsDeleteRequest,
-  CustomFieldsUpdateRequest,
   EnrollmentLinkDto,
-  EnrollmentLinkRequest,
-  EnrollRequest,
-  GroupChangesRequest,
-  GroupNamesRequest,
   groupNamesOf,
-  PhoneNumberRequest,
-  PhoneNumbersRequest,
   toUserDto,
   toUserIdentityDto,
-  UpdateUserFieldsRequest,
-  UpdateUserRequest,
   UserCustomFieldsDto,
   UserDto,
   UserGroupsDto,
   UserIdentityDto,
   UsersCountDto,
 } from './users.dto';
+import { CreateUserCommand, EnrollCommand, ListUsersQuery, UpdateUserCommand } from './users.commands';
 import { UserRegistrationService } from './user-registration.service';
 import { userEnrollmentMail } from '../mail/messages';
-
-function objectOrEmpty<T extends object>(raw: unknown, field: string): Partial<T> {
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ValidationFailed(`${field} must be an object.`);
-  return raw as Partial<T>;
-}
-
-function parseBooleanQuery(raw: unknown, field: string): boolean {
-  if (raw === undefined || raw === null || raw === '') return false;
-  if (raw === 'true' || raw === 'True' || raw === '1') return true;
-  if (raw === 'false' || raw === 'False' || raw === '0') return false;
-  throw new ValidationFailed(`${field} must be true or false.`);
-}
-
-/** EnrollmentLink.To of POST /users: only `email` is a destination (SPEC.md). */
-function wantsMailedLink(raw: unknown): boolean {
-  if (raw === undefined || raw === null) return false;
-  if (typeof raw === 'string' && raw.trim().toLowerCase() === 'email') return true;
-  throw new ValidationFailed('EnrollmentLink.To must be "email" or absent.');
-}
 
 /**
  * The user API of every generation (SPEC.md "Users", CONTRACT §6). Handlers run in the request's
@@ -101,30 +57,15 @@ export class UsersService {
     return { total: account?.userCount ?? 0, limit: account?.licenses ?? 0 };
   }
 
-  async list(accountId: AccountId, query: Record<string, unknown>): Promise<UserDto[]> {
-    const lower = lowerCaseKeys(query);
-    const page = pageOfQuery(query);
-    const identity = singleQueryValue('identity', lower['identity'])?.trim();
-    const withPhones = parseBooleanQuery(lower['withphones'], 'withPhones');
-    const filter = identity ? { identity } : {};
-    const found = await this.users.listWithDetails(accountId, filter, page);
-    return found.map(({ user, details }) => toUserDto(user, details, { withPhones }));
+  async list(accountId: AccountId, query: ListUsersQuery): Promise<UserDto[]> {
+    const filter = query.identity ? { identity: query.identity } : {};
+    const found = await this.users.listWithDetails(accountId, filter, query.page);
+    return found.map(({ user, details }) => toUserDto(user, details, { withPhones: query.withPhones }));
   }
 
-  async create(principal: AccountPrincipal, body: CreateUserRequest): Promise<CreatedUserDto> {
+  async create(principal: AccountPrincipal, command: CreateUserCommand): Promise<CreatedUserDto> {
     const { accountId } = principal;
-    if (typeof body.identity === 'string') journalDetails.add({ [JournalField.userIdentity]: body.identity.trim() });
-    const identity = validateUserIdentity(body.identity);
-    const email = validateUserEmail(body.email);
-    const name = validateUserName(body.name);
-    const source = validateUserSource(body.source);
-    const phone = isGiven(body.phone) ? normalizePhoneNumber(body.phone) : null;
-    const groupChanges = objectOrEmpty<GroupChangesRequest>(body.groups, 'Groups');
-    const groupNames = parseGroupNames(groupChanges.add, 'Groups.Add', { allowEmpty: true });
-    const linkRequest = isGiven(body.enrollmentLink) ? objectOrEmpty<EnrollmentLinkRequest>(body.enrollmentLink, 'EnrollmentLink') : null;
-    const ttl = linkRequest ? validateEnrollmentTtl(linkRequest.ttl) : null;
-    const mailLink = linkRequest ? wantsMailedLink(linkRequest.to) : false;
-    if (mailLink && !email) throw new ValidationFailed('EnrollmentLink.To is email but the user has no Email.');
+    const { identity, name, email, source, phone, groupNames } = command;
     const groups = requireExistingGroups(groupNames, await this.groups.findByNames(accountId, groupNames));
 
     const user = await this.registration.register(accountId, { identity, name, email, source });
@@ -137,8 +78,9 @@ export class UsersService {
     if (phone) await this.users.changePhones(accountId, user.id, { add: [phone], remove: [] }, this.clock.now());
 
     let enrollmentLink: EnrollmentLinkDto | undefined;
-    if (linkRequest && ttl !== null) {
-      const sent = await this.sendEnrollmentLink(accountId, user, mailLink ? email : null, ttl);
+    if (command.enrollmentLink) {
+      const { mailed, ttlMinutes } = command.enrollmentLink;
+      const sent = await this.sendEnrollmentLink(accountId, user, mailed ? email : null, ttlMinutes);
       await this.journal.record(accountId, {
         object: 'EnrollmentLink',
         action: 'Send',
@@ -158,22 +100,12 @@ export class UsersService {
   }
 
   /** V1 PUT /users/{id}: every field optional; null clears Name or Email. */
-  async updateV1(accountId: AccountId, id: string, body: UpdateUserRequest): Promise<UserDto> {
+  async updateV1(accountId: AccountId, id: string, command: UpdateUserCommand): Promise<UserDto> {
     const user = await this.findForUpdate(accountId, id);
-    const changes: UserFieldChanges & { isLocked?: boolean } = {};
-    if (isGiven(body.identity)) changes.identity = validateUserIdentity(body.identity);
-    if (body.name !== undefined) changes.name = validateUserName(body.name);
-    if (body.email !== undefined) changes.email = validateUserEmail(body.email);
-    if (isGiven(body.isLocked)) {
-      if (typeof body.isLocked !== 'boolean') throw new ValidationFailed('IsLocked must be true or false.');
-      changes.isLocked = body.isLocked;
-    }
-    const groupChanges = objectOrEmpty<GroupChangesRequest>(body.groups, 'Groups');
-    const add = parseGroupNames(groupChanges.add, 'Groups.Add', { allowEmpty: true });
-    const remove = parseGroupNames(groupChanges.remove, 'Groups.Remove', { allowEmpty: true });
-    const toAdd = requireExistingGroups(add, await this.groups.findByNames(accountId, add));
-    const toRemove = requireExistingGroups(remove, await this.groups.findByNames(accountId, remove));
-    await this.applyFieldChanges(accountId, user, changes);
+    const { addGroups, removeGroups } = command;
+    const toAdd = requireExistingGroups(addGroups, await this.groups.findByNames(accountId, addGroups));
+    const toRemove = requireExistingGroups(removeGroups, await this.groups.findByNames(accountId, removeGroups));
+    await this.applyFieldChanges(accountId, user, command.changes);
     await this.users.addToGroups(
       accountId,
       user.id,
@@ -190,9 +122,8 @@ export class UsersService {
   }
 
   /** V2 PUT /v2/users/{id}: SPEC.md rule 1. */
-  async updateV2(accountId: AccountId, id: string, body: UpdateUserFieldsRequest): Promise<UserIdentityDto> {
+  async updateV2(accountId: AccountId, id: string, changes: UserFieldChanges): Promise<UserIdentityDto> {
     const user = await this.findForUpdate(accountId, id);
-    const changes = parseV2UserFields(body.fields);
     await this.applyFieldChanges(accountId, user, changes);
     return toUserIdentityDto(await this.mustFind(accountId, user.id));
   }
@@ -204,24 +135,20 @@ export class UsersService {
   }
 
   /** V2: the one SMS/call number; adds it, or replaces the stored one. */
-  async setPhoneV2(accountId: AccountId, id: string, body: PhoneNumberRequest): Promise<void> {
+  async setPhoneV2(accountId: AccountId, id: string, phone: string): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
-    if (!isGiven(body.phoneNumber) || body.phoneNumber === '') throw new ValidationFailed('PhoneNumber must not be empty.');
-    const phone = normalizePhoneNumber(body.phoneNumber);
     await this.replacePhones(accountId, user, [phone]);
   }
 
   /** V3: SPEC.md rules 6-8 with CONTRACT §6. */
-  async replacePhonesV3(accountId: AccountId, id: string, body: PhoneNumbersRequest | null): Promise<void> {
+  async replacePhonesV3(accountId: AccountId, id: string, phones: string[]): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
-    if (!body) throw new ValidationFailed('The request body must not be null.');
-    await this.replacePhones(accountId, user, parsePhoneNumberList(body.phoneNumbers));
+    await this.replacePhones(accountId, user, phones);
   }
 
   /** SPEC.md rules 2 and 4; answers all of the user's fields after the change. */
-  async updateCustomFields(accountId: AccountId, id: string, body: CustomFieldsUpdateRequest): Promise<Record<string, string>> {
+  async updateCustomFields(accountId: AccountId, id: string, updates: CustomField[]): Promise<Record<string, string>> {
     const user = await this.findForUpdate(accountId, id);
-    const updates = parseCustomFieldUpdates(body.fields);
     await this.assertCustomFieldsEditable(accountId, user);
     const fields = mergeCustomFields(await this.users.customFieldsOf(accountId, user.id), updates);
     await this.users.replaceCustomFields(accountId, user.id, fields);
@@ -230,9 +157,8 @@ export class UsersService {
   }
 
   /** SPEC.md rules 3 and 4. */
-  async deleteCustomFields(accountId: AccountId, id: string, body: CustomFieldsDeleteRequest): Promise<UserCustomFieldsDto> {
+  async deleteCustomFields(accountId: AccountId, id: string, names: string[]): Promise<UserCustomFieldsDto> {
     const user = await this.findForUpdate(accountId, id);
-    const names = parseCustomFieldNames(body.fieldNames);
     await this.assertCustomFieldsEditable(accountId, user);
     const existing = await this.users.customFieldsOf(accountId, user.id);
     const fields = removeCustomFields(existing, names);
@@ -242,9 +168,8 @@ export class UsersService {
   }
 
   /** SPEC.md rule 5. */
-  async changeGroups(accountId: AccountId, id: string, body: GroupNamesRequest, change: 'add' | 'remove'): Promise<UserGroupsDto> {
+  async changeGroups(accountId: AccountId, id: string, names: string[], change: 'add' | 'remove'): Promise<UserGroupsDto> {
     const user = await this.findForUpdate(accountId, id);
-    const names = parseGroupNames(body.groupNames, 'GroupNames', { allowEmpty: false });
     const groups = requireExistingGroups(names, await this.groups.findByNames(accountId, names));
     journalDetails.add({ GroupNames: groups.map((group) => group.name).join(', ') });
     const groupIds = groups.map((group) => group.id);
@@ -260,11 +185,9 @@ export class UsersService {
   }
 
   /** POST /users/{id}/enroll: SPEC.md rule 9, CONTRACT §6. */
-  async enroll(accountId: AccountId, id: string, body: EnrollRequest): Promise<EnrollmentLinkDto> {
+  async enroll(accountId: AccountId, id: string, command: EnrollCommand): Promise<EnrollmentLinkDto> {
     const user = await this.findForUpdate(accountId, id);
-    const email = validateUserEmail(body.email);
-    const ttl = validateEnrollmentTtl(body.ttl);
-    const sent = await this.sendEnrollmentLink(accountId, user, email, ttl);
+    const sent = await this.sendEnrollmentLink(accountId, user, command.email, command.ttlMinutes);
     journalDetails.add(sent.journal);
     return sent.link;
   }

@@ -180,10 +180,13 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
 
   it('journals User Create, Update and Delete with the identity, and refusals as failures', async () => {
+    // refused by the body's parser, before any handler ran: the identity asked for is still journaled
+    expect((await create({ identity: '  refused.mail ', Email: 'not-an-address' })).body.message).toBe('Email must be in e-mail format.');
     const events = await journalOfToday(t, authorization, 'object=User');
     const created = events.find((e) => e.action === 'Create' && e.success && e.additionalFields['UserIdentity'] === 'jane.doe');
     expect(created).toMatchObject({ subject: expect.any(String), additionalFields: { UserId: expect.any(String) } });
     expect(events.some((e) => e.action === 'Create' && !e.success && e.additionalFields['UserIdentity'] === 'DUP.USER')).toBe(true);
+    expect(events.some((e) => e.action === 'Create' && !e.success && e.additionalFields['UserIdentity'] === 'refused.mail')).toBe(true);
     expect(events.some((e) => e.action === 'Update' && e.success && e.additionalFields['UserIdentity'] === 'v1.user')).toBe(true);
     expect(events.some((e) => e.action === 'Delete' && e.success && e.additionalFields['UserIdentity'] === 'short.lived')).toBe(true);
     expect(events.filter((e) => e.action === 'Create' && e.success && e.additionalFields['UserIdentity'] === 'racer')).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { ValidationFailed } from './domain-error';
+import { InputFields, isPlainObject } from './input';
 import { GROUP_NAME_MAX_LENGTH, GROUP_NAMES_MAX_PER_REQUEST } from './groups';
 import { validateUserEmail, validateUserIdentity } from './users';
 
@@ -45,17 +46,6 @@ export interface AccessRequestInput {
   signUpGroups: string[];
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** Keys of a plain object matched case-insensitively (CONTRACT §4): the first spelling wins. */
-export function byLowerKey(value: Record<string, unknown>): Map<string, unknown> {
-  const map = new Map<string, unknown>();
-  for (const [key, raw] of Object.entries(value)) if (!map.has(key.toLowerCase())) map.set(key.toLowerCase(), raw);
-  return map;
-}
-
 /**
  * CONTRACT §8.5: `language` may be any string (clients send any two-letter ISO code, `en-US`, …):
  * `en…` is English, anything else, absent or null the default, Russian (SPEC.md). Never a refusal.
@@ -71,8 +61,7 @@ export function accessLanguageOf(raw: unknown): AccessLanguage {
  * Names that no group can have (too long) are dropped like names of groups that do not exist.
  */
 export function parseSignUpGroups(groupPolicyPreset: unknown): string[] {
-  if (!isPlainObject(groupPolicyPreset)) return [];
-  const raw = byLowerKey(groupPolicyPreset).get('signupgroups');
+  const raw = InputFields.lenient(groupPolicyPreset).get('signupgroups');
   if (typeof raw !== 'string') return [];
   const names: string[] = [];
   const seen = new Set<string>();
@@ -172,8 +161,7 @@ export function validateCallbackAction(raw: unknown): string {
 /** `{action, target}`; absent or null means none (the resource polls instead); target defaults to `_self`. */
 export function validateCallback(raw: unknown): AccessCallback | null {
   if (raw === undefined || raw === null) return null;
-  if (!isPlainObject(raw)) throw new ValidationFailed('Callback must be an object {action, target}.');
-  const fields = byLowerKey(raw);
+  const fields = InputFields.of(raw, 'Callback must be an object {action, target}.');
   const action = validateCallbackAction(fields.get('action'));
   const rawTarget = fields.get('target');
   if (rawTarget === undefined || rawTarget === null) return { action, target: '_self' };
@@ -219,8 +207,7 @@ function usableOrNull<T>(read: () => T): T | null {
  * fields ignored, null the same as absent (CONTRACT §8.5).
  */
 export function validateAccessRequest(body: unknown): AccessRequestInput {
-  if (!isPlainObject(body)) throw new ValidationFailed('The request body must be a JSON object.');
-  const fields = byLowerKey(body);
+  const fields = InputFields.ofBody(body);
   return {
     identity: validateUserIdentity(fields.get('identity')),
     email: usableOrNull(() => validateUserEmail(fields.get('email'))),

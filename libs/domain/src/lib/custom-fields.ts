@@ -1,3 +1,4 @@
+import { InputFields } from './input';
 import { ValidationFailed } from './domain-error';
 
 export const CUSTOM_FIELD_NAME_MAX_LENGTH = 100;
@@ -20,9 +21,8 @@ export function parseCustomFieldUpdates(raw: unknown): CustomField[] {
   if (!Array.isArray(raw)) throw new ValidationFailed('fields must be an array of {name, value}.');
   const updates: CustomField[] = [];
   for (const item of raw) {
-    if (item === null || typeof item !== 'object' || Array.isArray(item))
-      throw new ValidationFailed('Each of fields must be an object {name, value}.');
-    const { name, value } = item as { name?: unknown; value?: unknown };
+    const entry = InputFields.of(item, 'Each of fields must be an object {name, value}.');
+    const [name, value] = [entry.get('name'), entry.get('value')];
     if (name === undefined || name === null || (typeof name === 'string' && name.trim() === '')) continue;
     if (typeof name !== 'string') throw new ValidationFailed('A custom field name must be a string.');
     if (name.trim().length > CUSTOM_FIELD_NAME_MAX_LENGTH)

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { AccessLanguage, accessLanguageOf, byLowerKey, isPlainObject } from './access-requests';
+import { AccessLanguage, accessLanguageOf } from './access-requests';
+import { InputFields } from './input';
 import { ValidationFailed } from './domain-error';
 import { validateUserIdentity } from './users';
 
@@ -45,12 +46,12 @@ const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** The request's language (CONTRACT §8.5) read from a body that may not even be an object: for refusals too. */
 export function raLanguageOf(body: unknown): AccessLanguage {
-  return accessLanguageOf(isPlainObject(body) ? byLowerKey(body).get('language') : undefined);
+  return accessLanguageOf(InputFields.lenient(body).get('language'));
 }
 
 /** The identity a refused body named, when it named one: echoed in the refusal's model. */
 export function raIdentityOf(body: unknown): string | null {
-  const identity = isPlainObject(body) ? byLowerKey(body).get('identity') : undefined;
+  const identity = InputFields.lenient(body).get('identity');
   return typeof identity === 'string' && identity.trim() !== '' ? identity.trim().slice(0, 256) : null;
 }
 
@@ -82,8 +83,7 @@ function ipAddressOrNull(raw: unknown): string | null {
  * null the same as absent. `ra` cannot register anyone, so the profile fields have no use here.
  */
 export function parseRaRequest(body: unknown): RaRequestInput {
-  if (!isPlainObject(body)) throw new ValidationFailed('The request body must be a JSON object.');
-  const fields = byLowerKey(body);
+  const fields = InputFields.ofBody(body);
   return {
     identity: validateUserIdentity(fields.get('identity')),
     passCodeIntent: parsePassCode(fields.get('passcode'), 'PassCode'),
@@ -94,8 +94,7 @@ export function parseRaRequest(body: unknown): RaRequestInput {
 
 /** The body of `POST /access/requests/ra/challenge`: `{identity, challenge, requestId}`, keys in any case. */
 export function parseRaChallenge(body: unknown): RaChallengeInput {
-  if (!isPlainObject(body)) throw new ValidationFailed('The request body must be a JSON object.');
-  const fields = byLowerKey(body);
+  const fields = InputFields.ofBody(body);
   const requestId = fields.get('requestid');
   return {
     identity: validateUserIdentity(fields.get('identity')),

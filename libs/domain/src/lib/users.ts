@@ -1,5 +1,6 @@
 import { DomainError, ErrorMessages, ValidationFailed } from './domain-error';
 import { EMAIL_PATTERN } from './email';
+import { InputFields } from './input';
 
 export const USER_IDENTITY_MAX_LENGTH = 256;
 export const USER_NAME_MAX_LENGTH = 200;
@@ -70,10 +71,8 @@ export function parseV2UserFields(raw: unknown): UserFieldChanges {
   const changes: UserFieldChanges = {};
   const seen = new Set<string>();
   for (const item of raw) {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      throw new ValidationFailed('Each of Fields must be an object with Name and Value.');
-    }
-    const { name: rawName, value } = item as { name?: unknown; value?: unknown };
+    const entry = InputFields.of(item, 'Each of Fields must be an object with Name and Value.');
+    const [rawName, value] = [entry.get('name'), entry.get('value')];
     const fieldName = V2_USER_FIELD_NAMES.find(
       (known) => typeof rawName === 'string' && known.toLowerCase() === rawName.trim().toLowerCase(),
     );

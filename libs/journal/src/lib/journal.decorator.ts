@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { JournalAction, JournalObject } from './journal-events';
+import { JournalAction, JournalFields, JournalObject } from './journal-events';
 import { JournalInterceptor } from './journal.interceptor';
 
 export const JOURNAL_METADATA = 'twofold:journal';
@@ -7,6 +7,12 @@ export const JOURNAL_METADATA = 'twofold:journal';
 export interface JournalMetadata {
   object: JournalObject;
   action: string;
+  /** what the raw body names, journaled even when the body is refused (e.g. the identity asked for) */
+  fromBody?: (body: unknown) => JournalFields<string | undefined>;
+}
+
+export interface JournalOptions {
+  fromBody?: JournalMetadata['fromBody'];
 }
 
 /**
@@ -15,6 +21,9 @@ export interface JournalMetadata {
  * interceptor skips Nest's interceptor chain (an rxjs pipeline and an AsyncResource per call), which
  * the hot calls (access requests, user look-ups) do not need (issue 11).
  */
-export function Journal<O extends JournalObject>(object: O, action: JournalAction<O>): MethodDecorator {
-  return applyDecorators(SetMetadata(JOURNAL_METADATA, { object, action } satisfies JournalMetadata), UseInterceptors(JournalInterceptor));
+export function Journal<O extends JournalObject>(object: O, action: JournalAction<O>, options: JournalOptions = {}): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(JOURNAL_METADATA, { object, action, fromBody: options.fromBody } satisfies JournalMetadata),
+    UseInterceptors(JournalInterceptor),
+  );
 }

@@ -40,13 +40,16 @@ export class JournalInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const meta = this.reflector.get<JournalMetadata | undefined>(JOURNAL_METADATA, context.getHandler());
     if (!meta) return next.handle();
-    const principal = context.switchToHttp().getRequest<{ user?: JournalPrincipal }>().user;
+    const request = context.switchToHttp().getRequest<{ user?: JournalPrincipal; body?: unknown }>();
+    const principal = request.user;
     if (!principal) throw new Error('@Journal handler without an authenticated principal');
-    return from(this.run(meta, principal, next));
+    return from(this.run(meta, principal, request.body, next));
   }
 
-  private async run(meta: JournalMetadata, principal: JournalPrincipal, next: CallHandler): Promise<unknown> {
+  private async run(meta: JournalMetadata, principal: JournalPrincipal, body: unknown, next: CallHandler): Promise<unknown> {
     const details: Record<string, string> = {};
+    const { fromBody } = meta;
+    if (fromBody) journalDetails.run(details, () => journalDetails.add(fromBody(body)));
     const entry = (success: boolean) => ({
       object: meta.object as JournalObject,
       action: meta.action as never,

@@ -1,0 +1,70 @@
+import { Body, PipeTransform, Query } from '@nestjs/common';
+import { Page, parsePage, ValidationFailed } from '@twofold/domain';
+
+/**
+ * The parameters of a query string, read by name in any case (CONTRACT §4: `EventDate` and `eventdate`
+ * alike). A parameter given twice, in any spellings, reads as the list of its values, so that one
+ * meant once can be refused rather than one of its values picked.
+ */
+export class QueryParameters {
+  private constructor(private readonly byLowerName: ReadonlyMap<string, string | string[]>) {}
+
+  static of(query: unknown): QueryParameters {
+    const byLowerName = new Map<string, string | string[]>();
+    if (query !== null && typeof query === 'object') {
+      for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+        const values = ([] as unknown[]).concat(value).map(String);
+        const lower = key.toLowerCase();
+        const existing = byLowerName.get(lower);
+        const all = existing === undefined ? values : ([] as string[]).concat(existing, values);
+        byLowerName.set(lower, all.length === 1 ? all[0] : all);
+      }
+    }
+    return new QueryParameters(byLowerName);
+  }
+
+  /** The value as sent: one text, or the list when the parameter was repeated. */
+  get(name: string): string | string[] | undefined {
+    return this.byLowerName.get(name.toLowerCase());
+  }
+
+  /** A parameter meant once: its text, or undefined when absent. */
+  single(name: string): string | undefined {
+    const value = this.get(name);
+    if (Array.isArray(value)) throw new ValidationFailed(`${name} must be given once.`);
+    return value;
+  }
+
+  /** Every value of a parameter that may be repeated (`action=A&action=B`). */
+  all(name: string): string[] {
+    return ([] as string[]).concat(this.get(name) ?? []);
+  }
+
+  /** `offset` and `limit` (CONTRACT §4 paging rules). */
+  page(): Page {
+    return parsePage(this.get('offset'), this.get('limit'));
+  }
+}
+
+/** Runs an endpoint's parser on its raw input; a refusal is the parser's ValidationFailed (400). */
+class ParseInputPipe<T> implements PipeTransform<unknown, T> {
+  constructor(private readonly parse: (raw: unknown) => T) {}
+
+  transform(raw: unknown): T {
+    return this.parse(raw);
+  }
+}
+
+/**
+ * The body parsed once, at the edge, into the endpoint's typed command (`parse` judges it with
+ * SPEC.md's messages). Parsers run inside the interceptors, so a refused body is journaled like any
+ * other refusal.
+ */
+export function ParsedBody<T>(parse: (body: unknown) => T): ParameterDecorator {
+  return Body(new ParseInputPipe(parse));
+}
+
+/** The query string parsed once, at the edge, into the endpoint's typed query. */
+export function ParsedQuery<T>(parse: (query: QueryParameters) => T): ParameterDecorator {
+  return Query(new ParseInputPipe((raw) => parse(QueryParameters.of(raw))));
+}

@@ -1,0 +1,167 @@
+import {
+  InputFields,
+  isGiven,
+  normalizePhoneNumber,
+  Page,
+  parseCustomFieldNames,
+  parseCustomFieldUpdates,
+  parseGroupNames,
+  parsePhoneNumberList,
+  parseV2UserFields,
+  UserFieldChanges,
+  UserSourceName,
+  validateEnrollmentTtl,
+  validateUserEmail,
+  validateUserIdentity,
+  validateUserName,
+  validateUserSource,
+  ValidationFailed,
+  CustomField,
+} from '@twofold/domain';
+import { QueryParameters } from '../http/parsed-input';
+
+/**
+ * What each call of the user API asks for, parsed from its body or query at the edge (SPEC.md "Users",
+ * CONTRACT §4 and §6): keys in any case, values judged by libs/domain with SPEC.md's messages, in the
+ * order the fields are listed here. The service receives these and never the raw input.
+ */
+
+/** GET /users: a page, or with `identity` the one user of that identity. */
+export interface ListUsersQuery {
+  page: Page;
+  identity: string | undefined;
+  /** CONTRACT §6: the phones are listed only when asked for */
+  withPhones: boolean;
+}
+
+export function parseBooleanQuery(raw: unknown, field: string): boolean {
+  if (raw === undefined || raw === null || raw === '') return false;
+  if (raw === 'true' || raw === 'True' || raw === '1') return true;
+  if (raw === 'false' || raw === 'False' || raw === '0') return false;
+  throw new ValidationFailed(`${field} must be true or false.`);
+}
+
+export function parseListUsersQuery(query: QueryParameters): ListUsersQuery {
+  const page = query.page();
+  const identity = query.single('identity')?.trim() || undefined;
+  return { page, identity, withPhones: parseBooleanQuery(query.get('withPhones'), 'withPhones') };
+}
+
+/** An enrollment link asked for with the user: mailed to the user's Email, or returned. */
+export interface EnrollmentLinkOrder {
+  ttlMinutes: number;
+  mailed: boolean;
+}
+
+/** EnrollmentLink.To of POST /users: only `email` is a destination (SPEC.md). */
+function wantsMailedLink(raw: unknown): boolean {
+  if (!isGiven(raw)) return false;
+  if (typeof raw === 'string' && raw.trim().toLowerCase() === 'email') return true;
+  throw new ValidationFailed('EnrollmentLink.To must be "email" or absent.');
+}
+
+export interface CreateUserCommand {
+  identity: string;
+  email: string | null;
+  name: string | null;
+  source: UserSourceName;
+  phone: string | null;
+  /** Groups.Add: names of existing groups of the account */
+  groupNames: string[];
+  enrollmentLink: EnrollmentLinkOrder | null;
+}
+
+export function parseCreateUser(body: unknown): CreateUserCommand {
+  const fields = InputFields.ofBody(body);
+  const identity = validateUserIdentity(fields.get('identity'));
+  const email = validateUserEmail(fields.get('email'));
+  const name = validateUserName(fields.get('name'));
+  const source = validateUserSource(fields.get('source'));
+  const phone = isGiven(fields.get('phone')) ? normalizePhoneNumber(fields.get('phone')) : null;
+  const groups = InputFields.ofOptional(fields.get('groups'), 'Groups');
+  const groupNames = parseGroupNames(groups?.get('add'), 'Groups.Add', { allowEmpty: true });
+  const link = InputFields.ofOptional(fields.get('enrollmentLink'), 'EnrollmentLink');
+  let enrollmentLink: EnrollmentLinkOrder | null = null;
+  if (link) {
+    enrollmentLink = { ttlMinutes: validateEnrollmentTtl(link.get('ttl')), mailed: wantsMailedLink(link.get('to')) };
+    if (enrollmentLink.mailed && !email) throw new ValidationFailed('EnrollmentLink.To is email but the user has no Email.');
+  }
+  return { identity, email, name, source, phone, groupNames, enrollmentLink };
+}
+
+/** The identity a POST /users body names, when it names one: journaled even when the body is refused. */
+export function identityOfCreateUser(body: unknown): string | undefined {
+  const identity = InputFields.lenient(body).get('identity');
+  return typeof identity === 'string' ? identity.trim() : undefined;
+}
+
+/** V1 PUT /users/{id}: every field optional; null clears Name or Email. */
+export interface UpdateUserCommand {
+  changes: UserFieldChanges & { isLocked?: boolean };
+  addGroups: string[];
+  removeGroups: string[];
+}
+
+export function parseUpdateUser(body: unknown): UpdateUserCommand {
+  const fields = InputFields.ofBody(body);
+  const changes: UpdateUserCommand['changes'] = {};
+  if (isGiven(fields.get('identity'))) changes.identity = validateUserIdentity(fields.get('identity'));
+  if (fields.get('name') !== undefined) changes.name = validateUserName(fields.get('name'));
+  if (fields.get('email') !== undefined) changes.email = validateUserEmail(fields.get('email'));
+  const isLocked = fields.get('isLocked');
+  if (isGiven(isLocked)) {
+    if (typeof isLocked !== 'boolean') throw new ValidationFailed('IsLocked must be true or false.');
+    changes.isLocked = isLocked;
+  }
+  const groups = InputFields.ofOptional(fields.get('groups'), 'Groups');
+  return {
+    changes,
+    addGroups: parseGroupNames(groups?.get('add'), 'Groups.Add', { allowEmpty: true }),
+    removeGroups: parseGroupNames(groups?.get('remove'), 'Groups.Remove', { allowEmpty: true }),
+  };
+}
+
+/** V2 PUT /users/{id}: SPEC.md rule 1. */
+export function parseUpdateUserFields(body: unknown): UserFieldChanges {
+  return parseV2UserFields(InputFields.ofBody(body).get('fields'));
+}
+
+/** V2 POST /users/{id}/phone: the one SMS/call number. */
+export function parsePhoneNumber(body: unknown): string {
+  const phoneNumber = InputFields.ofBody(body).get('phoneNumber');
+  if (!isGiven(phoneNumber) || phoneNumber === '') throw new ValidationFailed('PhoneNumber must not be empty.');
+  return normalizePhoneNumber(phoneNumber);
+}
+
+/** V3 POST /users/{id}/phones: SPEC.md rules 6-8 with CONTRACT §6 (a null body is not an object: refused). */
+export function parsePhoneNumbers(body: unknown): string[] {
+  return parsePhoneNumberList(InputFields.ofBody(body).get('phoneNumbers'));
+}
+
+/** V2 PUT /users/{id}/customfields: SPEC.md rules 2 and 4. */
+export function parseCustomFieldsUpdate(body: unknown): CustomField[] {
+  return parseCustomFieldUpdates(InputFields.ofBody(body).get('fields'));
+}
+
+/** V2 DELETE /users/{id}/customfields: SPEC.md rules 3 and 4. */
+export function parseCustomFieldsDelete(body: unknown): string[] {
+  return parseCustomFieldNames(InputFields.ofBody(body).get('fieldNames'));
+}
+
+/** V2 POST and DELETE /users/{id}/groups: SPEC.md rule 5. */
+export function parseGroupNamesBody(body: unknown): string[] {
+  return parseGroupNames(InputFields.ofBody(body).get('groupNames'), 'GroupNames', { allowEmpty: false });
+}
+
+/** POST /users/{id}/enroll: SPEC.md rule 9, CONTRACT §6. */
+export interface EnrollCommand {
+  /** where to mail the link; null: return it */
+  email: string | null;
+  ttlMinutes: number;
+}
+
+export function parseEnroll(body: unknown): EnrollCommand {
+  const fields = InputFields.ofBody(body);
+  const email = validateUserEmail(fields.get('email'));
+  return { email, ttlMinutes: validateEnrollmentTtl(fields.get('ttl')) };
+}
