@@ -1,16 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
+import { journalPathUser } from '../users/users.journal';
+import { ParsedBody } from '../http/parsed-input';
 import {
-  AuthenticatorsByKindDto,
-  CopiedTokenDto,
-  CopyTokenRequest,
-  RegisteredTokenDto,
-  RegisterTokenRequest,
-  UpdateAuthenticatorRequest,
-} from './authenticators.dto';
+  parseCopyToken,
+  parseRegisterToken,
+  parseUpdateAuthenticator,
+  RegisterTokenCommand,
+  UpdateAuthenticatorCommand,
+} from './authenticators.commands';
+import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto } from './authenticators.dto';
 import { AuthenticatorsService } from './authenticators.service';
 
 /**
@@ -29,40 +31,40 @@ export class AuthenticatorsController {
 
   @Post(':id/authenticators/:type')
   @HttpCode(HttpStatus.OK)
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async register(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
     @Param('type') type: string,
-    @Body() body: RegisterTokenRequest,
+    @ParsedBody(parseRegisterToken) command: RegisterTokenCommand,
   ): Promise<ModelEnvelope<RegisteredTokenDto>> {
-    return ok(await this.authenticators.registerToken(p.accountId, id, type, body), 'Authenticator registered.');
+    return ok(await this.authenticators.registerToken(p.accountId, id, type, command), 'Authenticator registered.');
   }
 
   /** Rename (`{Name}`), or a move of an OTP token when `user` is given (`{user, name?}`). */
   @Put(':id/authenticators/:type/:authenticatorId')
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
     @Param('type') type: string,
     @Param('authenticatorId') authenticatorId: string,
-    @Body() body: UpdateAuthenticatorRequest,
+    @ParsedBody(parseUpdateAuthenticator) command: UpdateAuthenticatorCommand,
   ): Promise<ModelEnvelope<null>> {
-    const done = await this.authenticators.update(p.accountId, id, type, authenticatorId, body);
+    const done = await this.authenticators.update(p.accountId, id, type, authenticatorId, command);
     return ok(null, done === 'moved' ? 'Authenticator moved.' : 'Authenticator renamed.');
   }
 
   @Patch(':id/authenticators/:type/:authenticatorId')
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async copy(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
     @Param('type') type: string,
     @Param('authenticatorId') authenticatorId: string,
-    @Body() body: CopyTokenRequest,
+    @ParsedBody(parseCopyToken) targetUserIds: string[],
   ): Promise<ModelEnvelope<CopiedTokenDto>> {
-    return ok(await this.authenticators.copyToken(p.accountId, id, type, authenticatorId, body), 'Authenticator copied.');
+    return ok(await this.authenticators.copyToken(p.accountId, id, type, authenticatorId, targetUserIds), 'Authenticator copied.');
   }
 
   @Delete(':id/authenticators/:type/:authenticatorId')

@@ -1,32 +1,5 @@
 import { AUTHENTICATOR_KINDS, AuthenticatorKindName } from '@twofold/domain';
 import { AuthenticatorEntity, PhoneEntity } from '@twofold/persistence';
-import { Allow } from 'class-validator';
-
-/**
- * Bodies of the authenticator API (SPEC.md "Authenticators", CONTRACT §6). Fields are taken as they
- * come (`@Allow`, keys matched case-insensitively by the pipe) and judged by the service with the
- * rules of libs/domain, so that no message ever echoes a key.
- */
-export class RegisterTokenRequest {
-  @Allow() name?: unknown;
-  /** hex, 16 to 64 bytes; encrypted at rest, never returned, journaled or logged */
-  @Allow() key?: unknown;
-  /** optional hex uid of a hardware token; encrypted at rest */
-  @Allow() privateId?: unknown;
-  /** optional: SHA1 (default); SHA256 and SHA512 for HOTP tokens only */
-  @Allow() algorithm?: unknown;
-}
-
-/** PUT: `{Name}` renames; `{user, name?}` moves an OTP token to another user of the account. */
-export class UpdateAuthenticatorRequest {
-  @Allow() name?: unknown;
-  @Allow() user?: unknown;
-}
-
-/** PATCH: copies an OTP token to each listed user. */
-export class CopyTokenRequest {
-  @Allow() users?: unknown;
-}
 
 export interface AuthenticatorDto {
   id: string;

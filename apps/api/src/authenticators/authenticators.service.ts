@@ -1,71 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AccountId,
+  assertOtpTokenAlgorithm,
   AuthenticatorKindName,
   Clock,
-  isGiven,
   NotFound,
   OTP_TOKEN_DIGITS,
-  OTP_TOKEN_KEY_MAX_BYTES,
-  OTP_TOKEN_KEY_MIN_BYTES,
   OtpTokenKind,
   parseAuthenticatorKind,
   parseOtpTokenKind,
-  parseOtpTokenPrivateId,
   requireUuid,
-  validateAuthenticatorName,
-  validateOtpTokenAlgorithm,
   ValidationFailed,
 } from '@twofold/domain';
 import { JournalField, journalDetails } from '@twofold/journal';
-import { OtpKeyError, parseHexKey } from '@twofold/otp';
 import { AuthenticatorEntity, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
-import {
-  AuthenticatorsByKindDto,
-  CopiedTokenDto,
-  CopyTokenRequest,
-  RegisteredTokenDto,
-  RegisterTokenRequest,
-  toAuthenticatorsByKindDto,
-  UpdateAuthenticatorRequest,
-} from './authenticators.dto';
-
-/** PATCH copy: at most this many target users in one call. */
-export const TOKEN_COPY_MAX_USERS = 100;
-
-/**
- * The token's key, refused with messages of our own: they say what is wrong and never repeat the
- * key (CONTRACT §6: hex of 16 to 64 bytes, anything else is 400).
- */
-function parseTokenKey(raw: unknown): Buffer {
-  if (!isGiven(raw) || raw === '') throw new ValidationFailed('Key is required: the token secret, hex-encoded.');
-  if (typeof raw !== 'string') throw new ValidationFailed('Key must be a hex string.');
-  try {
-    return parseHexKey(raw.trim());
-  } catch (error) {
-    if (!(error instanceof OtpKeyError)) throw error;
-    switch (error.code) {
-      case 'KEY_TOO_SHORT':
-      case 'KEY_TOO_LONG':
-        throw new ValidationFailed(
-          `Key must be ${OTP_TOKEN_KEY_MIN_BYTES} to ${OTP_TOKEN_KEY_MAX_BYTES} bytes (${OTP_TOKEN_KEY_MIN_BYTES * 2} to ${OTP_TOKEN_KEY_MAX_BYTES * 2} hex digits).`,
-        );
-      default:
-        throw new ValidationFailed('Key must be hex-encoded (an even number of the digits 0-9, a-f).');
-    }
-  }
-}
-
-/** `users` of a copy: a non-empty array of ids, duplicates dropped (first occurrence kept). */
-function parseTargetUserIds(raw: unknown): string[] {
-  if (!Array.isArray(raw)) throw new ValidationFailed('users must be an array of user ids.');
-  if (raw.length === 0) throw new ValidationFailed('users must name at least one user.');
-  if (raw.some((id) => typeof id !== 'string')) throw new ValidationFailed('users must be an array of user ids.');
-  const ids = [...new Set((raw as string[]).map((id) => requireUuid(id.trim(), 'User')))];
-  if (ids.length > TOKEN_COPY_MAX_USERS) throw new ValidationFailed(`users may name at most ${TOKEN_COPY_MAX_USERS} users.`);
-  return ids;
-}
+import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto, toAuthenticatorsByKindDto } from './authenticators.dto';
+import { RegisterTokenCommand, UpdateAuthenticatorCommand } from './authenticators.commands';
 
 /**
  * Authenticators of users (SPEC.md "Authenticators", CONTRACT §6). Every path id must belong to the
@@ -88,16 +39,14 @@ export class AuthenticatorsService {
     return toAuthenticatorsByKindDto(rows, await this.users.phoneRowsOf(accountId, user.id));
   }
 
-  async registerToken(accountId: AccountId, userId: string, rawKind: string, body: RegisterTokenRequest): Promise<RegisteredTokenDto> {
-    const kind = parseOtpTokenKind(rawKind);
-    journalDetails.add({ AuthenticatorKind: kind });
-    const user = await this.findUser(accountId, userId);
-    const name = validateAuthenticatorName(body.name);
-    journalDetails.add({ AuthenticatorName: name });
-    const key = parseTokenKey(body.key);
-    const privateId = parseOtpTokenPrivateId(body.privateId);
-    const algorithm = validateOtpTokenAlgorithm(kind, body.algorithm);
+  async registerToken(accountId: AccountId, userId: string, rawKind: string, command: RegisterTokenCommand): Promise<RegisteredTokenDto> {
+    const { name, key, privateId } = command;
     try {
+      const kind = parseOtpTokenKind(rawKind);
+      journalDetails.add({ AuthenticatorKind: kind });
+      const user = await this.findUser(accountId, userId);
+      journalDetails.add({ AuthenticatorName: name });
+      const algorithm = assertOtpTokenAlgorithm(kind, command.algorithm);
       const created = await this.authenticators.insert(accountId, {
         userId: user.id,
         kind,
@@ -124,16 +73,16 @@ export class AuthenticatorsService {
     userId: string,
     rawKind: string,
     id: string,
-    body: UpdateAuthenticatorRequest,
+    command: UpdateAuthenticatorCommand,
   ): Promise<'renamed' | 'moved'> {
-    if (isGiven(body.user)) {
-      await this.move(accountId, userId, rawKind, id, body);
+    if (command.kind === 'move') {
+      await this.move(accountId, userId, rawKind, id, command);
       return 'moved';
     }
     const kind = parseAuthenticatorKind(rawKind);
     if (kind === 'Sms') await this.refuseSmsRename(accountId, userId, id);
     const { authenticator } = await this.find(accountId, userId, kind, id);
-    const name = validateAuthenticatorName(body.name);
+    const { name } = command;
     journalDetails.add({ AuthenticatorName: name, AuthenticatorPreviousName: authenticator.name });
     await this.authenticators.rename(accountId, authenticator.id, name);
     return 'renamed';
@@ -160,10 +109,9 @@ export class AuthenticatorsService {
   }
 
   /** PATCH: a copy of the token for each target user, with the same secret and its own replay state. */
-  async copyToken(accountId: AccountId, userId: string, rawKind: string, id: string, body: CopyTokenRequest): Promise<CopiedTokenDto> {
+  async copyToken(accountId: AccountId, userId: string, rawKind: string, id: string, targetIds: string[]): Promise<CopiedTokenDto> {
     const kind = parseOtpTokenKind(rawKind);
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
-    const targetIds = parseTargetUserIds(body.users);
     journalDetails.add({ TargetUserIds: targetIds.join(',') });
     if (targetIds.includes(user.id)) throw new ValidationFailed('users must not name the user the token belongs to.');
     const targets = await this.lockUsers(accountId, targetIds);
@@ -189,13 +137,17 @@ export class AuthenticatorsService {
     return { copies };
   }
 
-  private async move(accountId: AccountId, userId: string, rawKind: string, id: string, body: UpdateAuthenticatorRequest): Promise<void> {
+  private async move(
+    accountId: AccountId,
+    userId: string,
+    rawKind: string,
+    id: string,
+    { targetUserId, name }: Extract<UpdateAuthenticatorCommand, { kind: 'move' }>,
+  ): Promise<void> {
     const kind = parseOtpTokenKind(rawKind);
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
-    if (typeof body.user !== 'string' || body.user.trim() === '') throw new ValidationFailed('user must be a user id.');
-    journalDetails.add({ TargetUserId: body.user });
-    const name = isGiven(body.name) ? validateAuthenticatorName(body.name) : null;
-    const [target] = await this.lockUsers(accountId, [requireUuid(body.user.trim(), 'User')]);
+    journalDetails.add({ TargetUserId: targetUserId });
+    const [target] = await this.lockUsers(accountId, [requireUuid(targetUserId, 'User')]);
     journalDetails.add({ TargetUserId: target.id, TargetUserIdentity: target.identity });
     if (name !== null && name !== authenticator.name) {
       journalDetails.add({ AuthenticatorName: name, AuthenticatorPreviousName: authenticator.name });

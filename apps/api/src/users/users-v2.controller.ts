@@ -4,6 +4,7 @@ import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { CustomFieldsExceptionFilter } from './custom-fields.exception-filter';
+import { journalPathUser } from './users.journal';
 import { ParsedBody } from '../http/parsed-input';
 import { CustomField, UserFieldChanges } from '@twofold/domain';
 import {
@@ -30,7 +31,7 @@ export class UsersV2Controller {
   constructor(private readonly users: UsersService) {}
 
   @Put(':id')
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
@@ -41,7 +42,7 @@ export class UsersV2Controller {
 
   @Post(':id/phone')
   @HttpCode(HttpStatus.OK)
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async setPhone(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
@@ -53,7 +54,7 @@ export class UsersV2Controller {
 
   @Put(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async updateCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
@@ -64,7 +65,7 @@ export class UsersV2Controller {
 
   @Delete(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async deleteCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
@@ -91,7 +92,7 @@ export class UsersV2Controller {
 
   @Post(':id/groups')
   @HttpCode(HttpStatus.OK)
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async addGroups(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
@@ -101,7 +102,7 @@ export class UsersV2Controller {
   }
 
   @Delete(':id/groups')
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async removeGroups(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,

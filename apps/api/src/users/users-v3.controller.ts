@@ -3,6 +3,7 @@ import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
+import { journalPathUser } from './users.journal';
 import { ParsedBody } from '../http/parsed-input';
 import { parsePhoneNumbers } from './users.commands';
 import { UsersService } from './users.service';
@@ -15,7 +16,7 @@ export class UsersV3Controller {
 
   @Post(':id/phones')
   @HttpCode(HttpStatus.OK)
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async replacePhones(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,

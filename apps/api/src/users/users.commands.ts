@@ -89,12 +89,6 @@ export function parseCreateUser(body: unknown): CreateUserCommand {
   return { identity, email, name, source, phone, groupNames, enrollmentLink };
 }
 
-/** The identity a POST /users body names, when it names one: journaled even when the body is refused. */
-export function identityOfCreateUser(body: unknown): string | undefined {
-  const identity = InputFields.lenient(body).get('identity');
-  return typeof identity === 'string' ? identity.trim() : undefined;
-}
-
 /** V1 PUT /users/{id}: every field optional; null clears Name or Email. */
 export interface UpdateUserCommand {
   changes: UserFieldChanges & { isLocked?: boolean };

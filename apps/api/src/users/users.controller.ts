@@ -3,11 +3,11 @@ import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
+import { journalNewUserIdentity, journalPathUser } from './users.journal';
 import { ParsedBody, ParsedQuery } from '../http/parsed-input';
 import {
   CreateUserCommand,
   EnrollCommand,
-  identityOfCreateUser,
   ListUsersQuery,
   parseCreateUser,
   parseEnroll,
@@ -39,7 +39,7 @@ export class UsersController {
 
   @Post()
   @HttpCode(HttpStatus.OK)
-  @Journal('User', 'Create', { fromBody: (body) => ({ UserIdentity: identityOfCreateUser(body) }) })
+  @Journal('User', 'Create', { fromRequest: journalNewUserIdentity })
   async create(
     @CurrentPrincipal() p: AccountPrincipal,
     @ParsedBody(parseCreateUser) command: CreateUserCommand,
@@ -48,7 +48,7 @@ export class UsersController {
   }
 
   @Put(':id')
-  @Journal('User', 'Update')
+  @Journal('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
@@ -66,7 +66,7 @@ export class UsersController {
 
   @Post(':id/enroll')
   @HttpCode(HttpStatus.OK)
-  @Journal('EnrollmentLink', 'Send')
+  @Journal('EnrollmentLink', 'Send', { fromRequest: journalPathUser })
   async enroll(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,

@@ -4,7 +4,8 @@ import {
   parseAuthenticatorKind,
   parseOtpTokenKind,
   validateAuthenticatorName,
-  validateOtpTokenAlgorithm,
+  parseOtpTokenAlgorithm,
+  assertOtpTokenAlgorithm,
 } from './authenticators';
 
 describe('authenticator kinds', () => {
@@ -22,11 +23,13 @@ describe('authenticator kinds', () => {
   });
 
   it('algorithms: SHA1 by default, SHA-2 for HOTP tokens only', () => {
-    expect(validateOtpTokenAlgorithm('TotpToken', undefined)).toBe('SHA1');
-    expect(validateOtpTokenAlgorithm('HotpToken', 'sha-256')).toBe('SHA256');
-    expect(validateOtpTokenAlgorithm('HotpToken', 'SHA512')).toBe('SHA512');
-    expect(() => validateOtpTokenAlgorithm('TotpToken', 'SHA256')).toThrow(DomainError);
-    expect(() => validateOtpTokenAlgorithm('HotpToken', 'MD5')).toThrow(DomainError);
+    expect(parseOtpTokenAlgorithm(undefined)).toBe('SHA1');
+    expect(parseOtpTokenAlgorithm('sha-256')).toBe('SHA256');
+    expect(parseOtpTokenAlgorithm('SHA512')).toBe('SHA512');
+    expect(() => parseOtpTokenAlgorithm('MD5')).toThrow(DomainError);
+    expect(assertOtpTokenAlgorithm('HotpToken', 'SHA512')).toBe('SHA512');
+    expect(assertOtpTokenAlgorithm('TotpToken', 'SHA1')).toBe('SHA1');
+    expect(() => assertOtpTokenAlgorithm('TotpToken', 'SHA256')).toThrow(DomainError);
   });
 
   it('names are non-empty', () => {

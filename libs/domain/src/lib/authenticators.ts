@@ -36,11 +36,16 @@ export function parseOtpTokenKind(raw: string): OtpTokenKind {
   return kind;
 }
 
-/** CONTRACT §6: SHA1 by default; TOTP tokens are SHA-1 only, HOTP tokens SHA-1, SHA-256 or SHA-512. */
-export function validateOtpTokenAlgorithm(kind: OtpTokenKind, raw: unknown): OtpTokenAlgorithm {
+/** CONTRACT §6: SHA1 by default; SHA1, SHA256 or SHA512 (`sha-256` reads as SHA256). */
+export function parseOtpTokenAlgorithm(raw: unknown): OtpTokenAlgorithm {
   if (raw === undefined || raw === null || raw === '') return 'SHA1';
   const algorithm = OTP_TOKEN_ALGORITHMS.find((known) => typeof raw === 'string' && known === raw.trim().toUpperCase().replace('-', ''));
   if (!algorithm) throw new ValidationFailed(`Algorithm must be one of: ${OTP_TOKEN_ALGORITHMS.join(', ')}.`);
+  return algorithm;
+}
+
+/** CONTRACT §6: TOTP tokens are SHA-1 only, HOTP tokens SHA-1, SHA-256 or SHA-512. */
+export function assertOtpTokenAlgorithm(kind: OtpTokenKind, algorithm: OtpTokenAlgorithm): OtpTokenAlgorithm {
   if (kind === 'TotpToken' && algorithm !== 'SHA1') throw new ValidationFailed('A TOTP token uses SHA1.');
   return algorithm;
 }

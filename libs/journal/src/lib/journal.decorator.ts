@@ -7,12 +7,18 @@ export const JOURNAL_METADATA = 'twofold:journal';
 export interface JournalMetadata {
   object: JournalObject;
   action: string;
-  /** what the raw body names, journaled even when the body is refused (e.g. the identity asked for) */
-  fromBody?: (body: unknown) => JournalFields<string | undefined>;
+  /** what the request names (the path's user, the identity asked for), journaled even when its body is refused */
+  fromRequest?: (request: JournalRequest) => JournalFields<string | undefined>;
+}
+
+/** The raw request, as a handler's parsers receive it. */
+export interface JournalRequest {
+  body: unknown;
+  params: Readonly<Record<string, string | undefined>>;
 }
 
 export interface JournalOptions {
-  fromBody?: JournalMetadata['fromBody'];
+  fromRequest?: JournalMetadata['fromRequest'];
 }
 
 /**
@@ -23,7 +29,7 @@ export interface JournalOptions {
  */
 export function Journal<O extends JournalObject>(object: O, action: JournalAction<O>, options: JournalOptions = {}): MethodDecorator {
   return applyDecorators(
-    SetMetadata(JOURNAL_METADATA, { object, action, fromBody: options.fromBody } satisfies JournalMetadata),
+    SetMetadata(JOURNAL_METADATA, { object, action, fromRequest: options.fromRequest } satisfies JournalMetadata),
     UseInterceptors(JournalInterceptor),
   );
 }

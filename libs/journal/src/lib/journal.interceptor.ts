@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AccountId, DomainError } from '@twofold/domain';
 import { Db } from '@twofold/persistence';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { JOURNAL_METADATA, JournalMetadata } from './journal.decorator';
+import { JOURNAL_METADATA, JournalMetadata, JournalRequest } from './journal.decorator';
 import { journalDetails } from './journal-details';
 import { JournalWriter } from './journal-writer';
 import { JournalObject } from './journal-events';
@@ -40,16 +40,16 @@ export class JournalInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const meta = this.reflector.get<JournalMetadata | undefined>(JOURNAL_METADATA, context.getHandler());
     if (!meta) return next.handle();
-    const request = context.switchToHttp().getRequest<{ user?: JournalPrincipal; body?: unknown }>();
+    const request = context.switchToHttp().getRequest<{ user?: JournalPrincipal } & Partial<JournalRequest>>();
     const principal = request.user;
     if (!principal) throw new Error('@Journal handler without an authenticated principal');
-    return from(this.run(meta, principal, request.body, next));
+    return from(this.run(meta, principal, { body: request.body, params: request.params ?? {} }, next));
   }
 
-  private async run(meta: JournalMetadata, principal: JournalPrincipal, body: unknown, next: CallHandler): Promise<unknown> {
+  private async run(meta: JournalMetadata, principal: JournalPrincipal, request: JournalRequest, next: CallHandler): Promise<unknown> {
     const details: Record<string, string> = {};
-    const { fromBody } = meta;
-    if (fromBody) journalDetails.run(details, () => journalDetails.add(fromBody(body)));
+    const { fromRequest } = meta;
+    if (fromRequest) journalDetails.run(details, () => journalDetails.add(fromRequest(request)));
     const entry = (success: boolean) => ({
       object: meta.object as JournalObject,
       action: meta.action as never,
