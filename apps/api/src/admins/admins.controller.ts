@@ -1,10 +1,20 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, Query, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
-import { lowerCaseKeys } from '../http/case-insensitive-keys';
 import { PagedModel } from '../http/envelope';
-import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, UpdateAdminRequest } from './admins.dto';
+import { ParsedBody, ParsedQuery } from '../http/parsed-input';
+import {
+  journalNewAdminIdentity,
+  ListAdminsQuery,
+  parseListAdminsQuery,
+  parseRegisterAdmin,
+  parseResendInvitationQuery,
+  parseUpdateAdmin,
+  RegisterAdminCommand,
+  UpdateAdminCommand,
+} from './admins.commands';
+import { AdminDto, RegisteredAdminDto } from './admins.dto';
 import { AdminsService } from './admins.service';
 
 /**
@@ -17,22 +27,31 @@ export class AdminsController {
   constructor(private readonly admins: AdminsService) {}
 
   @Get()
-  list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<PagedModel<AdminDto> | AdminDto> {
+  list(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @ParsedQuery(parseListAdminsQuery) query: ListAdminsQuery,
+  ): Promise<PagedModel<AdminDto> | AdminDto> {
     return this.admins.list(p.accountId, query);
   }
 
   @Post()
   @HttpCode(HttpStatus.OK)
-  @Journal('Employee', 'Create')
-  register(@CurrentPrincipal() p: AccountPrincipal, @Body() body: RegisterAdminRequest): Promise<RegisteredAdminDto> {
-    return this.admins.register(p.accountId, body);
+  @Journal('Employee', 'Create', { fromRequest: journalNewAdminIdentity })
+  register(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @ParsedBody(parseRegisterAdmin) command: RegisterAdminCommand,
+  ): Promise<RegisteredAdminDto> {
+    return this.admins.register(p.accountId, command);
   }
 
   @Post('resend-invitation-email')
   @HttpCode(HttpStatus.OK)
   @Journal('EnrollmentLink', 'Send')
-  resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<void> {
-    return this.admins.resendInvitation(p.accountId, lowerCaseKeys(query)['id']);
+  resendInvitation(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @ParsedQuery(parseResendInvitationQuery) id: string | undefined,
+  ): Promise<void> {
+    return this.admins.resendInvitation(p.accountId, id);
   }
 
   @Post('lock/:id')
@@ -50,9 +69,13 @@ export class AdminsController {
   }
 
   @Put(':id')
-  @Journal('Employee', 'Update')
-  update(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: UpdateAdminRequest): Promise<void> {
-    return this.admins.update(p.accountId, id, body);
+  @Journal('Employee', 'Update', { fromRequest: ({ params }) => ({ EmployeeId: params['id'] }) })
+  update(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @ParsedBody(parseUpdateAdmin) command: UpdateAdminCommand,
+  ): Promise<void> {
+    return this.admins.update(p.accountId, id, command);
   }
 
   @Delete(':id')

@@ -1,23 +1,4 @@
-import { Allow } from 'class-validator';
 import { AdministratorEntity } from '@twofold/persistence';
-
-/**
- * Bodies of the administrator API. Fields are taken as they come (`@Allow`) and judged by the rules of
- * libs/domain, so that a bad role answers SPEC.md's exact "Unknown role." rather than a generic text.
- */
-export class RegisterAdminRequest {
-  @Allow() email?: unknown;
-  /** optional: the e-mail stands in for it, as for the account owner the CLI creates */
-  @Allow() name?: unknown;
-  @Allow() role?: unknown;
-}
-
-/** Every field optional, null meaning "not given"; `status` (Locked or Active) locks or unlocks (CONTRACT §5). */
-export class UpdateAdminRequest {
-  @Allow() name?: unknown;
-  @Allow() role?: unknown;
-  @Allow() status?: unknown;
-}
 
 /** An administrator in lists (SPEC.md "Administrator"); lastLoginDate is absent when there is none. */
 export interface AdminDto {

@@ -1,20 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AccountId,
-  ADMIN_EMAIL_MAX_LENGTH,
   ADMIN_INVITATION_TTL_MINUTES,
   AdminState,
   assertInvitable,
   assertKeepsScopeAdmin,
   Clock,
   DomainError,
-  isGiven,
   NotFound,
   requireUuid,
   statusAfterSet,
   unlockedStatus,
-  validateAdminEmail,
-  validateAdminName,
   validateAdminRole,
   validateSettableAdminStatus,
   ValidationFailed,
@@ -23,17 +19,9 @@ import { journalDetails } from '@twofold/journal';
 import { AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
-import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
-import { PagedModel, pagedModel, pageOfQuery } from '../http/envelope';
-import {
-  AdminDto,
-  RegisteredAdminDto,
-  RegisterAdminRequest,
-  toAdminDto,
-  toFoundAdminDto,
-  toRegisteredAdminDto,
-  UpdateAdminRequest,
-} from './admins.dto';
+import { PagedModel, pagedModel } from '../http/envelope';
+import { AdminDto, RegisteredAdminDto, toAdminDto, toFoundAdminDto, toRegisteredAdminDto } from './admins.dto';
+import { ListAdminsQuery, RegisterAdminCommand, UpdateAdminCommand } from './admins.commands';
 import { administratorInvitationMail } from '../mail/messages';
 
 function stateOf(admin: AdministratorEntity): AdminState {
@@ -54,9 +42,7 @@ export class AdminsService {
   ) {}
 
   /** The page of administrators, or with `identity` the one administrator of that e-mail. */
-  async list(accountId: AccountId, query: Record<string, unknown>): Promise<PagedModel<AdminDto> | AdminDto> {
-    const page = pageOfQuery(query);
-    const identity = singleQueryValue('identity', lowerCaseKeys(query)['identity'])?.trim();
+  async list(accountId: AccountId, { page, identity }: ListAdminsQuery): Promise<PagedModel<AdminDto> | AdminDto> {
     if (identity) {
       const admin = await this.admins.findByIdentity(accountId, identity);
       if (!admin) throw new NotFound('Administrator');
@@ -66,11 +52,7 @@ export class AdminsService {
     return pagedModel(admins, totalElements, page, toAdminDto);
   }
 
-  async register(accountId: AccountId, body: RegisterAdminRequest): Promise<RegisteredAdminDto> {
-    if (typeof body.email === 'string') journalDetails.add({ EmployeeIdentity: body.email.trim().slice(0, ADMIN_EMAIL_MAX_LENGTH) });
-    const email = validateAdminEmail(body.email);
-    const name = isGiven(body.name) ? validateAdminName(body.name) : email;
-    const role = validateAdminRole(body.role);
+  async register(accountId: AccountId, { email, name, role }: RegisterAdminCommand): Promise<RegisteredAdminDto> {
     let admin: AdministratorEntity;
     try {
       admin = await this.admins.insert(accountId, {
@@ -93,15 +75,13 @@ export class AdminsService {
     return toRegisteredAdminDto(admin);
   }
 
-  async update(accountId: AccountId, id: string, body: UpdateAdminRequest): Promise<void> {
+  async update(accountId: AccountId, id: string, command: UpdateAdminCommand): Promise<void> {
     const scopeAdmins = await this.lockScopeAdmins(accountId, id);
     const admin = await this.findForUpdate(accountId, id);
-    if (!isGiven(body.name) && !isGiven(body.role) && !isGiven(body.status)) {
-      throw new ValidationFailed('Give at least one of name, role, status.');
-    }
-    const name = isGiven(body.name) ? validateAdminName(body.name) : admin.name;
-    const role = isGiven(body.role) ? validateAdminRole(body.role) : admin.role;
-    const status = isGiven(body.status) ? statusAfterSet(stateOf(admin), validateSettableAdminStatus(body.status)) : admin.status;
+    const name = command.name ?? admin.name;
+    const role = command.role !== undefined ? validateAdminRole(command.role) : admin.role;
+    const status =
+      command.status !== undefined ? statusAfterSet(stateOf(admin), validateSettableAdminStatus(command.status)) : admin.status;
     assertKeepsScopeAdmin(admin, { role, status }, scopeAdmins);
     await this.admins.update(accountId, admin.id, { name, role, status });
   }
@@ -123,8 +103,8 @@ export class AdminsService {
   }
 
   /** A new invitation link for a Pending administrator; the older link stops working. */
-  async resendInvitation(accountId: AccountId, id: unknown): Promise<void> {
-    const given = singleQueryValue('id', id)?.trim();
+  async resendInvitation(accountId: AccountId, id: string | undefined): Promise<void> {
+    const given = id?.trim();
     if (!given) throw new ValidationFailed('id is required.');
     const admin = await this.admins.findById(accountId, requireUuid(given, 'Administrator'));
     if (!admin) throw new NotFound('Administrator');
