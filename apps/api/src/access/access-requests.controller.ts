@@ -1,6 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { AccessRequestInput, validateAccessRequest } from '@twofold/domain';
 import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
+import { ParsedBody, ParsedQueryAsOf } from '../http/parsed-input';
+import { AccessHistoryQuery, parseAccessHistoryQuery } from './access-history.query';
 import { AccessRequestsService } from './access-requests.service';
 
 /**
@@ -14,13 +17,13 @@ export class AccessRequestsController {
   @Post()
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)
-  create(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: Record<string, unknown>) {
-    return this.requests.create(principal, body);
+  create(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(validateAccessRequest) input: AccessRequestInput) {
+    return this.requests.create(principal, input);
   }
 
   @Get()
   @UseGuards(AccountAuthGuard)
-  history(@CurrentPrincipal() principal: AccountPrincipal, @Query() query: Record<string, unknown>) {
+  history(@CurrentPrincipal() principal: AccountPrincipal, @ParsedQueryAsOf(parseAccessHistoryQuery) query: AccessHistoryQuery) {
     return this.requests.history(principal.accountId, query);
   }
 

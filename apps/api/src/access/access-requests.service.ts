@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AccessRequestInput,
   AccountId,
   ACCESS_REQUEST_TTL_MINUTES,
   Clock,
@@ -7,18 +8,15 @@ import {
   ErrorMessages,
   isSettledDay,
   NotFound,
-  parsePage,
-  parsePastDay,
   requireUuid,
-  validateAccessRequest,
 } from '@twofold/domain';
 import { AccessRequestEntity, AccessRequestsRepository } from '@twofold/persistence';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
-import { lowerCaseKeys, singleQueryValue } from '../http/case-insensitive-keys';
 import { ModelEnvelope, ok, PagedModel, pagedModel } from '../http/envelope';
 import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from './access.dto';
+import { AccessHistoryQuery } from './access-history.query';
 
 /**
  * The API side of access requests (CONTRACT §7): create, poll and history. The browserless `ra`
@@ -37,8 +35,7 @@ export class AccessRequestsService {
    * no request: 200 `{success: false, message: 'Users quota exceeded'}` (CONTRACT §8.1), which clients
    * match on; a known identity always gets its request.
    */
-  async create(principal: ResourcePrincipal, body: unknown): Promise<ModelEnvelope<CreatedAccessRequestDto | null>> {
-    const input = validateAccessRequest(body);
+  async create(principal: ResourcePrincipal, input: AccessRequestInput): Promise<ModelEnvelope<CreatedAccessRequestDto | null>> {
     const id = await this.requests.insertForKnownOrRegistrable(principal.accountId, {
       resourceId: principal.resourceId,
       userId: null,
@@ -66,18 +63,10 @@ export class AccessRequestsService {
   }
 
   /** GET /access/requests: one past UTC day of the account's history (SPEC.md "History"). */
-  async history(accountId: AccountId, rawQuery: Record<string, unknown>): Promise<ModelEnvelope<PagedModel<AccessRequestDto>>> {
-    const query = lowerCaseKeys(rawQuery);
+  async history(accountId: AccountId, { day, page, identity }: AccessHistoryQuery): Promise<ModelEnvelope<PagedModel<AccessRequestDto>>> {
     const now = this.clock.now();
-    const day = parsePastDay('createdAt', query['createdat'], now);
-    const page = parsePage(query['offset'], query['limit']);
-    const identity = singleQueryValue('identity', query['identity']);
     await this.requests.expireStale(accountId, new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000));
-    const [rows, total] = await this.requests.list(
-      accountId,
-      { day, settled: isSettledDay(day, now), identity: identity || undefined },
-      page,
-    );
+    const [rows, total] = await this.requests.list(accountId, { day, settled: isSettledDay(day, now), identity }, page);
     return ok(pagedModel(rows, total, page, (row) => toAccessRequestDto(row, row.resourceName, now)));
   }
 

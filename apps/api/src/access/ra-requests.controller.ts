@@ -1,6 +1,8 @@
-import { Body, Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { parseRaChallenge, parseRaRequest, RaChallengeInput, RaRequestInput } from '@twofold/domain';
 import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
+import { ParsedBody } from '../http/parsed-input';
 import { RaRequestsService } from './ra-requests.service';
 
 /**
@@ -15,19 +17,19 @@ export class RaRequestsController {
 
   @Post('ra')
   @HttpCode(200)
-  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
-    return this.ra.passCode(principal, 'ra', body);
+  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
+    return this.ra.passCode(principal, 'ra', input);
   }
 
   @Post('ra/challenge')
   @HttpCode(200)
-  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
-    return this.ra.challenge(principal, body);
+  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaChallenge) input: RaChallengeInput) {
+    return this.ra.challenge(principal, input);
   }
 
   @Post('md')
   @HttpCode(200)
-  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
-    return this.ra.passCode(principal, 'md', body);
+  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
+    return this.ra.passCode(principal, 'md', input);
   }
 }

@@ -4,8 +4,8 @@ import {
   ACCESS_REQUEST_MAX_FAILED_CODES,
   Clock,
   effectiveAccessStatus,
-  parseRaChallenge,
-  parseRaRequest,
+  RaChallengeInput,
+  RaRequestInput,
   PassCodeIntent,
 } from '@twofold/domain';
 import {
@@ -51,8 +51,7 @@ export class RaRequestsService {
    * absent) the request waits for `/ra/challenge` (§8.3); a delivery letter (`t m s c`) is refused as
    * unavailable.
    */
-  async passCode(principal: ResourcePrincipal, channel: Exclude<AccessRequestChannel, 'page'>, body: unknown): Promise<RaEnvelope> {
-    const input = parseRaRequest(body);
+  async passCode(principal: ResourcePrincipal, channel: Exclude<AccessRequestChannel, 'page'>, input: RaRequestInput): Promise<RaEnvelope> {
     const now = this.clock.now();
     return this.db.transaction(async () => {
       // the user row lock queues one user's checks (as on the access page), so parallel calls cannot
@@ -108,8 +107,7 @@ export class RaRequestsService {
    * request waiting until its five attempts are spent. A request of another resource or identity, or
    * of the access page, is Denied here and left unchanged; a decided or expired one is Denied.
    */
-  async challenge(principal: ResourcePrincipal, body: unknown): Promise<RaEnvelope> {
-    const input = parseRaChallenge(body);
+  async challenge(principal: ResourcePrincipal, input: RaChallengeInput): Promise<RaEnvelope> {
     const now = this.clock.now();
     return this.db.transaction(async () => {
       // submissions of one request queue up here: of parallel correct codes only the first grants

@@ -1,5 +1,4 @@
-import { Page, parsePage } from '@twofold/domain';
-import { lowerCaseKeys } from './case-insensitive-keys';
+import { Page } from '@twofold/domain';
 
 /** `{model, success, message}`: the envelope of user, authenticator, access-request and management responses. */
 export interface ModelEnvelope<T> {
@@ -22,12 +21,6 @@ export interface PagedModel<T> {
 /** One page of rows, mapped to their DTOs, with the window and the total (SPEC.md "Paged lists"). */
 export function pagedModel<Row, Dto>(rows: Row[], totalElements: number, page: Page, toDto: (row: Row) => Dto): PagedModel<Dto> {
   return { data: rows.map(toDto), offset: page.offset, limit: page.limit, totalElements };
-}
-
-/** `offset` and `limit` of a raw query, names matched case-insensitively (CONTRACT §4 paging rules). */
-export function pageOfQuery(query: Record<string, unknown>): Page {
-  const lower = lowerCaseKeys(query);
-  return parsePage(lower['offset'], lower['limit']);
 }
 
 /**

@@ -1,5 +1,6 @@
-import { Body, PipeTransform, Query } from '@nestjs/common';
-import { Page, parsePage, ValidationFailed } from '@twofold/domain';
+import { Body, Inject, Injectable, mixin, PipeTransform, Query } from '@nestjs/common';
+import { Clock, Page, parsePage, ValidationFailed } from '@twofold/domain';
+import { CLOCK } from '../app/tokens';
 
 /**
  * The parameters of a query string, read by name in any case (CONTRACT §4: `EventDate` and `eventdate`
@@ -46,6 +47,11 @@ export class QueryParameters {
   }
 }
 
+/** The query of a plain paged list: `offset` and `limit`, nothing else read. */
+export function parsePageQuery(query: QueryParameters): Page {
+  return query.page();
+}
+
 /** Runs an endpoint's parser on its raw input; a refusal is the parser's ValidationFailed (400). */
 class ParseInputPipe<T> implements PipeTransform<unknown, T> {
   constructor(private readonly parse: (raw: unknown) => T) {}
@@ -67,4 +73,20 @@ export function ParsedBody<T>(parse: (body: unknown) => T): ParameterDecorator {
 /** The query string parsed once, at the edge, into the endpoint's typed query. */
 export function ParsedQuery<T>(parse: (query: QueryParameters) => T): ParameterDecorator {
   return Query(new ParseInputPipe((raw) => parse(QueryParameters.of(raw))));
+}
+
+/**
+ * A query whose rules depend on the time (`eventDate` must be a past day): its parser also gets the
+ * clock's now. The pipe is a class so that Nest injects the clock.
+ */
+export function ParsedQueryAsOf<T>(parse: (query: QueryParameters, now: Date) => T): ParameterDecorator {
+  @Injectable()
+  class ParseQueryAsOfPipe implements PipeTransform<unknown, T> {
+    constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+    transform(raw: unknown): T {
+      return parse(QueryParameters.of(raw), this.clock.now());
+    }
+  }
+  return Query(mixin(ParseQueryAsOfPipe));
 }

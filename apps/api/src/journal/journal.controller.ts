@@ -1,6 +1,8 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
+import { ParsedQueryAsOf } from '../http/parsed-input';
+import { JournalQuery, parseJournalQuery } from './journal.query';
 import { JournalPage, JournalService } from './journal.service';
 
 @Controller('journal')
@@ -9,7 +11,10 @@ export class JournalController {
   constructor(private readonly journal: JournalService) {}
 
   @Get()
-  list(@CurrentPrincipal() principal: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<{ model: JournalPage }> {
+  list(
+    @CurrentPrincipal() principal: AccountPrincipal,
+    @ParsedQueryAsOf(parseJournalQuery) query: JournalQuery,
+  ): Promise<{ model: JournalPage }> {
     return this.journal.search(principal.accountId, query);
   }
 }

@@ -1,8 +1,10 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
-import { ModelEnvelope, ok, PagedModel, pageOfQuery } from '../http/envelope';
+import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
+import { ParsedQuery, parsePageQuery } from '../http/parsed-input';
+import { Page } from '@twofold/domain';
 import { ResourceDto, ResourceRequest, resourceCommandOf, ResourceWithSecretDto } from './resources.dto';
 import { ResourcesService } from './resources.service';
 
@@ -15,9 +17,9 @@ export class ResourcesController {
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Query() query: Record<string, unknown>,
+    @ParsedQuery(parsePageQuery) page: Page,
   ): Promise<ModelEnvelope<PagedModel<ResourceDto>>> {
-    return ok(await this.resources.list(p.accountId, pageOfQuery(query)));
+    return ok(await this.resources.list(p.accountId, page));
   }
 
   @Post()

@@ -1,4 +1,5 @@
-import { Allow, IsString, Matches, MaxLength } from 'class-validator';
+import { IsString, Matches, MaxLength } from 'class-validator';
+import { FollowsDomainRule } from '../http/domain-rule.validator';
 import { isGiven, TokenFormatName, validateFrameOrigins, validateTokenFormat } from '@twofold/domain';
 import { ResourceEntity } from '@twofold/persistence';
 
@@ -6,9 +7,8 @@ export const RESOURCE_NAME_MAX_LENGTH = 200;
 
 /**
  * The body of `POST /resources` and `PUT /resources/{id}`: `name` (required, as before), and optional
- * `tokenFormat` (CONTRACT §8.9) and `frameOrigins` (§8.8), keys in any case. The optional two are only
- * declared here (so their keys are matched and kept); their rules are libs/domain's, applied by
- * resourceCommandOf.
+ * `tokenFormat` (CONTRACT §8.9) and `frameOrigins` (§8.8), keys in any case. The optional two are
+ * judged by libs/domain's rules, with their messages; resourceCommandOf takes their normalized values.
  */
 export class ResourceRequest {
   @IsString()
@@ -16,11 +16,11 @@ export class ResourceRequest {
   @MaxLength(RESOURCE_NAME_MAX_LENGTH)
   name!: string;
 
-  @Allow()
-  tokenFormat?: unknown;
+  @FollowsDomainRule(validateTokenFormat)
+  tokenFormat?: string | null;
 
-  @Allow()
-  frameOrigins?: unknown;
+  @FollowsDomainRule(validateFrameOrigins)
+  frameOrigins?: string[] | null;
 }
 
 /** What a create or update sets: a field left out (or null) is not changed (on create: its default). */

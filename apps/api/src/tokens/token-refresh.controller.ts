@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
 import { ModelEnvelope } from '../http/envelope';
 import { TokenRefreshService } from './token-refresh.service';
-import { tokenRefreshCommandOf } from './tokens.dto';
+import { ParsedBody } from '../http/parsed-input';
+import { TokenRefreshCommand, tokenRefreshCommandOf } from './tokens.dto';
 
 /** `POST /token/refresh` (CONTRACT §8.10), with the resource's key and secret. */
 @Controller({ path: 'token', version: VERSION_NEUTRAL })
@@ -15,8 +16,8 @@ export class TokenRefreshController {
   @UseGuards(ResourceAuthGuard)
   refresh(
     @CurrentPrincipal() principal: ResourcePrincipal,
-    @Body() body: Record<string, unknown> | undefined,
+    @ParsedBody(tokenRefreshCommandOf) command: TokenRefreshCommand,
   ): Promise<ModelEnvelope<string | null>> {
-    return this.refresher.refresh(principal, tokenRefreshCommandOf(body));
+    return this.refresher.refresh(principal, command);
   }
 }

@@ -1,13 +1,14 @@
+import { InputFields } from '@twofold/domain';
+
 /** The body of POST /token/refresh: `{AccessToken}`, the key in any case; anything else (`Claims`) is ignored. */
 export interface TokenRefreshCommand {
   /** as sent: the service refuses anything that is not one of our tokens */
   accessToken: unknown;
 }
 
+/** Never a refusal of its own: a body without a token is answered like a missing token (CONTRACT §8.10). */
 export function tokenRefreshCommandOf(body: unknown): TokenRefreshCommand {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { accessToken: undefined };
-  const entry = Object.entries(body).find(([key]) => key.toLowerCase() === 'accesstoken');
-  return { accessToken: entry?.[1] };
+  return { accessToken: InputFields.lenient(body).get('accessToken') };
 }
 
 /** GET /.well-known/jwks.json (RFC 7517 §5). */
