@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { pageLanguage } from '../enrollment/enrollment-page.view';
+import { pageLanguage } from '../pages/i18n/languages';
 import { ClientAddressResolver } from '../http/client-address';
 import { pageNonce, sendPage } from '../pages/send-page';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';

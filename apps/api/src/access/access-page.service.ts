@@ -26,7 +26,7 @@ import {
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { AppConfig } from '../config/app-config';
 import { AuthenticatorAppEnrollment, ISSUER } from '../enrollment/authenticator-app';
-import { PageLanguage } from '../enrollment/enrollment-page.view';
+import { PageLanguage } from '../pages/i18n/languages';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';

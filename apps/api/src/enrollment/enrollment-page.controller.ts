@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } fro
 import { FastifyReply } from 'fastify';
 import { pageNonce, sendPage } from '../pages/send-page';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
-import { pageLanguage, renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
+import { pageLanguage } from '../pages/i18n/languages';
+import { renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
 
 const GONE_STATUS = { unknown: 404, expired: 410, used: 410, revoked: 410 } as const;
 
