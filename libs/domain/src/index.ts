@@ -15,3 +15,4 @@ export * from './lib/input';
 export * from './lib/resources';
 export * from './lib/ra-requests';
 export * from './lib/account-id';
+export * from './lib/access-submission';

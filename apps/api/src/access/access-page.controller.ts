@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { pageLanguage } from '../enrollment/enrollment-page.view';
+import { pageLanguage } from '../pages/i18n/languages';
 import { ClientAddressResolver } from '../http/client-address';
 import { pageNonce, sendPage } from '../pages/send-page';
+import { parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
 
@@ -44,12 +45,12 @@ export class AccessPageController {
   @Post(':id')
   async submit(
     @Param('id') id: string,
-    @Body() body: Record<string, unknown> | undefined,
+    @Body() body: unknown,
     @Req() req: FastifyRequest,
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    send(res, await this.page.submit(id, body ?? {}, this.visitor(req), pageLanguage(language)));
+    send(res, await this.page.submit(id, parseAccessPageForm(body), this.visitor(req), pageLanguage(language)));
   }
 
   private visitor(req: FastifyRequest): Visitor {

@@ -7,15 +7,19 @@ import {
   ACCESS_REQUEST_MAX_FAILED_CODES,
   CallbackTarget,
   Clock,
+  decideCodeCheck,
+  decideSubmission,
   DomainError,
   effectiveAccessStatus,
   isCallbackForFrame,
+  SubmissionState,
 } from '@twofold/domain';
 import { JournalField, JournalWriter } from '@twofold/journal';
 import {
   AccessRequestEntity,
   AccessRequestsRepository,
   AuthenticatorEntity,
+  AuthenticatorKind,
   AuthenticatorsRepository,
   Db,
   ResourcesRepository,
@@ -26,10 +30,11 @@ import {
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { AppConfig } from '../config/app-config';
 import { AuthenticatorAppEnrollment, ISSUER } from '../enrollment/authenticator-app';
-import { PageLanguage } from '../enrollment/enrollment-page.view';
+import { PageLanguage } from '../pages/i18n/languages';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
+import { AccessPageForm } from './access-page.form';
 import { AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
 import { AccessTokensService } from '../tokens/access-tokens.service';
 
@@ -57,6 +62,15 @@ export interface Visitor {
 }
 
 type Resolved = { user: UserEntity } | { reason: AccessFinalReason };
+
+/** A submission's state as decideSubmission reads it, with the rows it was read from. */
+interface LoadedSubmission {
+  state: SubmissionState;
+  row: AccessRequestEntity | null;
+  user: UserEntity | null;
+  otp: AuthenticatorEntity[];
+  pendingEnc: Buffer | null;
+}
 
 const FINAL_OF_STATUS = { Granted: 'used', Denied: 'denied', Expired: 'expired' } as const;
 
@@ -104,70 +118,90 @@ export class AccessPageService {
     return { ...frame, kind: 'code', model: await this.codeModel(row) };
   }
 
-  async submit(id: string, body: Record<string, unknown>, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
+  async submit(id: string, form: AccessPageForm, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
     const opened = await this.find(id, fallbackLang);
     if ('kind' in opened) return opened;
     const { row: found, frame } = opened;
-    if (!this.formTokens.verify(found.id, body[FORM_TOKEN_FIELD])) return { ...frame, kind: 'final', reason: 'forged' };
-    const code = typeof body['code'] === 'string' ? body['code'].replace(/\s+/g, '') : '';
+    if (!this.formTokens.verify(found.id, form.formToken)) return { ...frame, kind: 'final', reason: 'forged' };
 
     // registration cannot run inside the locked transaction below: a lost race aborts a transaction
     const resolved = await this.admit(found, frame, visitor);
     if ('kind' in resolved) return resolved;
+    const final = (reason: AccessFinalReason): AccessPageOutcome => ({ ...frame, kind: 'final', reason });
 
-    const outcome = await this.db.transaction(async (): Promise<AccessPageOutcome> => {
+    return this.db.transaction(async (): Promise<AccessPageOutcome> => {
       // submissions of one request queue up here: of parallel correct codes only the first grants
-      const row = await this.requests.findByIdForUpdate(found.accountId, found.id);
-      if (!row) return { ...frame, kind: 'final', reason: 'unknown' };
-      const now = this.clock.now();
-      const current = await this.settleExpiry(row);
-      if (current !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[current] };
-      const user = await this.users.findByIdForUpdate(row.accountId, resolved.user.id);
-      if (!user) return { ...frame, kind: 'final', reason: 'unknown' };
-      if (user.isLocked) {
-        await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
-        return { ...frame, kind: 'final', reason: 'locked' };
+      const loaded = await this.loadSubmission(found, resolved.user.id);
+      const decision = decideSubmission(loaded.state);
+      switch (decision.kind) {
+        case 'gone':
+          return final('unknown');
+        case 'closed':
+          return final(FINAL_OF_STATUS[decision.status]);
+        case 'expire':
+          await this.requests.decide(found.accountId, found.id, 'Expired');
+          return final('expired');
+        case 'refused':
+          await this.requests.decide(found.accountId, found.id, 'Denied', { userId: resolved.user.id });
+          return final(decision.reason);
       }
-      // guessing across many requests of one user: refused before any code is checked
-      if (await userOutOfCodeAttempts(this.requests, row.accountId, user.id, now)) {
-        await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
-        return { ...frame, kind: 'final', reason: 'tooManyCodes' };
-      }
-      const all = await this.authenticators.listByUser(row.accountId, user.id);
-      const otp = otpAuthenticators(all);
-      let accepted: string | null = null;
-      if (otp.length === 0 && (await this.hasOtherSecondFactor(row.accountId, user.id, all))) {
-        await this.requests.decide(row.accountId, row.id, 'Denied', { userId: user.id });
-        return { ...frame, kind: 'final', reason: 'noOtpFactor' };
-      }
-      if (otp.length === 0) {
-        const pendingEnc = await this.requests.pendingSecret(row.accountId, row.id);
-        // no secret was shown for this request yet: show one, no attempt is counted
-        if (!pendingEnc) return { ...frame, kind: 'enroll', model: await this.enrollModel(row, user) };
-        accepted = (await this.enrollPending(row, user, pendingEnc, code, now)) ? 'Totp' : null;
-      } else {
-        accepted = (await acceptOtpCode(this.authenticators, this.cipher, otp, code, now))?.kind ?? null;
-      }
-      if (!accepted) {
-        const failed = await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES);
-        if (!failed || failed.status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: 'tooManyCodes' };
-        const error = { attemptsLeft: ACCESS_REQUEST_MAX_FAILED_CODES - failed.failedAttempts };
-        if (otp.length === 0) return { ...frame, kind: 'enroll', model: { ...(await this.enrollModel(row, user)), error } };
+      const { row, user, otp, pendingEnc } = loaded;
+      // the decisions left are taken only for a request and a user that exist
+      if (!row || !user) throw new Error('decideSubmission went on without the request or its user');
+      if (decision.kind === 'showSecret') return { ...frame, kind: 'enroll', model: await this.enrollModel(row, user) };
+
+      const now = loaded.state.now;
+      const accepted = await this.acceptCode(decision.against, row, user, otp, pendingEnc, form.code, now);
+      const next = decideCodeCheck(
+        accepted
+          ? { accepted: true, authenticator: accepted }
+          : { accepted: false, counted: await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES) },
+      );
+      if (next.kind === 'outOfCodes') return final('tooManyCodes');
+      if (next.kind === 'wrongCode') {
+        const error = { attemptsLeft: next.attemptsLeft };
+        if (decision.against === 'shownSecret')
+          return { ...frame, kind: 'enroll', model: { ...(await this.enrollModel(row, user)), error } };
         return { ...frame, kind: 'code', model: { ...(await this.codeModel(row)), error } };
       }
       const granted = await this.requests.decide(row.accountId, row.id, 'Granted', {
         userId: user.id,
         grantedAt: now,
-        authenticator: accepted,
+        authenticator: next.authenticator,
         ip: row.ip ?? visitor.ip,
         remoteHost: row.remoteHost ?? visitor.ip,
         twoFADeviceIp: visitor.ip,
       });
-      if (!granted) return { ...frame, kind: 'final', reason: 'used' };
+      if (!granted) return final('used');
       await this.users.update(row.accountId, user.id, { lastLogin: now });
       return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: await this.accessToken(row, user, now) };
     });
-    return outcome;
+  }
+
+  /**
+   * What decideSubmission looks at, read under the row locks of the request, then of its user (the
+   * order every submission takes). The user's factors are read for the user the page admitted.
+   */
+  private async loadSubmission(found: AccessRequestEntity, userId: string): Promise<LoadedSubmission> {
+    const { accountId } = found;
+    const row = await this.requests.findByIdForUpdate(accountId, found.id);
+    // after the lock: a submission that waited for another is decided at the time it gets its turn
+    const now = this.clock.now();
+    const user = await this.users.findByIdForUpdate(accountId, userId);
+    const all = await this.authenticators.listByUser(accountId, userId);
+    const otp = otpAuthenticators(all);
+    // the shown secret matters only to a user without OTP authenticators: not read for the others
+    const pendingEnc = otp.length === 0 ? await this.requests.pendingSecret(accountId, found.id) : null;
+    const state: SubmissionState = {
+      request: row,
+      now,
+      user,
+      userOutOfCodeAttempts: await userOutOfCodeAttempts(this.requests, accountId, userId, now),
+      otpAuthenticators: otp.length,
+      hasSecondFactor: await this.hasOtherSecondFactor(accountId, userId, all),
+      secretShown: pendingEnc !== null,
+    };
+    return { state, row, user, otp, pendingEnc };
   }
 
   /**
@@ -278,6 +312,21 @@ export class AccessPageService {
    */
   private async hasOtherSecondFactor(accountId: AccountId, userId: string, all: readonly AuthenticatorEntity[]): Promise<boolean> {
     return all.length > 0 || (await this.users.phoneRowsOf(accountId, userId)).length > 0;
+  }
+
+  /** The kind of the authenticator that accepted the code (and spent it), or null. */
+  private async acceptCode(
+    against: 'shownSecret' | 'authenticators',
+    row: AccessRequestEntity,
+    user: UserEntity,
+    otp: readonly AuthenticatorEntity[],
+    pendingEnc: Buffer | null,
+    code: string,
+    now: Date,
+  ): Promise<AuthenticatorKind | null> {
+    if (against === 'authenticators') return (await acceptOtpCode(this.authenticators, this.cipher, otp, code, now))?.kind ?? null;
+    // decideSubmission checks against the shown secret only when there is one
+    return pendingEnc && (await this.enrollPending(row, user, pendingEnc, code, now)) ? 'Totp' : null;
   }
 
   /** The first valid code of the secret bound to this request becomes the user's Totp authenticator. */

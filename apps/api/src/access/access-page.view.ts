@@ -1,18 +1,10 @@
 import { AccessCallback, isPostMessageCallback } from '@twofold/domain';
-import {
-  codeField,
-  EnrollmentFormModel,
-  enrollmentSection,
-  hiddenInputs,
-  ICONS,
-  PageLanguage,
-  renderLayout,
-  renderStatusPage,
-  StatusTone,
-  statusCard,
-} from '../enrollment/enrollment-page.view';
+import { EnrollmentFormModel, enrollmentSection } from '../pages/enrollment-section';
+import { codeField, hiddenInputs } from '../pages/form-fields';
 import { html, Html, trustedHtml } from '../pages/html';
-import { plural } from '../pages/plural';
+import { messagesOf, PageLanguage } from '../pages/i18n/languages';
+import { IconName, ICONS } from '../pages/icons';
+import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../pages/layout';
 
 /** Why a request's page shows no form: each is a final page (CONTRACT §7). */
 export type AccessFinalReason =
@@ -25,86 +17,6 @@ export type AccessFinalReason =
   | 'noLicense'
   | 'noOtpFactor'
   | 'forged';
-
-const TEXT = {
-  en: {
-    enrollTitle: (resource: string) => `Set up your second factor for ${resource}`,
-    codeTitle: (resource: string) => `Confirm sign-in to ${resource}`,
-    codeIntro: (identity: string) => `Signed in as ${identity}. Open your authenticator app or token and enter the code it shows.`,
-    codeLabel: '6-digit code',
-    codePattern: '6 to 8 digits',
-    submit: 'Confirm',
-    expiresIn: (minutes: number) => `This request expires in ${minutes} ${plural('en', minutes, { one: 'minute', other: 'minutes' })}.`,
-    wrongCode: (left: number) => `That code is not right. ${left} attempt(s) left.`,
-    grantedTitle: 'Access granted',
-    granted: 'Returning you to the application… If nothing happens, press Continue.',
-    grantedNoCallback: 'Sign-in confirmed. You can close this page and return to the application.',
-    grantedFramed: 'Sign-in confirmed. You can continue in the application.',
-    continue: 'Continue',
-    finalTitle: {
-      unknown: 'Sign-in request not found',
-      expired: 'This sign-in request has expired',
-      denied: 'Access denied',
-      locked: 'Access denied',
-      tooManyCodes: 'Access denied',
-      used: 'This sign-in request has already been used',
-      noLicense: 'Access cannot be granted',
-      noOtpFactor: 'Access cannot be granted',
-      forged: 'The form could not be accepted',
-    },
-    final: {
-      unknown: 'Check the link, or start signing in again from the application.',
-      expired: 'Requests are valid for 15 minutes. Start signing in again from the application.',
-      denied: 'This sign-in request was denied. Start signing in again from the application.',
-      locked: 'Your account is locked. Contact your administrator.',
-      tooManyCodes: 'Too many wrong codes. Start signing in again from the application.',
-      used: 'Each request can be used once. Start signing in again from the application.',
-      noLicense: 'Your organization has no free user licenses. Contact your administrator.',
-      noOtpFactor: 'Your second factor cannot be used on this page. Ask your administrator for an enrollment link.',
-      forged: 'Reload the page and enter the code again.',
-    },
-    reload: 'Reload the page',
-  },
-  ru: {
-    enrollTitle: (resource: string) => `Настройка второго фактора для ${resource}`,
-    codeTitle: (resource: string) => `Подтверждение входа в ${resource}`,
-    codeIntro: (identity: string) => `Вход под именем ${identity}. Откройте приложение-аутентификатор или токен и введите показанный код.`,
-    codeLabel: 'Код из 6 цифр',
-    codePattern: 'От 6 до 8 цифр',
-    submit: 'Подтвердить',
-    expiresIn: (minutes: number) =>
-      `Запрос действует ещё ${minutes} ${plural('ru', minutes, { one: 'минуту', few: 'минуты', many: 'минут', other: 'минуты' })}.`,
-    wrongCode: (left: number) => `Неверный код. Осталось попыток: ${left}.`,
-    grantedTitle: 'Доступ разрешён',
-    granted: 'Возвращаем вас в приложение… Если ничего не происходит, нажмите «Продолжить».',
-    grantedNoCallback: 'Вход подтверждён. Закройте эту страницу и вернитесь в приложение.',
-    grantedFramed: 'Вход подтверждён. Можно продолжить работу в приложении.',
-    continue: 'Продолжить',
-    finalTitle: {
-      unknown: 'Запрос на вход не найден',
-      expired: 'Срок действия запроса истёк',
-      denied: 'Доступ запрещён',
-      locked: 'Доступ запрещён',
-      tooManyCodes: 'Доступ запрещён',
-      used: 'Этот запрос на вход уже использован',
-      noLicense: 'Доступ не может быть предоставлен',
-      noOtpFactor: 'Доступ не может быть предоставлен',
-      forged: 'Форма не принята',
-    },
-    final: {
-      unknown: 'Проверьте ссылку или начните вход в приложении заново.',
-      expired: 'Запрос действует 15 минут. Начните вход в приложении заново.',
-      denied: 'Запрос на вход отклонён. Начните вход в приложении заново.',
-      locked: 'Ваша учётная запись заблокирована. Обратитесь к администратору.',
-      tooManyCodes: 'Слишком много неверных кодов. Начните вход в приложении заново.',
-      used: 'Каждый запрос можно использовать один раз. Начните вход в приложении заново.',
-      noLicense: 'У вашей организации нет свободных лицензий. Обратитесь к администратору.',
-      noOtpFactor: 'Ваш второй фактор нельзя использовать на этой странице. Попросите администратора прислать ссылку для подключения.',
-      forged: 'Обновите страницу и введите код ещё раз.',
-    },
-    reload: 'Обновить страницу',
-  },
-} as const;
 
 /** When the request expires (created + 15 minutes) and the server's now: the page shows the minutes left. */
 export interface AccessExpiry {
@@ -120,11 +32,11 @@ export interface AccessEnrollModel extends EnrollmentFormModel {
 /** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
 function expiryHint(lang: PageLanguage, expiry: AccessExpiry): Html {
   const minutes = Math.max(1, Math.ceil((expiry.at.getTime() - expiry.now.getTime()) / 60_000));
-  return html`<p class="expiry">${ICONS.clock}<time datetime="${expiry.at.toISOString()}">${TEXT[lang].expiresIn(minutes)}</time></p>\n`;
+  return html`<p class="expiry">${ICONS.clock}<time datetime="${expiry.at.toISOString()}">${messagesOf(lang).access.expiresIn(minutes)}</time></p>\n`;
 }
 
 export function renderAccessEnroll(lang: PageLanguage, nonce: string, model: AccessEnrollModel): Html {
-  const title = TEXT[lang].enrollTitle(model.resourceName);
+  const title = messagesOf(lang).access.enrollTitle(model.resourceName);
   return renderLayout(
     lang,
     nonce,
@@ -143,7 +55,7 @@ export interface AccessCodeModel {
 
 /** The code prompt of an enrolled user: the code is all it asks for, so the field has the focus. */
 export function renderAccessCode(lang: PageLanguage, nonce: string, model: AccessCodeModel): Html {
-  const t = TEXT[lang];
+  const t = messagesOf(lang).access;
   const title = t.codeTitle(model.resourceName);
   return renderLayout(
     lang,
@@ -182,7 +94,7 @@ export function renderAccessGranted(
   accessToken: string,
   targetOrigins: readonly string[],
 ): Html {
-  const t = TEXT[lang];
+  const t = messagesOf(lang).access;
   if (!callback) return renderStatusPage(lang, nonce, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
   // a postMessage callback (AD FS, Keycloak) gets the token through the fixed script, never a form
   const handOver = isPostMessageCallback(callback.action)
@@ -198,7 +110,7 @@ export function renderAccessGranted(
   return renderLayout(lang, nonce, t.grantedTitle, statusCard('ok', 'check', t.grantedTitle, handOver));
 }
 
-const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, keyof typeof ICONS]> = {
+const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, IconName]> = {
   unknown: ['info', 'question'],
   expired: ['warn', 'clock'],
   denied: ['stop', 'cross'],
@@ -212,7 +124,7 @@ const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, keyof typeof ICONS]> = 
 
 /** A request's final page: a card with a status icon, what happened and what to do next. */
 export function renderAccessFinal(lang: PageLanguage, nonce: string, reason: AccessFinalReason): Html {
-  const t = TEXT[lang];
+  const t = messagesOf(lang).access;
   const [tone, icon] = FINAL_LOOK[reason];
   const action = reason === 'forged' ? html`<a class="btn" href="">${ICONS.refresh}<span>${t.reload}</span></a>` : null;
   return renderStatusPage(lang, nonce, tone, icon, t.finalTitle[reason], t.final[reason], action);

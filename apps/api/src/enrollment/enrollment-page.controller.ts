@@ -1,8 +1,10 @@
 import { Body, Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { pageNonce, sendPage } from '../pages/send-page';
+import { parseEnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
-import { pageLanguage, renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
+import { pageLanguage } from '../pages/i18n/languages';
+import { renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
 
 const GONE_STATUS = { unknown: 404, expired: 410, used: 410, revoked: 410 } as const;
 
@@ -23,11 +25,11 @@ export class EnrollmentPageController {
   @Post(':token')
   async submit(
     @Param('token') token: string,
-    @Body() body: Record<string, unknown>,
+    @Body() body: unknown,
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    send(res, language, await this.enrollment.submit(token, body?.['code']));
+    send(res, language, await this.enrollment.submit(token, parseEnrollmentPageForm(body)));
   }
 }
 

@@ -5,6 +5,7 @@ import { AdministratorsRepository, Db, EnrollmentTokenEntity, EnrollmentTokensRe
 import { CLOCK } from '../app/tokens';
 import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { hashEnrollmentToken } from './enrollment-links.service';
+import { EnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
 
 /** Wrong codes allowed on one link before it is revoked. */
@@ -40,14 +41,14 @@ export class EnrollmentPageService {
     return { kind: 'form', model: await this.formModel(found.row, found.holder) };
   }
 
-  async submit(token: string, code: unknown): Promise<EnrollmentOutcome> {
+  async submit(token: string, form: EnrollmentPageForm): Promise<EnrollmentOutcome> {
     const found = await this.usableToken(token);
     if ('reason' in found) return { kind: 'gone', reason: found.reason };
     const { row, holder } = found;
     const pendingSecretEnc = row.pendingSecretEnc;
     if (!pendingSecretEnc) return { kind: 'form', model: await this.formModel(row, holder) };
     const now = this.clock.now();
-    const spentTimeStep = this.authenticatorApp.verify(pendingSecretEnc, typeof code === 'string' ? code.replace(/\s+/g, '') : '', now);
+    const spentTimeStep = this.authenticatorApp.verify(pendingSecretEnc, form.code, now);
     if (spentTimeStep === null) {
       const failures = await this.tokens.recordFailedAttempt(row.accountId, row.id, ENROLLMENT_MAX_FAILED_CODES, now);
       if (failures >= ENROLLMENT_MAX_FAILED_CODES) return { kind: 'gone', reason: 'revoked' };
