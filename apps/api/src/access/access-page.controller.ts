@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguage } from '../pages/i18n/languages';
 import { ClientAddressResolver } from '../http/client-address';
 import { pageNonce, sendPage } from '../pages/send-page';
-import { parseAccessPageForm } from './access-page.form';
+import { ParsedBody } from '../http/parsed-input';
+import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
 
@@ -45,12 +46,12 @@ export class AccessPageController {
   @Post(':id')
   async submit(
     @Param('id') id: string,
-    @Body() body: unknown,
+    @ParsedBody(parseAccessPageForm) form: AccessPageForm,
     @Req() req: FastifyRequest,
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    send(res, await this.page.submit(id, parseAccessPageForm(body), this.visitor(req), pageLanguage(language)));
+    send(res, await this.page.submit(id, form, this.visitor(req), pageLanguage(language)));
   }
 
   private visitor(req: FastifyRequest): Visitor {

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { pageNonce, sendPage } from '../pages/send-page';
-import { parseEnrollmentPageForm } from './enrollment-page.form';
+import { ParsedBody } from '../http/parsed-input';
+import { EnrollmentPageForm, parseEnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
 import { pageLanguage } from '../pages/i18n/languages';
 import { renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
@@ -25,11 +26,11 @@ export class EnrollmentPageController {
   @Post(':token')
   async submit(
     @Param('token') token: string,
-    @Body() body: unknown,
+    @ParsedBody(parseEnrollmentPageForm) form: EnrollmentPageForm,
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    send(res, language, await this.enrollment.submit(token, parseEnrollmentPageForm(body)));
+    send(res, language, await this.enrollment.submit(token, form));
   }
 }
 
