@@ -3,6 +3,7 @@ import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { AdminsService } from './admins.service';
+import { Transactional } from '../http/transactional';
 
 /** SPEC.md "Versioning": the V2 invitation re-send takes the id in the path. */
 @Controller({ path: 'admins', version: '2' })
@@ -12,6 +13,7 @@ export class AdminsV2Controller {
 
   @Post('resend-invitation-email/:id')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('EnrollmentLink', 'Send')
   resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
     return this.admins.resendInvitation(p.accountId, id);

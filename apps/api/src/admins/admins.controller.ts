@@ -16,6 +16,7 @@ import {
 } from './admins.commands';
 import { AdminDto, RegisteredAdminDto } from './admins.dto';
 import { AdminsService } from './admins.service';
+import { Transactional } from '../http/transactional';
 
 /**
  * SPEC.md "Administrators": every path with and without /v1. Bare objects, not the model envelope;
@@ -36,6 +37,7 @@ export class AdminsController {
 
   @Post()
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('Employee', 'Create', { fromRequest: journalNewAdminIdentity })
   register(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -46,6 +48,7 @@ export class AdminsController {
 
   @Post('resend-invitation-email')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('EnrollmentLink', 'Send')
   resendInvitation(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -56,6 +59,7 @@ export class AdminsController {
 
   @Post('lock/:id')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('Employee', 'Lock')
   lock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
     return this.admins.lock(p.accountId, id);
@@ -63,12 +67,14 @@ export class AdminsController {
 
   @Post('unlock/:id')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('Employee', 'Unlock')
   unlock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
     return this.admins.unlock(p.accountId, id);
   }
 
   @Put(':id')
+  @Transactional()
   @Journal('Employee', 'Update', { fromRequest: ({ params }) => ({ EmployeeId: params['id'] }) })
   update(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -79,6 +85,7 @@ export class AdminsController {
   }
 
   @Delete(':id')
+  @Transactional()
   @Journal('Employee', 'Delete')
   delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
     return this.admins.delete(p.accountId, id);

@@ -14,6 +14,7 @@ import {
 } from './authenticators.commands';
 import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto } from './authenticators.dto';
 import { AuthenticatorsService } from './authenticators.service';
+import { Transactional } from '../http/transactional';
 
 /**
  * SPEC.md "Authenticators": paths without a version prefix (and with /v1, like the V1 user API).
@@ -31,6 +32,7 @@ export class AuthenticatorsController {
 
   @Post(':id/authenticators/:type')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async register(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -43,6 +45,7 @@ export class AuthenticatorsController {
 
   /** Rename (`{Name}`), or a move of an OTP token when `user` is given (`{user, name?}`). */
   @Put(':id/authenticators/:type/:authenticatorId')
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -56,6 +59,7 @@ export class AuthenticatorsController {
   }
 
   @Patch(':id/authenticators/:type/:authenticatorId')
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async copy(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -68,6 +72,7 @@ export class AuthenticatorsController {
   }
 
   @Delete(':id/authenticators/:type/:authenticatorId')
+  @Transactional()
   @Journal('Authenticator', 'Disable')
   async delete(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -80,6 +85,7 @@ export class AuthenticatorsController {
   }
 
   @Delete(':id/authenticators/:type')
+  @Transactional()
   @Journal('Authenticator', 'Disable')
   async deleteKind(
     @CurrentPrincipal() p: AccountPrincipal,

@@ -7,6 +7,7 @@ import { ParsedQuery, parsePageQuery } from '../http/parsed-input';
 import { Page } from '@twofold/domain';
 import { GroupDto, GroupNameRequest } from './groups.dto';
 import { GroupsService } from './groups.service';
+import { Transactional } from '../http/transactional';
 
 /** CONTRACT §3: the account's groups. */
 @Controller('groups')
@@ -23,12 +24,14 @@ export class GroupsController {
   }
 
   @Post()
+  @Transactional()
   @Journal('Group', 'Create')
   async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: GroupNameRequest): Promise<ModelEnvelope<GroupDto>> {
     return ok(await this.groups.create(p.accountId, body.name));
   }
 
   @Put(':id')
+  @Transactional()
   @Journal('Group', 'Update')
   async rename(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -39,6 +42,7 @@ export class GroupsController {
   }
 
   @Delete(':id')
+  @Transactional()
   @Journal('Group', 'Delete')
   async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
     await this.groups.delete(p.accountId, id);

@@ -7,6 +7,7 @@ import { ParsedQuery, parsePageQuery } from '../http/parsed-input';
 import { Page } from '@twofold/domain';
 import { ResourceDto, ResourceRequest, resourceCommandOf, ResourceWithSecretDto } from './resources.dto';
 import { ResourcesService } from './resources.service';
+import { Transactional } from '../http/transactional';
 
 /** CONTRACT §3: resources, whose key and secret authenticate access requests. */
 @Controller('resources')
@@ -23,12 +24,14 @@ export class ResourcesController {
   }
 
   @Post()
+  @Transactional()
   @Journal('Resource', 'Create')
   async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: ResourceRequest): Promise<ModelEnvelope<ResourceWithSecretDto>> {
     return ok(await this.resources.create(p.accountId, resourceCommandOf(body)));
   }
 
   @Put(':id')
+  @Transactional()
   @Journal('Resource', 'Update')
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -39,6 +42,7 @@ export class ResourcesController {
   }
 
   @Delete(':id')
+  @Transactional()
   @Journal('Resource', 'Delete')
   async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
     await this.resources.delete(p.accountId, id);
@@ -46,6 +50,7 @@ export class ResourcesController {
   }
 
   @Get(':id/secret')
+  @Transactional()
   @Journal('Resource', 'DisplayResourceSecret')
   async secret(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<ResourceWithSecretDto>> {
     return ok(await this.resources.displaySecret(p.accountId, id));

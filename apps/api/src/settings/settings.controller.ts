@@ -6,6 +6,7 @@ import { ModelEnvelope, ok } from '../http/envelope';
 import { DirectorySyncDto, SettingsService } from './settings.service';
 import { parseDirectorySync } from './settings.commands';
 import { ParsedBody } from '../http/parsed-input';
+import { Transactional } from '../http/transactional';
 
 /** CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"). */
 @Controller('settings')
@@ -19,6 +20,7 @@ export class SettingsController {
   }
 
   @Put('directory-sync')
+  @Transactional()
   @Journal('DirectorySync', 'Update')
   async setDirectorySync(
     @CurrentPrincipal() p: AccountPrincipal,

@@ -16,6 +16,7 @@ import {
 } from './users.commands';
 import { UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto';
 import { UsersService } from './users.service';
+import { Transactional } from '../http/transactional';
 
 /** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
 export interface CustomFieldsUpdatedResponse {
@@ -31,6 +32,7 @@ export class UsersV2Controller {
   constructor(private readonly users: UsersService) {}
 
   @Put(':id')
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -42,6 +44,7 @@ export class UsersV2Controller {
 
   @Post(':id/phone')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async setPhone(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -54,6 +57,7 @@ export class UsersV2Controller {
 
   @Put(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async updateCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -65,6 +69,7 @@ export class UsersV2Controller {
 
   @Delete(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async deleteCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -76,6 +81,7 @@ export class UsersV2Controller {
 
   @Post(':id/lock')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('User', 'Update')
   async lock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
     await this.users.setLocked(p.accountId, id, true);
@@ -84,6 +90,7 @@ export class UsersV2Controller {
 
   @Post(':id/unlock')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('User', 'Update')
   async unlock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
     await this.users.setLocked(p.accountId, id, false);
@@ -92,6 +99,7 @@ export class UsersV2Controller {
 
   @Post(':id/groups')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async addGroups(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -102,6 +110,7 @@ export class UsersV2Controller {
   }
 
   @Delete(':id/groups')
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async removeGroups(
     @CurrentPrincipal() p: AccountPrincipal,

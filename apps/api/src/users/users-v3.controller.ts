@@ -7,6 +7,7 @@ import { journalPathUser } from './users.journal';
 import { ParsedBody } from '../http/parsed-input';
 import { parsePhoneNumbers } from './users.commands';
 import { UsersService } from './users.service';
+import { Transactional } from '../http/transactional';
 
 /** SPEC.md "Users", the V3 phone list (rules 6-8). */
 @Controller({ path: 'users', version: '3' })
@@ -16,6 +17,7 @@ export class UsersV3Controller {
 
   @Post(':id/phones')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async replacePhones(
     @CurrentPrincipal() p: AccountPrincipal,

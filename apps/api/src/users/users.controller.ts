@@ -17,6 +17,7 @@ import {
 } from './users.commands';
 import { CreatedUserDto, EnrollmentLinkDto, UserDto, UsersCountDto } from './users.dto';
 import { UsersService } from './users.service';
+import { Transactional } from '../http/transactional';
 
 /** SPEC.md "Users", the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
@@ -39,6 +40,7 @@ export class UsersController {
 
   @Post()
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('User', 'Create', { fromRequest: journalNewUserIdentity })
   async create(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -48,6 +50,7 @@ export class UsersController {
   }
 
   @Put(':id')
+  @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -58,6 +61,7 @@ export class UsersController {
   }
 
   @Delete(':id')
+  @Transactional()
   @Journal('User', 'Delete')
   async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
     await this.users.delete(p.accountId, id);
@@ -66,6 +70,7 @@ export class UsersController {
 
   @Post(':id/enroll')
   @HttpCode(HttpStatus.OK)
+  @Transactional()
   @Journal('EnrollmentLink', 'Send', { fromRequest: journalPathUser })
   async enroll(
     @CurrentPrincipal() p: AccountPrincipal,

@@ -48,6 +48,10 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
       }),
   });
 
+  /** The interceptor in the transaction @Transactional() opens around it (TransactionInterceptor, apps/api). */
+  const inTransaction = (handler: () => void, call: CallHandler) =>
+    db.transaction(() => lastValueFrom(interceptor.intercept(contextFor(handler), call), { defaultValue: undefined }));
+
   const groupCount = async () => (await db.dataSource.query('SELECT count(*)::int AS n FROM groups WHERE NOT system'))[0].n;
   const events = () => db.dataSource.query('SELECT object, action, subject, success, additional_fields FROM journal_events ORDER BY seq');
 
@@ -60,7 +64,7 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
   afterEach(() => database.drop());
 
   it('commits the change with a success event', async () => {
-    const result = await lastValueFrom(interceptor.intercept(contextFor(Handlers.prototype.create), handlerThat()));
+    const result = await inTransaction(Handlers.prototype.create, handlerThat());
     expect(result).toBe('done');
     expect(await groupCount()).toBe(1);
     expect(await events()).toEqual([
@@ -69,9 +73,7 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
   });
 
   it('rolls the change back on a business refusal and journals success: false', async () => {
-    const call = lastValueFrom(
-      interceptor.intercept(contextFor(Handlers.prototype.create), handlerThat(new DomainError('SYSTEM_GROUP', 'no'))),
-    );
+    const call = inTransaction(Handlers.prototype.create, handlerThat(new DomainError('SYSTEM_GROUP', 'no')));
     await expect(call).rejects.toThrow('no');
     expect(await groupCount()).toBe(0);
     expect(await events()).toEqual([
@@ -80,13 +82,13 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
   });
 
   it('journals a validation refusal (HTTP 400) as a failure too', async () => {
-    const call = lastValueFrom(interceptor.intercept(contextFor(Handlers.prototype.create), handlerThat(new BadRequestException('bad'))));
+    const call = inTransaction(Handlers.prototype.create, handlerThat(new BadRequestException('bad')));
     await expect(call).rejects.toThrow('bad');
     expect((await events()).map((e: { success: boolean }) => e.success)).toEqual([false]);
   });
 
   it('rolls back and writes no event at all when our own code fails', async () => {
-    const call = lastValueFrom(interceptor.intercept(contextFor(Handlers.prototype.create), handlerThat(new Error('bug'))));
+    const call = inTransaction(Handlers.prototype.create, handlerThat(new Error('bug')));
     await expect(call).rejects.toThrow('bug');
     expect(await groupCount()).toBe(0);
     expect(await events()).toEqual([]);
@@ -96,5 +98,12 @@ describe('JournalInterceptor: a change and its event commit or roll back togethe
     await lastValueFrom(interceptor.intercept(contextFor(Handlers.prototype.unjournaled), handlerThat()));
     expect(await groupCount()).toBe(1);
     expect(await events()).toEqual([]);
+  });
+
+  it('refuses to run a journaled handler outside a transaction: its event could not commit with the change', async () => {
+    expect(() => interceptor.intercept(contextFor(Handlers.prototype.create), handlerThat())).toThrow(
+      "@Journal('Group', 'Create') needs @Transactional() on its handler",
+    );
+    expect(await groupCount()).toBe(0);
   });
 });

@@ -25,9 +25,9 @@ function isRefusal(error: unknown): boolean {
 }
 
 /**
- * For handlers marked @Journal(object, action): the handler and its success event run in one
- * database transaction. A refused call rolls back whatever it changed and is journaled with
- * success: false in a transaction of its own.
+ * For handlers marked @Journal(object, action), which must be @Transactional() too: the success event
+ * is written in the handler's transaction, so the change and its event commit together; a refusal is
+ * journaled with success: false once the transaction has rolled back whatever the call changed.
  */
 @Injectable()
 export class JournalInterceptor implements NestInterceptor {
@@ -40,6 +40,7 @@ export class JournalInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const meta = this.reflector.get<JournalMetadata | undefined>(JOURNAL_METADATA, context.getHandler());
     if (!meta) return next.handle();
+    if (!this.db.inTransaction()) throw new Error(`@Journal('${meta.object}', '${meta.action}') needs @Transactional() on its handler`);
     const request = context.switchToHttp().getRequest<{ user?: JournalPrincipal } & Partial<JournalRequest>>();
     const principal = request.user;
     if (!principal) throw new Error('@Journal handler without an authenticated principal');
@@ -48,8 +49,6 @@ export class JournalInterceptor implements NestInterceptor {
 
   private async run(meta: JournalMetadata, principal: JournalPrincipal, request: JournalRequest, next: CallHandler): Promise<unknown> {
     const details: Record<string, string> = {};
-    const { fromRequest } = meta;
-    if (fromRequest) journalDetails.run(details, () => journalDetails.add(fromRequest(request)));
     const entry = (success: boolean) => ({
       object: meta.object as JournalObject,
       action: meta.action as never,
@@ -58,15 +57,15 @@ export class JournalInterceptor implements NestInterceptor {
       additionalFields: details,
     });
     try {
-      return await this.db.transaction(() =>
-        journalDetails.run(details, async () => {
-          const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
-          await this.writer.record(principal.accountId, entry(true));
-          return result;
-        }),
-      );
+      return await journalDetails.run(details, async () => {
+        const { fromRequest } = meta;
+        if (fromRequest) journalDetails.add(fromRequest(request));
+        const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+        await this.writer.record(principal.accountId, entry(true));
+        return result;
+      });
     } catch (error) {
-      if (isRefusal(error)) await this.writer.record(principal.accountId, entry(false));
+      if (isRefusal(error)) this.db.afterRollback(() => this.writer.record(principal.accountId, entry(false)));
       throw error;
     }
   }

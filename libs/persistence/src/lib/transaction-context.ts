@@ -1,7 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
 
-const storage = new AsyncLocalStorage<EntityManager>();
+/** The open transaction of the current call: its manager, and what waits for its rollback. */
+interface TransactionScope {
+  manager: EntityManager;
+  afterRollback: (() => Promise<void>)[];
+}
+
+const storage = new AsyncLocalStorage<TransactionScope>();
 
 /**
  * One database transaction per changing request. Repositories take their EntityManager from here, so
@@ -12,17 +18,38 @@ export class Db {
 
   /** The transaction's manager inside `transaction()`, else the pool's. */
   manager(): EntityManager {
-    return storage.getStore() ?? this.dataSource.manager;
+    return storage.getStore()?.manager ?? this.dataSource.manager;
   }
 
   inTransaction(): boolean {
     return storage.getStore() !== undefined;
   }
 
-  /** Runs fn in a transaction; nested calls join the outer one. */
+  /**
+   * Runs fn in a transaction; nested calls join the outer one. When fn throws, the transaction is
+   * rolled back, then the `afterRollback` work registered in it runs (outside it), then the error is
+   * thrown on.
+   */
   async transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     const current = storage.getStore();
-    if (current) return fn(current);
-    return this.dataSource.transaction((manager) => storage.run(manager, () => fn(manager)));
+    if (current) return fn(current.manager);
+    const afterRollback: TransactionScope['afterRollback'] = [];
+    try {
+      return await this.dataSource.transaction((manager) => storage.run({ manager, afterRollback }, () => fn(manager)));
+    } catch (error) {
+      for (const work of afterRollback) await work();
+      throw error;
+    }
+  }
+
+  /**
+   * Work that must outlive the current transaction's rollback, and only then runs: a refused change is
+   * journaled after what it wrote is undone (its event in the rolled-back transaction would be lost).
+   * Nothing runs when the transaction commits.
+   */
+  afterRollback(work: () => Promise<void>): void {
+    const scope = storage.getStore();
+    if (!scope) throw new Error('afterRollback needs an open transaction');
+    scope.afterRollback.push(work);
   }
 }
