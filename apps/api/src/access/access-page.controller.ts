@@ -8,6 +8,7 @@ import { ParsedBody } from '../http/parsed-input';
 import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 const FINAL_STATUS = {
   unknown: 404,
@@ -26,6 +27,7 @@ const FINAL_STATUS = {
  * form carries a per-request anti-forgery token. Registered after AccessRequestsController, so that
  * `/access/requests` is never taken for an id.
  */
+@ModelEnvelopeErrors()
 @Controller({ path: 'access', version: VERSION_NEUTRAL })
 export class AccessPageController {
   constructor(

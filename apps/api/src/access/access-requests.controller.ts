@@ -5,15 +5,18 @@ import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../auth/p
 import { ParsedBody, ParsedQueryAsOf } from '../http/parsed-input';
 import { AccessHistoryQuery, parseAccessHistoryQuery } from './access-history.query';
 import { AccessRequestsService } from './access-requests.service';
+import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
 
 /**
  * `/access/requests` (CONTRACT §7); the `ra` family is RaRequestsController. Registered before the
  * access page's `/access/:id`, so that the page's one-segment route never shadows these.
  */
+@ModelEnvelopeErrors()
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
 export class AccessRequestsController {
   constructor(private readonly requests: AccessRequestsService) {}
 
+  @SignInCall('plain')
   @Post()
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)

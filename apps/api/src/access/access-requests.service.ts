@@ -14,7 +14,7 @@ import { AccessRequestEntity, AccessRequestsRepository } from '@twofold/persiste
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
-import { ModelEnvelope, ok, PagedModel, pagedModel } from '../http/envelope';
+import { ModelEnvelope, ok, PagedModel, pagedModel, refused } from '../http/envelope';
 import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from './access.dto';
 import { AccessHistoryQuery } from './access-history.query';
 
@@ -49,7 +49,7 @@ export class AccessRequestsService {
       signUpGroups: input.signUpGroups.length > 0 ? input.signUpGroups : null,
       createdAt: this.clock.now(),
     });
-    if (id === null) return { model: null, success: false, message: ErrorMessages.usersQuotaExceeded };
+    if (id === null) return refused(ErrorMessages.usersQuotaExceeded);
     return ok({ id, url: `${this.config.accessUrl}/${id}`, status: 'AwaitingAuthentication' });
   }
 

@@ -4,29 +4,34 @@ import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
 import { ParsedBody } from '../http/parsed-input';
 import { RaRequestsService } from './ra-requests.service';
+import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
 
 /**
  * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS
  * adapter's first step, or one step with the code), `/ra/challenge` (its second step) and `/md` (a
  * directory server's LDAP bind). Every outcome is 200 with the whole model (§8.1).
  */
+@ModelEnvelopeErrors()
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
 @UseGuards(ResourceAuthGuard)
 export class RaRequestsController {
   constructor(private readonly ra: RaRequestsService) {}
 
+  @SignInCall('ra')
   @Post('ra')
   @HttpCode(200)
   passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
     return this.ra.passCode(principal, 'ra', input);
   }
 
+  @SignInCall('ra')
   @Post('ra/challenge')
   @HttpCode(200)
   challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaChallenge) input: RaChallengeInput) {
     return this.ra.challenge(principal, input);
   }
 
+  @SignInCall('ra')
   @Post('md')
   @HttpCode(200)
   directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {

@@ -2,6 +2,7 @@ import { VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
+import { RouteRulesTable } from '../http/route-rules';
 import { MAX_BODY_BYTES, registerBodyParsers } from '../http/body-parsing';
 import { DtoValidationPipe } from '../http/dto-validation.pipe';
 import { inputGuard } from '../http/input-guard';
@@ -42,6 +43,8 @@ export async function createApp(runtime: AppRuntime): Promise<NestFastifyApplica
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  const routeRules = app.get(RouteRulesTable);
+  fastify.addHook('onRoute', (route) => routeRules.learn(route));
   fastify.addHook('onRequest', (req, reply, done) => {
     assignTraceId(req, reply);
     // responses may carry freshly generated secrets: never cache them anywhere
@@ -60,7 +63,7 @@ export async function createApp(runtime: AppRuntime): Promise<NestFastifyApplica
     }
   });
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });
-  app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalFilters(new ApiExceptionFilter(routeRules));
   app.useGlobalPipes(new DtoValidationPipe());
   return app;
 }

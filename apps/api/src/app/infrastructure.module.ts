@@ -25,6 +25,7 @@ import { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
 import { ClientAddressResolver } from '../http/client-address';
 import { APP_CONFIG, CLOCK } from './tokens';
 import { createMailer, MAILER } from '../mail/mailer';
+import { RouteRulesTable } from '../http/route-rules';
 
 export interface AppRuntime {
   config: AppConfig;
@@ -63,6 +64,8 @@ export class InfrastructureModule {
       ...REPOSITORIES.map((repository) => ({ provide: repository, useFactory: (db: Db) => new repository(db), inject: [Db] })),
       { provide: JournalWriter, useFactory: (db: Db, clock: Clock) => new JournalWriter(db, clock), inject: [Db, CLOCK] },
       JournalInterceptor,
+      // what each route declares of its refusals, read by ApiExceptionFilter (http/route-rules.ts)
+      RouteRulesTable,
       { provide: AuthThrottle, useFactory: (clock: Clock) => new AuthThrottle(clock), inject: [CLOCK] },
       // the client's address behind TRUSTED_PROXIES: for the auth throttle and the access history
       { provide: ClientAddressResolver, useValue: new ClientAddressResolver(runtime.config.trustedProxies ?? []) },

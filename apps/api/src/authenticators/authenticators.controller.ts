@@ -15,11 +15,13 @@ import {
 import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto } from './authenticators.dto';
 import { AuthenticatorsService } from './authenticators.service';
 import { Transactional } from '../http/transactional';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 /**
  * SPEC.md "Authenticators": paths without a version prefix (and with /v1, like the V1 user API).
  * `{type}` is the kind in any case. Every call answers 200.
  */
+@ModelEnvelopeErrors()
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
 export class AuthenticatorsController {

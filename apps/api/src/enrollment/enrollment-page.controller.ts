@@ -6,10 +6,12 @@ import { EnrollmentPageForm, parseEnrollmentPageForm } from './enrollment-page.f
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
 import { pageLanguage } from '../pages/i18n/languages';
 import { renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 const GONE_STATUS = { unknown: 404, expired: 410, used: 410, revoked: 410 } as const;
 
 /** `$ACCESS_URL/enroll/<token>`: HTML for people, not JSON for clients; no credentials, the token is the key. */
+@ModelEnvelopeErrors()
 @Controller({ path: 'access/enroll', version: VERSION_NEUTRAL })
 export class EnrollmentPageController {
   constructor(private readonly enrollment: EnrollmentPageService) {}

@@ -8,8 +8,10 @@ import { Page } from '@twofold/domain';
 import { GroupDto, GroupNameRequest } from './groups.dto';
 import { GroupsService } from './groups.service';
 import { Transactional } from '../http/transactional';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 /** CONTRACT §3: the account's groups. */
+@ModelEnvelopeErrors()
 @Controller('groups')
 @UseGuards(AccountAuthGuard)
 export class GroupsController {

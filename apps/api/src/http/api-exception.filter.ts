@@ -4,7 +4,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { raBadRequestAnswer } from '../access/ra-answer';
 import { TooManyAttempts } from './api-errors';
 import { unreadableBodyAnswer } from './body-parsing';
-import { clientFacingEndpoint, usesModelEnvelope } from './envelope';
+import { RouteRulesTable } from './route-rules';
 import { TRACE_HEADER, traceIdOf } from './trace-id';
 
 export const BASIC_CHALLENGE = 'Basic realm="api"';
@@ -74,6 +74,8 @@ export function isOurFailure(exception: unknown): boolean {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
+  constructor(private readonly routeRules: RouteRulesTable) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<FastifyRequest>();
     const res = host.switchToHttp().getResponse<FastifyReply>();
@@ -100,7 +102,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof TooManyAttempts) res.header('Retry-After', String(exception.retryAfterSeconds));
     res.header(TRACE_HEADER, traceId);
 
-    const endpoint = clientFacingEndpoint(req.method, req.originalUrl);
+    const rules = this.routeRules.of(req);
+    const endpoint = rules.signInCall;
     if (endpoint && status !== HttpStatus.INTERNAL_SERVER_ERROR && !STATUSES_CLIENTS_READ.has(status)) {
       // a body that could not be read at all is the one 400 these clients expect ("malformed JSON"):
       // the parser's own errors, which Nest hands over as a BadRequestException (our refusals are DomainErrors)
@@ -113,7 +116,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
 
-    const body = usesModelEnvelope(req.originalUrl) ? { model: null, success: false, message, traceId } : { message, traceId };
+    const body = rules.errorEnvelope === 'model' ? { model: null, success: false, message, traceId } : { message, traceId };
     res.status(status).send(body);
   }
 }

@@ -4,7 +4,9 @@ import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ParsedQueryAsOf } from '../http/parsed-input';
 import { JournalQuery, parseJournalQuery } from './journal.query';
 import { JournalPage, JournalService } from './journal.service';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
+@ModelEnvelopeErrors()
 @Controller('journal')
 @UseGuards(AccountAuthGuard)
 export class JournalController {

@@ -8,8 +8,10 @@ import { Page } from '@twofold/domain';
 import { ResourceDto, ResourceRequest, resourceCommandOf, ResourceWithSecretDto } from './resources.dto';
 import { ResourcesService } from './resources.service';
 import { Transactional } from '../http/transactional';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 /** CONTRACT §3: resources, whose key and secret authenticate access requests. */
+@ModelEnvelopeErrors()
 @Controller('resources')
 @UseGuards(AccountAuthGuard)
 export class ResourcesController {

@@ -7,8 +7,10 @@ import { DirectorySyncDto, SettingsService } from './settings.service';
 import { parseDirectorySync } from './settings.commands';
 import { ParsedBody } from '../http/parsed-input';
 import { Transactional } from '../http/transactional';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 /** CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"). */
+@ModelEnvelopeErrors()
 @Controller('settings')
 @UseGuards(AccountAuthGuard)
 export class SettingsController {

@@ -5,12 +5,14 @@ import { ModelEnvelope } from '../http/envelope';
 import { TokenRefreshService } from './token-refresh.service';
 import { ParsedBody } from '../http/parsed-input';
 import { TokenRefreshCommand, tokenRefreshCommandOf } from './tokens.dto';
+import { SignInCall } from '../http/route-rules';
 
 /** `POST /token/refresh` (CONTRACT §8.10), with the resource's key and secret. */
 @Controller({ path: 'token', version: VERSION_NEUTRAL })
 export class TokenRefreshController {
   constructor(private readonly refresher: TokenRefreshService) {}
 
+  @SignInCall('plain')
   @Post('refresh')
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)

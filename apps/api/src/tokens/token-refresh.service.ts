@@ -4,7 +4,7 @@ import { Clock } from '@twofold/domain';
 import { ResourcesRepository, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
-import { ModelEnvelope, ok } from '../http/envelope';
+import { ModelEnvelope, ok, refused } from '../http/envelope';
 import { AccessTokensService, TOKEN_REFUSALS } from './access-tokens.service';
 import { TokenRefreshCommand } from './tokens.dto';
 
@@ -44,8 +44,4 @@ export class TokenRefreshService {
     const token = await this.tokens.sign(resource, { identity: check.payload.sub, jti: randomUUID(), claims: check.payload, now });
     return ok(token);
   }
-}
-
-function refused(message: string): ModelEnvelope<null> {
-  return { model: null, success: false, message };
 }

@@ -17,6 +17,7 @@ import {
 import { UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto';
 import { UsersService } from './users.service';
 import { Transactional } from '../http/transactional';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 /** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
 export interface CustomFieldsUpdatedResponse {
@@ -26,6 +27,7 @@ export interface CustomFieldsUpdatedResponse {
 }
 
 /** SPEC.md "Users", the V2 operations. */
+@ModelEnvelopeErrors()
 @Controller({ path: 'users', version: '2' })
 @UseGuards(AccountAuthGuard)
 export class UsersV2Controller {

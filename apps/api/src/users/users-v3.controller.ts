@@ -8,8 +8,10 @@ import { ParsedBody } from '../http/parsed-input';
 import { parsePhoneNumbers } from './users.commands';
 import { UsersService } from './users.service';
 import { Transactional } from '../http/transactional';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 /** SPEC.md "Users", the V3 phone list (rules 6-8). */
+@ModelEnvelopeErrors()
 @Controller({ path: 'users', version: '3' })
 @UseGuards(AccountAuthGuard)
 export class UsersV3Controller {

@@ -18,8 +18,10 @@ import {
 import { CreatedUserDto, EnrollmentLinkDto, UserDto, UsersCountDto } from './users.dto';
 import { UsersService } from './users.service';
 import { Transactional } from '../http/transactional';
+import { ModelEnvelopeErrors } from '../http/route-rules';
 
 /** SPEC.md "Users", the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
+@ModelEnvelopeErrors()
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
 export class UsersController {

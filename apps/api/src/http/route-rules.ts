@@ -1,0 +1,71 @@
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { Injectable } from '@nestjs/common';
+import { FastifyRequest, RouteOptions } from 'fastify';
+
+/**
+ * How a route answers a refusal, declared on its controller and read back by ApiExceptionFilter from
+ * the route Fastify matched (`request.routeOptions.config`), not from its URL.
+ */
+export interface RouteRules {
+  /** CONTRACT §4: the enveloped APIs answer `{model: null, success: false, message, traceId}`, others `{message, traceId}` */
+  errorEnvelope?: 'model';
+  /**
+   * CONTRACT §8.1: a call an integration makes at each sign-in, whose refusals are 200 `success: false`;
+   * `ra` for the `ra` family, whose refusals carry the whole `ra` model (§8.2)
+   */
+  signInCall?: 'ra' | 'plain';
+}
+
+function addRules(handler: object, rules: RouteRules): void {
+  const config: RouteRules = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {};
+  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, ...rules }, handler);
+}
+
+/** Every route of the controller refuses with the model envelope (SPEC.md's user, journal, group, resource and access APIs). */
+export function ModelEnvelopeErrors(): ClassDecorator {
+  return (target) => {
+    const prototype = target.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const member = Object.getOwnPropertyDescriptor(prototype, name)?.value;
+      if (name !== 'constructor' && typeof member === 'function') addRules(member, { errorEnvelope: 'model' });
+    }
+  };
+}
+
+/** A call an integration makes at each sign-in (CONTRACT §8.1). */
+export function SignInCall(kind: 'ra' | 'plain'): MethodDecorator {
+  return (_target, _key, descriptor) => {
+    addRules(descriptor.value as object, { signInCall: kind });
+    return descriptor;
+  };
+}
+
+/** The first segment of a path after its version prefix: `users` of `/v2/users/x`. */
+function resourceSegment(url: string): string | undefined {
+  const segments = url.split('?')[0].split('/').filter(Boolean);
+  const first = /^v\d+$/i.test(segments[0] ?? '') ? segments[1] : segments[0];
+  return first?.toLowerCase();
+}
+
+/**
+ * The rules of each request's route. A request no route matched (an unknown path, or a body refused
+ * before routing) takes the envelope of the routes that share its first segment, learned as Nest
+ * registers them: `/users/x/y/z` is answered like the user API.
+ */
+@Injectable()
+export class RouteRulesTable {
+  private readonly modelEnvelopeSegments = new Set<string>();
+
+  /** For Fastify's `onRoute` hook: called once per route, before the server listens. */
+  learn(route: Pick<RouteOptions, 'url' | 'config'>): void {
+    const segment = resourceSegment(route.url);
+    if (segment && (route.config as RouteRules | undefined)?.errorEnvelope === 'model') this.modelEnvelopeSegments.add(segment);
+  }
+
+  of(request: FastifyRequest): RouteRules {
+    const config = request.routeOptions?.config as (RouteRules & { url?: string }) | undefined;
+    if (config?.url !== undefined) return config;
+    const segment = resourceSegment(request.url);
+    return segment && this.modelEnvelopeSegments.has(segment) ? { errorEnvelope: 'model' } : {};
+  }
+}
