@@ -1,9 +1,8 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { BODY_NOT_AN_OBJECT, isPlainObject, ValidationFailed } from '@twofold/domain';
-import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, ValidationError } from 'class-validator';
 
-type Class = ClassConstructor<object>;
+type Class = new () => object;
 
 function flattenMessages(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((error) => {
@@ -14,26 +13,30 @@ function flattenMessages(errors: ValidationError[], prefix = ''): string[] {
 }
 
 /**
- * Existing clients send `Name`, `name` or `NAME` for one field (CONTRACT §4): each key the DTO declares
- * in another case is renamed to the DTO's spelling, the first spelling winning like InputFields. Keys the
- * DTO does not declare are left for the whitelist to strip.
+ * The DTO built from a body: existing clients send `Name`, `name` or `NAME` for one field (CONTRACT §4),
+ * so each key is matched to the DTO's spelling in any case, the first spelling winning like InputFields.
+ * Only declared properties are copied, as plain values: no key of the body (`constructor`, `__proto__`,
+ * at any depth) is ever used as anything but data, and nothing nested is turned into an object of ours.
  */
-function matchKeysToDto(value: Record<string, unknown>, target: Class): Record<string, unknown> {
+function dtoOf(value: Record<string, unknown>, target: Class): object {
   const declared = getMetadataStorage().getTargetValidationMetadatas(target, '', true, false);
   const byLowerName = new Map(declared.map((meta) => [meta.propertyName.toLowerCase(), meta.propertyName]));
-  const result: Record<string, unknown> = {};
+  const dto = new target() as Record<string, unknown>;
+  const taken = new Set<string>();
   for (const [key, raw] of Object.entries(value)) {
-    const property = byLowerName.get(key.toLowerCase()) ?? key;
-    if (!(property in result)) result[property] = raw;
+    const property = byLowerName.get(key.toLowerCase());
+    if (property === undefined || taken.has(property)) continue;
+    taken.add(property);
+    Object.defineProperty(dto, property, { value: raw, enumerable: true, writable: true, configurable: true });
   }
-  return result;
+  return dto;
 }
 
 const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
 
 /**
  * Bodies bound to a class-validator DTO (groups and resources, whose rules are class-validator's): keys
- * matched case-insensitively, then validated with unknown keys stripped. A failure is a ValidationFailed
+ * matched case-insensitively, undeclared keys left out, then validated. A failure is a ValidationFailed
  * (400) with every message. Other endpoints parse their input with their own parser (`ParsedBody`).
  */
 @Injectable()
@@ -42,8 +45,8 @@ export class DtoValidationPipe implements PipeTransform {
     const target = metadata.metatype as Class | undefined;
     if (!target || PRIMITIVES.includes(target) || metadata.type !== 'body') return value;
     if (!isPlainObject(value)) throw new ValidationFailed(BODY_NOT_AN_OBJECT);
-    const instance = plainToInstance(target, matchKeysToDto(value, target));
-    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: true });
+    const instance = dtoOf(value, target);
+    const errors = await validate(instance, { forbidUnknownValues: true });
     if (errors.length > 0) throw new ValidationFailed(flattenMessages(errors).join('; '));
     return instance;
   }
