@@ -15,7 +15,7 @@ import {
   validateSettableAdminStatus,
   ValidationFailed,
 } from '@twofold/domain';
-import { journalDetails } from '@twofold/journal';
+import { journalDetails, journalFacts } from '@twofold/journal';
 import { AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
@@ -108,7 +108,7 @@ export class AdminsService {
     if (!given) throw new ValidationFailed('id is required.');
     const admin = await this.admins.findById(accountId, requireUuid(given, 'Administrator'));
     if (!admin) throw new NotFound('Administrator');
-    journalDetails.add({ EmployeeId: admin.id, EmployeeIdentity: admin.identity });
+    journalDetails.add(journalFacts.employee(admin));
     assertInvitable(admin);
     await this.invite(accountId, admin);
   }
@@ -139,7 +139,7 @@ export class AdminsService {
     journalDetails.add({ EmployeeId: id });
     const admin = await this.admins.findByIdForUpdate(accountId, requireUuid(id, 'Administrator'));
     if (!admin) throw new NotFound('Administrator');
-    journalDetails.add({ EmployeeIdentity: admin.identity });
+    journalDetails.add(journalFacts.employee(admin));
     return admin;
   }
 }

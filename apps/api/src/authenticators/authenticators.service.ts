@@ -12,7 +12,7 @@ import {
   requireUuid,
   ValidationFailed,
 } from '@twofold/domain';
-import { JournalField, journalDetails } from '@twofold/journal';
+import { journalDetails, journalFacts } from '@twofold/journal';
 import { AuthenticatorEntity, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto, toAuthenticatorsByKindDto } from './authenticators.dto';
@@ -148,7 +148,7 @@ export class AuthenticatorsService {
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
     journalDetails.add({ TargetUserId: targetUserId });
     const [target] = await this.lockUsers(accountId, [requireUuid(targetUserId, 'User')]);
-    journalDetails.add({ TargetUserId: target.id, TargetUserIdentity: target.identity });
+    journalDetails.add(journalFacts.targetUser(target));
     if (name !== null && name !== authenticator.name) {
       journalDetails.add({ AuthenticatorName: name, AuthenticatorPreviousName: authenticator.name });
       await this.authenticators.rename(accountId, authenticator.id, name);
@@ -178,7 +178,7 @@ export class AuthenticatorsService {
     const id = requireUuid(userId, 'User');
     const user = options.lock ? await this.users.findByIdForUpdate(accountId, id) : await this.users.findById(accountId, id);
     if (!user) throw new NotFound('User');
-    journalDetails.add({ UserId: user.id, [JournalField.userIdentity]: user.identity });
+    journalDetails.add(journalFacts.user(user));
     return user;
   }
 

@@ -13,7 +13,7 @@ import {
   requireUuid,
   UserFieldChanges,
 } from '@twofold/domain';
-import { JournalField, journalDetails, JournalWriter, JournalFields } from '@twofold/journal';
+import { JournalField, journalDetails, JournalWriter, JournalFields, journalFacts } from '@twofold/journal';
 import { AccountsRepository, GroupsRepository, isUniqueViolation, UserDetails, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { AccountPrincipal } from '../auth/principal';
@@ -204,8 +204,7 @@ export class UsersService {
   ): Promise<{ link: EnrollmentLinkDto; journal: JournalFields }> {
     const issued = await this.links.issue(accountId, { userId: user.id }, { ttlMinutes, email });
     const journal: JournalFields = {
-      UserId: user.id,
-      [JournalField.userIdentity]: user.identity,
+      ...journalFacts.user(user),
       [JournalField.enrollmentLink]: redactedLink(issued.url),
       [JournalField.enrollmentLinkTtl]: String(ttlMinutes),
     };
@@ -259,7 +258,7 @@ export class UsersService {
     journalDetails.add({ UserId: id });
     const user = await this.users.findByIdForUpdate(accountId, requireUuid(id, 'User'));
     if (!user) throw new NotFound('User');
-    journalDetails.add({ [JournalField.userIdentity]: user.identity });
+    journalDetails.add(journalFacts.user(user));
     return user;
   }
 }

@@ -1,0 +1,12 @@
+import { JournalField, JournalFields } from './journal-events';
+
+/**
+ * What an event records of each object it touches, one mapper per object: a key is written in one
+ * place, and every event names a user, a target user or an administrator the same way.
+ */
+export const journalFacts = {
+  user: (user: { id: string; identity: string }): JournalFields => ({ UserId: user.id, [JournalField.userIdentity]: user.identity }),
+  /** the other user of a move or a copy */
+  targetUser: (user: { id: string; identity: string }): JournalFields => ({ TargetUserId: user.id, TargetUserIdentity: user.identity }),
+  employee: (admin: { id: string; identity: string }): JournalFields => ({ EmployeeId: admin.id, EmployeeIdentity: admin.identity }),
+};
