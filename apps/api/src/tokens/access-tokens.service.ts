@@ -65,8 +65,8 @@ export class AccessTokensService {
    * under one of our published keys (whatever the resource's format is today), `iss` our issuer,
    * `aud` the resource's key. Only these two algorithms are ever accepted (never `none`).
    */
-  async verify(resource: ResourceEntity, token: unknown, now: Date): Promise<TokenCheck> {
-    if (typeof token !== 'string' || token.length === 0 || token.length > ACCESS_TOKEN_MAX_CHARS) return refused('malformed');
+  async verify(resource: ResourceEntity, token: string, now: Date): Promise<TokenCheck> {
+    if (token.length === 0 || token.length > ACCESS_TOKEN_MAX_CHARS) return refused('malformed');
     let alg: unknown;
     let kid: unknown;
     try {

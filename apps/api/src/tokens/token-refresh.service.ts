@@ -30,8 +30,7 @@ export class TokenRefreshService {
   ) {}
 
   async refresh(principal: ResourcePrincipal, command: TokenRefreshCommand): Promise<ModelEnvelope<string | null>> {
-    if (command.accessToken === undefined || command.accessToken === null || command.accessToken === '')
-      return refused(REFRESH_REFUSALS.missing);
+    if (command.accessToken === null) return refused(REFRESH_REFUSALS.missing);
     const resource = await this.resources.findById(principal.accountId, principal.resourceId);
     if (!resource) return refused(TOKEN_REFUSALS.notOurs);
     const now = this.clock.now();
