@@ -6,6 +6,8 @@ import { ClientAddressResolver } from '../http/client-address';
 import { pageNonce, sendPage } from '../pages/send-page';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
+import { ApiFeature, ApiPage } from '../openapi/api-route';
+import { ACCESS_PAGE_DOCS } from './access.openapi';
 
 const FINAL_STATUS = {
   unknown: 404,
@@ -25,12 +27,14 @@ const FINAL_STATUS = {
  * `/access/requests` is never taken for an id.
  */
 @Controller({ path: 'access', version: VERSION_NEUTRAL })
+@ApiFeature('Pages')
 export class AccessPageController {
   constructor(
     private readonly page: AccessPageService,
     private readonly addresses: ClientAddressResolver,
   ) {}
 
+  @ApiPage(ACCESS_PAGE_DOCS.show)
   @Get(':id')
   async show(
     @Param('id') id: string,
@@ -41,6 +45,7 @@ export class AccessPageController {
     send(res, await this.page.show(id, this.visitor(req), pageLanguage(language)));
   }
 
+  @ApiPage(ACCESS_PAGE_DOCS.submit)
   @Post(':id')
   async submit(
     @Param('id') id: string,

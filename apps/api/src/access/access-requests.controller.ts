@@ -2,15 +2,20 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards, VERSION
 import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
 import { AccessRequestsService } from './access-requests.service';
+import { ApiAccountAuth, ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
+import { ACCESS_DOCS } from './access.openapi';
 
 /**
  * `/access/requests` (CONTRACT §7); the `ra` family is RaRequestsController. Registered before the
  * access page's `/access/:id`, so that the page's one-segment route never shadows these.
  */
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
+@ApiFeature('Access requests')
 export class AccessRequestsController {
   constructor(private readonly requests: AccessRequestsService) {}
 
+  @ApiRoute(ACCESS_DOCS.create)
+  @ApiResourceAuth('model')
   @Post()
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)
@@ -18,12 +23,16 @@ export class AccessRequestsController {
     return this.requests.create(principal, body);
   }
 
+  @ApiRoute(ACCESS_DOCS.history)
+  @ApiAccountAuth('model')
   @Get()
   @UseGuards(AccountAuthGuard)
   history(@CurrentPrincipal() principal: AccountPrincipal, @Query() query: Record<string, unknown>) {
     return this.requests.history(principal.accountId, query);
   }
 
+  @ApiRoute(ACCESS_DOCS.find)
+  @ApiResourceAuth('model')
   @Get(':id')
   @UseGuards(ResourceAuthGuard)
   find(@CurrentPrincipal() principal: ResourcePrincipal, @Param('id') id: string) {

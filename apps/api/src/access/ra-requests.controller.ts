@@ -2,6 +2,8 @@ import { Body, Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@n
 import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
 import { RaRequestsService } from './ra-requests.service';
+import { ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
+import { ACCESS_DOCS } from './access.openapi';
 
 /**
  * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS
@@ -10,21 +12,26 @@ import { RaRequestsService } from './ra-requests.service';
  */
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
 @UseGuards(ResourceAuthGuard)
+@ApiFeature('Access requests')
+@ApiResourceAuth('model')
 export class RaRequestsController {
   constructor(private readonly ra: RaRequestsService) {}
 
+  @ApiRoute(ACCESS_DOCS.passCode)
   @Post('ra')
   @HttpCode(200)
   passCode(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
     return this.ra.passCode(principal, 'ra', body);
   }
 
+  @ApiRoute(ACCESS_DOCS.challenge)
   @Post('ra/challenge')
   @HttpCode(200)
   challenge(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {
     return this.ra.challenge(principal, body);
   }
 
+  @ApiRoute(ACCESS_DOCS.directoryBind)
   @Post('md')
   @HttpCode(200)
   directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @Body() body: unknown) {

@@ -6,6 +6,8 @@ import { lowerCaseKeys } from '../http/case-insensitive-keys';
 import { PagedModel } from '../http/envelope';
 import { AdminDto, RegisteredAdminDto, RegisterAdminRequest, UpdateAdminRequest } from './admins.dto';
 import { AdminsService } from './admins.service';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { ADMIN_DOCS } from './admins.openapi';
 
 /**
  * SPEC.md "Administrators": every path with and without /v1. Bare objects, not the model envelope;
@@ -13,14 +15,18 @@ import { AdminsService } from './admins.service';
  */
 @Controller({ path: 'admins', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Administrators')
+@ApiAccountAuth('plain')
 export class AdminsController {
   constructor(private readonly admins: AdminsService) {}
 
+  @ApiRoute(ADMIN_DOCS.list)
   @Get()
   list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<PagedModel<AdminDto> | AdminDto> {
     return this.admins.list(p.accountId, query);
   }
 
+  @ApiRoute(ADMIN_DOCS.register)
   @Post()
   @HttpCode(HttpStatus.OK)
   @Journal('Employee', 'Create')
@@ -28,6 +34,7 @@ export class AdminsController {
     return this.admins.register(p.accountId, body);
   }
 
+  @ApiRoute(ADMIN_DOCS.resendInvitation)
   @Post('resend-invitation-email')
   @HttpCode(HttpStatus.OK)
   @Journal('EnrollmentLink', 'Send')
@@ -35,6 +42,7 @@ export class AdminsController {
     return this.admins.resendInvitation(p.accountId, lowerCaseKeys(query)['id']);
   }
 
+  @ApiRoute(ADMIN_DOCS.lock)
   @Post('lock/:id')
   @HttpCode(HttpStatus.OK)
   @Journal('Employee', 'Lock')
@@ -42,6 +50,7 @@ export class AdminsController {
     return this.admins.lock(p.accountId, id);
   }
 
+  @ApiRoute(ADMIN_DOCS.unlock)
   @Post('unlock/:id')
   @HttpCode(HttpStatus.OK)
   @Journal('Employee', 'Unlock')
@@ -49,12 +58,14 @@ export class AdminsController {
     return this.admins.unlock(p.accountId, id);
   }
 
+  @ApiRoute(ADMIN_DOCS.update)
   @Put(':id')
   @Journal('Employee', 'Update')
   update(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string, @Body() body: UpdateAdminRequest): Promise<void> {
     return this.admins.update(p.accountId, id, body);
   }
 
+  @ApiRoute(ADMIN_DOCS.delete)
   @Delete(':id')
   @Journal('Employee', 'Delete')
   delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {

@@ -12,6 +12,8 @@ import {
   UpdateAuthenticatorRequest,
 } from './authenticators.dto';
 import { AuthenticatorsService } from './authenticators.service';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { AUTHENTICATOR_DOCS } from './authenticators.openapi';
 
 /**
  * SPEC.md "Authenticators": paths without a version prefix (and with /v1, like the V1 user API).
@@ -19,14 +21,18 @@ import { AuthenticatorsService } from './authenticators.service';
  */
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Authenticators')
+@ApiAccountAuth('model')
 export class AuthenticatorsController {
   constructor(private readonly authenticators: AuthenticatorsService) {}
 
+  @ApiRoute(AUTHENTICATOR_DOCS.list)
   @Get(':id/authenticators')
   async list(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<AuthenticatorsByKindDto>> {
     return ok(await this.authenticators.list(p.accountId, id));
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.register)
   @Post(':id/authenticators/:type')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
@@ -40,6 +46,7 @@ export class AuthenticatorsController {
   }
 
   /** Rename (`{Name}`), or a move of an OTP token when `user` is given (`{user, name?}`). */
+  @ApiRoute(AUTHENTICATOR_DOCS.update)
   @Put(':id/authenticators/:type/:authenticatorId')
   @Journal('User', 'Update')
   async update(
@@ -53,6 +60,7 @@ export class AuthenticatorsController {
     return ok(null, done === 'moved' ? 'Authenticator moved.' : 'Authenticator renamed.');
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.copy)
   @Patch(':id/authenticators/:type/:authenticatorId')
   @Journal('User', 'Update')
   async copy(
@@ -65,6 +73,7 @@ export class AuthenticatorsController {
     return ok(await this.authenticators.copyToken(p.accountId, id, type, authenticatorId, body), 'Authenticator copied.');
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.delete)
   @Delete(':id/authenticators/:type/:authenticatorId')
   @Journal('Authenticator', 'Disable')
   async delete(
@@ -77,6 +86,7 @@ export class AuthenticatorsController {
     return ok(null, 'Authenticator deleted.');
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.deleteKind)
   @Delete(':id/authenticators/:type')
   @Journal('Authenticator', 'Disable')
   async deleteKind(

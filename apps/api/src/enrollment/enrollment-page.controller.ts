@@ -3,14 +3,18 @@ import { FastifyReply } from 'fastify';
 import { pageNonce, sendPage } from '../pages/send-page';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
 import { pageLanguage, renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
+import { ApiFeature, ApiPage } from '../openapi/api-route';
+import { ENROLLMENT_PAGE_DOCS } from './enrollment.openapi';
 
 const GONE_STATUS = { unknown: 404, expired: 410, used: 410, revoked: 410 } as const;
 
 /** `$ACCESS_URL/enroll/<token>`: HTML for people, not JSON for clients; no credentials, the token is the key. */
 @Controller({ path: 'access/enroll', version: VERSION_NEUTRAL })
+@ApiFeature('Pages')
 export class EnrollmentPageController {
   constructor(private readonly enrollment: EnrollmentPageService) {}
 
+  @ApiPage(ENROLLMENT_PAGE_DOCS.show)
   @Get(':token')
   async show(
     @Param('token') token: string,
@@ -20,6 +24,7 @@ export class EnrollmentPageController {
     send(res, language, await this.enrollment.show(token));
   }
 
+  @ApiPage(ENROLLMENT_PAGE_DOCS.submit)
   @Post(':token')
   async submit(
     @Param('token') token: string,

@@ -5,13 +5,18 @@ import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok, PagedModel, pageOfQuery } from '../http/envelope';
 import { GroupDto, GroupNameRequest } from './groups.dto';
 import { GroupsService } from './groups.service';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { GROUP_DOCS } from './groups.openapi';
 
 /** CONTRACT §3: the account's groups. */
 @Controller('groups')
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Groups')
+@ApiAccountAuth('model')
 export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
+  @ApiRoute(GROUP_DOCS.list)
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -20,12 +25,14 @@ export class GroupsController {
     return ok(await this.groups.list(p.accountId, pageOfQuery(query)));
   }
 
+  @ApiRoute(GROUP_DOCS.create)
   @Post()
   @Journal('Group', 'Create')
   async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: GroupNameRequest): Promise<ModelEnvelope<GroupDto>> {
     return ok(await this.groups.create(p.accountId, body.name));
   }
 
+  @ApiRoute(GROUP_DOCS.rename)
   @Put(':id')
   @Journal('Group', 'Update')
   async rename(
@@ -36,6 +43,7 @@ export class GroupsController {
     return ok(await this.groups.rename(p.accountId, id, body.name));
   }
 
+  @ApiRoute(GROUP_DOCS.delete)
   @Delete(':id')
   @Journal('Group', 'Delete')
   async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {

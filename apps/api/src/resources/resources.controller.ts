@@ -5,13 +5,18 @@ import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok, PagedModel, pageOfQuery } from '../http/envelope';
 import { ResourceDto, ResourceRequest, resourceCommandOf, ResourceWithSecretDto } from './resources.dto';
 import { ResourcesService } from './resources.service';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { RESOURCE_DOCS } from './resources.openapi';
 
 /** CONTRACT §3: resources, whose key and secret authenticate access requests. */
 @Controller('resources')
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Resources')
+@ApiAccountAuth('model')
 export class ResourcesController {
   constructor(private readonly resources: ResourcesService) {}
 
+  @ApiRoute(RESOURCE_DOCS.list)
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -20,12 +25,14 @@ export class ResourcesController {
     return ok(await this.resources.list(p.accountId, pageOfQuery(query)));
   }
 
+  @ApiRoute(RESOURCE_DOCS.create)
   @Post()
   @Journal('Resource', 'Create')
   async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: ResourceRequest): Promise<ModelEnvelope<ResourceWithSecretDto>> {
     return ok(await this.resources.create(p.accountId, resourceCommandOf(body)));
   }
 
+  @ApiRoute(RESOURCE_DOCS.update)
   @Put(':id')
   @Journal('Resource', 'Update')
   async update(
@@ -36,6 +43,7 @@ export class ResourcesController {
     return ok(await this.resources.update(p.accountId, id, resourceCommandOf(body)));
   }
 
+  @ApiRoute(RESOURCE_DOCS.delete)
   @Delete(':id')
   @Journal('Resource', 'Delete')
   async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
@@ -43,6 +51,7 @@ export class ResourcesController {
     return ok(null, 'Resource deleted.');
   }
 
+  @ApiRoute(RESOURCE_DOCS.secret)
   @Get(':id/secret')
   @Journal('Resource', 'DisplayResourceSecret')
   async secret(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<ResourceWithSecretDto>> {

@@ -5,18 +5,24 @@ import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { DirectorySyncDto, SettingsService } from './settings.service';
 import { DirectorySyncRequest } from '../users/users.dto';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { SETTINGS_DOCS } from './settings.openapi';
 
 /** CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"). */
 @Controller('settings')
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Settings')
+@ApiAccountAuth('model')
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
+  @ApiRoute(SETTINGS_DOCS.directorySync)
   @Get('directory-sync')
   async directorySync(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<DirectorySyncDto>> {
     return ok(await this.settings.directorySync(p.accountId));
   }
 
+  @ApiRoute(SETTINGS_DOCS.setDirectorySync)
   @Put('directory-sync')
   @Journal('DirectorySync', 'Update')
   async setDirectorySync(

@@ -4,12 +4,17 @@ import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
 import { ModelEnvelope } from '../http/envelope';
 import { TokenRefreshService } from './token-refresh.service';
 import { tokenRefreshCommandOf } from './tokens.dto';
+import { ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
+import { TOKEN_DOCS } from './tokens.openapi';
 
 /** `POST /token/refresh` (CONTRACT §8.10), with the resource's key and secret. */
 @Controller({ path: 'token', version: VERSION_NEUTRAL })
+@ApiFeature('Tokens')
 export class TokenRefreshController {
   constructor(private readonly refresher: TokenRefreshService) {}
 
+  @ApiRoute(TOKEN_DOCS.refresh)
+  @ApiResourceAuth('model')
   @Post('refresh')
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)

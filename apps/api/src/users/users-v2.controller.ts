@@ -15,6 +15,8 @@ import {
   UserIdentityDto,
 } from './users.dto';
 import { UsersService } from './users.service';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { USER_DOCS } from './users.openapi';
 
 /** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
 export interface CustomFieldsUpdatedResponse {
@@ -26,9 +28,12 @@ export interface CustomFieldsUpdatedResponse {
 /** SPEC.md "Users", the V2 operations. */
 @Controller({ path: 'users', version: '2' })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Users')
+@ApiAccountAuth('model')
 export class UsersV2Controller {
   constructor(private readonly users: UsersService) {}
 
+  @ApiRoute(USER_DOCS.updateV2)
   @Put(':id')
   @Journal('User', 'Update')
   async update(
@@ -39,6 +44,7 @@ export class UsersV2Controller {
     return ok(await this.users.updateV2(p.accountId, id, body));
   }
 
+  @ApiRoute(USER_DOCS.setPhone)
   @Post(':id/phone')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
@@ -51,6 +57,7 @@ export class UsersV2Controller {
     return ok(null, 'Phone number saved.');
   }
 
+  @ApiRoute(USER_DOCS.updateCustomFields)
   @Put(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
   @Journal('User', 'Update')
@@ -62,6 +69,7 @@ export class UsersV2Controller {
     return { success: true, message: null, data: { customFields: await this.users.updateCustomFields(p.accountId, id, body) } };
   }
 
+  @ApiRoute(USER_DOCS.deleteCustomFields)
   @Delete(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
   @Journal('User', 'Update')
@@ -73,6 +81,7 @@ export class UsersV2Controller {
     return ok(await this.users.deleteCustomFields(p.accountId, id, body));
   }
 
+  @ApiRoute(USER_DOCS.lock)
   @Post(':id/lock')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
@@ -81,6 +90,7 @@ export class UsersV2Controller {
     return ok(null, 'User locked.');
   }
 
+  @ApiRoute(USER_DOCS.unlock)
   @Post(':id/unlock')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
@@ -89,6 +99,7 @@ export class UsersV2Controller {
     return ok(null, 'User unlocked.');
   }
 
+  @ApiRoute(USER_DOCS.addGroups)
   @Post(':id/groups')
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Update')
@@ -100,6 +111,7 @@ export class UsersV2Controller {
     return ok(await this.users.changeGroups(p.accountId, id, body, 'add'));
   }
 
+  @ApiRoute(USER_DOCS.removeGroups)
   @Delete(':id/groups')
   @Journal('User', 'Update')
   async removeGroups(

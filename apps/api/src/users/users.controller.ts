@@ -13,23 +13,30 @@ import {
   UsersCountDto,
 } from './users.dto';
 import { UsersService } from './users.service';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { USER_DOCS } from './users.openapi';
 
 /** SPEC.md "Users", the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Users')
+@ApiAccountAuth('model')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
+  @ApiRoute(USER_DOCS.count)
   @Get('count')
   async count(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<UsersCountDto>> {
     return ok(await this.users.count(p.accountId));
   }
 
+  @ApiRoute(USER_DOCS.list)
   @Get()
   async list(@CurrentPrincipal() p: AccountPrincipal, @Query() query: Record<string, unknown>): Promise<ModelEnvelope<UserDto[]>> {
     return ok(await this.users.list(p.accountId, query));
   }
 
+  @ApiRoute(USER_DOCS.create)
   @Post()
   @HttpCode(HttpStatus.OK)
   @Journal('User', 'Create')
@@ -37,6 +44,7 @@ export class UsersController {
     return ok(await this.users.create(p, body));
   }
 
+  @ApiRoute(USER_DOCS.updateV1)
   @Put(':id')
   @Journal('User', 'Update')
   async update(
@@ -47,6 +55,7 @@ export class UsersController {
     return ok(await this.users.updateV1(p.accountId, id, body));
   }
 
+  @ApiRoute(USER_DOCS.delete)
   @Delete(':id')
   @Journal('User', 'Delete')
   async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
@@ -54,6 +63,7 @@ export class UsersController {
     return ok(null, 'User deleted.');
   }
 
+  @ApiRoute(USER_DOCS.enroll)
   @Post(':id/enroll')
   @HttpCode(HttpStatus.OK)
   @Journal('EnrollmentLink', 'Send')
