@@ -45,6 +45,10 @@ const BY_KIND = {
   additionalProperties: false,
 } as const;
 
+/** `{type}`: the kind in lower case (any case is accepted); only the OTP token kinds can be registered, moved or copied. */
+const ANY_KIND = [{ name: 'type', enum: AUTHENTICATOR_KINDS.map((kind) => kind.toLowerCase()), description: 'the kind, in any case' }];
+const TOKEN_KIND = [{ name: 'type', enum: ['totptoken', 'hotptoken'], description: 'an OTP token kind, in any case' }];
+
 const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
 const USER_NOT_FOUND = 'User not found.';
 const OTP_ONLY = 'Only totptoken and hotptoken authenticators can be registered, moved or copied.';
@@ -60,6 +64,7 @@ export const AUTHENTICATOR_DOCS = {
     errors: { 404: USER_NOT_FOUND },
   },
   register: {
+    params: TOKEN_KIND,
     summary: 'Register an OTP token (totptoken or hotptoken)',
     envelope: 'model',
     body: { type: RegisterTokenBody, example: { Name: 'Token 1', Key: '00112233445566778899aabbccddeeff', Algorithm: 'SHA1' } },
@@ -67,6 +72,7 @@ export const AUTHENTICATOR_DOCS = {
     errors: { 400: OTP_ONLY, 404: USER_NOT_FOUND },
   },
   update: {
+    params: ANY_KIND,
     summary: 'Rename an authenticator, or move an OTP token to another user',
     envelope: 'model',
     body: { type: UpdateAuthenticatorBody, example: { Name: 'Spare token' } },
@@ -74,6 +80,7 @@ export const AUTHENTICATOR_DOCS = {
     errors: { 400: 'Name must be a non-empty string.', 404: 'Authenticator not found.' },
   },
   copy: {
+    params: TOKEN_KIND,
     summary: 'Copy an OTP token to other users (it stays with this one)',
     envelope: 'model',
     body: { type: CopyTokenBody, example: { users: [EXAMPLE.otherUserId] } },
@@ -84,12 +91,14 @@ export const AUTHENTICATOR_DOCS = {
     errors: { 400: OTP_ONLY, 404: 'Authenticator not found.' },
   },
   delete: {
+    params: ANY_KIND,
     summary: 'Delete one authenticator',
     envelope: 'model',
     ok: { schema: modelEnvelope(null), example: ok(null, 'Authenticator deleted.') },
     errors: { 404: 'Authenticator not found.' },
   },
   deleteKind: {
+    params: ANY_KIND,
     summary: 'Delete every authenticator of one kind',
     envelope: 'model',
     ok: { schema: modelEnvelope(null), example: ok(null, '2 authenticators deleted.') },

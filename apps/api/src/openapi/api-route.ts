@@ -5,6 +5,8 @@ import {
   ApiConsumes,
   ApiExtraModels,
   ApiOperation,
+  ApiParam,
+  ApiParamOptions,
   ApiProduces,
   ApiQuery,
   ApiQueryOptions,
@@ -34,6 +36,8 @@ export interface RouteDoc {
   /** the JSON body; keys are matched case-insensitively (CONTRACT §4) */
   body?: { type: Type<unknown>; example: unknown } | { schema: Schema; example: unknown };
   query?: ApiQueryOptions[];
+  /** what the path parameters mean, beyond their name */
+  params?: ApiParamOptions[];
   /** 200's body and an example; 'empty' for the bare 200 of the administrator API */
   ok: { schema: Schema; example?: unknown; examples?: ExamplesObject; description?: string } | 'empty';
   errors?: RouteErrors;
@@ -64,6 +68,7 @@ export function ApiRoute(doc: RouteDoc): MethodDecorator {
     decorators.push(ApiBody({ schema, examples: { request: { value: doc.body.example } } }));
   }
   for (const query of doc.query ?? []) decorators.push(ApiQuery(query));
+  for (const param of doc.params ?? []) decorators.push(ApiParam(param));
   if (doc.ok === 'empty') {
     decorators.push(ApiResponse({ status: 200, description: 'done; no body' }));
   } else {
