@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACCESS_REQUEST_STATUSES, CALLBACK_TARGETS, RA_STATUSES } from '@twofold/domain';
+import { REFUSALS } from '../http/input-guard';
 import { RouteDoc } from '../openapi/api-route';
 import { EnvelopeErrorBody, EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref, Schema } from '../openapi/common.openapi';
 import { USER_NOT_REGISTERED } from './ra-replies';
@@ -277,6 +278,7 @@ export const ACCESS_PAGE_DOCS = {
   submit: {
     summary: 'The code posted by the access page; on success, the page returning the browser with `accessToken`',
     form: CODE_FORM,
+    errors: { 400: REFUSALS.unstorable },
     statuses: {
       200: 'granted (auto-submits to the callback), or the prompt again',
       403: 'denied',

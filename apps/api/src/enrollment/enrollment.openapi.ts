@@ -1,3 +1,5 @@
+import { REFUSALS } from '../http/input-guard';
+
 /** `$ACCESS_URL/enroll/<token>`: the enrollment page of a user's link or an administrator's invitation; the token is the key. */
 export const ENROLLMENT_PAGE_DOCS = {
   show: {
@@ -11,6 +13,7 @@ export const ENROLLMENT_PAGE_DOCS = {
       required: ['code'],
       properties: { code: { type: 'string' as const, description: 'the code the app shows' } },
     },
+    errors: { 400: REFUSALS.unstorable },
     statuses: { 200: 'enrolled, or the form again after a wrong code', 404: 'unknown link', 410: 'expired, used or revoked link' },
   },
 };

@@ -43,10 +43,15 @@ export interface RouteDoc {
   errors?: RouteErrors;
 }
 
+/** Error bodies are JSON whatever the route produces (a page's refusal before it renders included). */
+function json(schema: Schema, example: unknown) {
+  return { 'application/json': { schema, example } };
+}
+
 function errorResponse(status: number, envelope: ErrorEnvelope, message: string, description: string) {
   const example =
     envelope === 'model' ? { model: null, success: false, message, traceId: EXAMPLE.traceId } : { message, traceId: EXAMPLE.traceId };
-  return ApiResponse({ status, description, schema: ref(envelope === 'model' ? EnvelopeErrorBody : ErrorBody), example });
+  return ApiResponse({ status, description, content: json(ref(envelope === 'model' ? EnvelopeErrorBody : ErrorBody), example) });
 }
 
 const ERROR_DESCRIPTIONS: Record<keyof RouteErrors, string> = {
@@ -98,15 +103,13 @@ function authResponses(envelope: ErrorEnvelope, accountKey: boolean) {
       status: 401,
       description: 'missing or wrong credentials' + (accountKey ? ', or a resource key' : ', or an account key'),
       headers: WWW_AUTHENTICATE,
-      schema: ref(body),
-      example: example('Authentication required.'),
+      content: json(ref(body), example('Authentication required.')),
     }),
     ApiResponse({
       status: 429,
       description: 'more than 20 failed authentications from this client within a minute',
       headers: RETRY_AFTER,
-      schema: ref(body),
-      example: example('Too many failed authentication attempts. Try again later.'),
+      content: json(ref(body), example('Too many failed authentication attempts. Try again later.')),
     }),
   ];
   if (accountKey) {
@@ -114,8 +117,7 @@ function authResponses(envelope: ErrorEnvelope, accountKey: boolean) {
       ApiResponse({
         status: 403,
         description: "the account's extended API is disabled",
-        schema: ref(body),
-        example: example('The extended API is disabled for this account.'),
+        content: json(ref(body), example('The extended API is disabled for this account.')),
       }),
     );
   }
@@ -143,6 +145,8 @@ export function ApiPage(doc: {
   description?: string;
   statuses: Record<number, string>;
   form?: SchemaObject;
+  /** refusals before the page is rendered (text PostgreSQL cannot store): JSON, in the envelope of the page's path */
+  errors?: RouteErrors;
 }): MethodDecorator {
   const decorators: MethodDecorator[] = [ApiOperation({ summary: doc.summary, description: doc.description }), ApiProduces('text/html')];
   if (doc.form) {
@@ -150,6 +154,10 @@ export function ApiPage(doc: {
       ApiConsumes('application/x-www-form-urlencoded'),
       ApiBody({ schema: doc.form, examples: { form: { value: { code: '123456' } } } }),
     );
+  }
+  for (const [status, message] of Object.entries(doc.errors ?? {})) {
+    const code = Number(status) as keyof RouteErrors;
+    decorators.push(errorResponse(code, 'model', message, ERROR_DESCRIPTIONS[code]));
   }
   for (const [status, description] of Object.entries(doc.statuses)) {
     decorators.push(

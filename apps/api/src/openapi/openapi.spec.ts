@@ -86,13 +86,25 @@ describe('OpenAPI document (issue 12)', () => {
     expect(invalid).toEqual([]);
   });
 
-  it('documents at least one JSON example for each 200 and each error of every API operation', () => {
+  it('gives every answer with a body, and every error, an example', () => {
     const missing = operationsOf(document).flatMap(({ method, path, operation }) =>
       Object.entries(operation.responses)
         .filter(([status, response]) => status !== '200' || response.content)
         .filter(([, response]) => !Object.values(response.content ?? {}).some((media) => 'example' in media || media.examples))
         .map(([status]) => `${method} ${path} ${status}`),
     );
+    expect(missing).toEqual([]);
+  });
+
+  it('documents a 404 wherever a path names a record, and a 400 wherever the caller sends a body or a query', () => {
+    const missing = operationsOf(document).flatMap(({ method, path, operation }) => {
+      const statuses = Object.keys(operation.responses);
+      const takesInput = Boolean(operation.requestBody) || (operation.parameters ?? []).some((parameter) => parameter.in === 'query');
+      return [
+        ...(path.includes('{') && !statuses.includes('404') ? [`${method} ${path} 404`] : []),
+        ...(takesInput && !statuses.includes('400') ? [`${method} ${path} 400`] : []),
+      ];
+    });
     expect(missing).toEqual([]);
   });
 

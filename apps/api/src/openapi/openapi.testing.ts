@@ -10,6 +10,7 @@ export interface OpenApiDocument {
 export interface Operation {
   operationId: string;
   security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string }[];
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, { content?: Record<string, MediaType> }>;
 }
