@@ -4,6 +4,7 @@ import {
   ApiBody,
   ApiConsumes,
   ApiExtraModels,
+  ApiHeader,
   ApiOperation,
   ApiParam,
   ApiParamOptions,
@@ -14,6 +15,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ExamplesObject, SchemaObject } from '@nestjs/swagger';
+import { TRACE_HEADER } from '../http/trace-id';
 import { EnvelopeErrorBody, ErrorBody, EXAMPLE, ref, Schema } from './common.openapi';
 
 /**
@@ -136,8 +138,16 @@ export function ApiResourceAuth(envelope: ErrorEnvelope): ClassDecorator & Metho
 
 /** A controller's tag and the error schemas its routes refer to. */
 export function ApiFeature(tag: string): ClassDecorator {
-  return applyDecorators(ApiTags(tag), ApiExtraModels(ErrorBody, EnvelopeErrorBody));
+  return applyDecorators(ApiTags(tag), ApiExtraModels(ErrorBody, EnvelopeErrorBody), ApiHeader(TRACE_ID_HEADER));
 }
+
+/** CONTRACT §8.6: every route takes the caller's trace id and echoes it (or a fresh UUID) in the same header. */
+const TRACE_ID_HEADER = {
+  name: TRACE_HEADER,
+  required: false,
+  description: "1-128 visible ASCII characters, echoed in the answer and used as the error body's traceId; otherwise a fresh UUID",
+  schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$' } as SchemaObject,
+};
 
 /** A server-rendered page for people (the access and enrollment pages): HTML, never JSON; no credentials. */
 export function ApiPage(doc: {
