@@ -9,6 +9,8 @@ import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiFeature, ApiPage } from '../openapi/api-route';
+import { ACCESS_PAGE_DOCS } from './access.openapi';
 
 const FINAL_STATUS = {
   unknown: 404,
@@ -29,12 +31,14 @@ const FINAL_STATUS = {
  */
 @ModelEnvelopeErrors()
 @Controller({ path: 'access', version: VERSION_NEUTRAL })
+@ApiFeature('Pages')
 export class AccessPageController {
   constructor(
     private readonly page: AccessPageService,
     private readonly addresses: ClientAddressResolver,
   ) {}
 
+  @ApiPage(ACCESS_PAGE_DOCS.show)
   @Get(':id')
   async show(
     @Param('id') id: string,
@@ -45,6 +49,7 @@ export class AccessPageController {
     send(res, await this.page.show(id, this.visitor(req), pageLanguage(language)));
   }
 
+  @ApiPage(ACCESS_PAGE_DOCS.submit)
   @Post(':id')
   async submit(
     @Param('id') id: string,

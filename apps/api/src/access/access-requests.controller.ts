@@ -6,6 +6,8 @@ import { ParsedBody, ParsedQueryAsOf } from '../http/parsed-input';
 import { AccessHistoryQuery, parseAccessHistoryQuery } from './access-history.query';
 import { AccessRequestsService } from './access-requests.service';
 import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
+import { ACCESS_DOCS } from './access.openapi';
 
 /**
  * `/access/requests` (CONTRACT §7); the `ra` family is RaRequestsController. Registered before the
@@ -13,10 +15,13 @@ import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
  */
 @ModelEnvelopeErrors()
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
+@ApiFeature('Access requests')
 export class AccessRequestsController {
   constructor(private readonly requests: AccessRequestsService) {}
 
   @SignInCall('plain')
+  @ApiRoute(ACCESS_DOCS.create)
+  @ApiResourceAuth('model')
   @Post()
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)
@@ -24,12 +29,16 @@ export class AccessRequestsController {
     return this.requests.create(principal, input);
   }
 
+  @ApiRoute(ACCESS_DOCS.history)
+  @ApiAccountAuth('model')
   @Get()
   @UseGuards(AccountAuthGuard)
   history(@CurrentPrincipal() principal: AccountPrincipal, @ParsedQueryAsOf(parseAccessHistoryQuery) query: AccessHistoryQuery) {
     return this.requests.history(principal.accountId, query);
   }
 
+  @ApiRoute(ACCESS_DOCS.find)
+  @ApiResourceAuth('model')
   @Get(':id')
   @UseGuards(ResourceAuthGuard)
   find(@CurrentPrincipal() principal: ResourcePrincipal, @Param('id') id: string) {

@@ -5,6 +5,8 @@ import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
 import { ParsedBody } from '../http/parsed-input';
 import { RaRequestsService } from './ra-requests.service';
 import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
+import { ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
+import { ACCESS_DOCS } from './access.openapi';
 
 /**
  * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS
@@ -14,10 +16,13 @@ import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
 @ModelEnvelopeErrors()
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
 @UseGuards(ResourceAuthGuard)
+@ApiFeature('Access requests')
+@ApiResourceAuth('model')
 export class RaRequestsController {
   constructor(private readonly ra: RaRequestsService) {}
 
   @SignInCall('ra')
+  @ApiRoute(ACCESS_DOCS.passCode)
   @Post('ra')
   @HttpCode(200)
   passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
@@ -25,6 +30,7 @@ export class RaRequestsController {
   }
 
   @SignInCall('ra')
+  @ApiRoute(ACCESS_DOCS.challenge)
   @Post('ra/challenge')
   @HttpCode(200)
   challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaChallenge) input: RaChallengeInput) {
@@ -32,6 +38,7 @@ export class RaRequestsController {
   }
 
   @SignInCall('ra')
+  @ApiRoute(ACCESS_DOCS.directoryBind)
   @Post('md')
   @HttpCode(200)
   directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {

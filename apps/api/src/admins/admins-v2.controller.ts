@@ -4,13 +4,18 @@ import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { AdminsService } from './admins.service';
 import { Transactional } from '../http/transactional';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { ADMIN_DOCS } from './admins.openapi';
 
 /** SPEC.md "Versioning": the V2 invitation re-send takes the id in the path. */
 @Controller({ path: 'admins', version: '2' })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Administrators')
+@ApiAccountAuth('plain')
 export class AdminsV2Controller {
   constructor(private readonly admins: AdminsService) {}
 
+  @ApiRoute(ADMIN_DOCS.resendInvitationV2)
   @Post('resend-invitation-email/:id')
   @HttpCode(HttpStatus.OK)
   @Transactional()

@@ -17,6 +17,8 @@ import {
 import { AdminDto, RegisteredAdminDto } from './admins.dto';
 import { AdminsService } from './admins.service';
 import { Transactional } from '../http/transactional';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { ADMIN_DOCS } from './admins.openapi';
 
 /**
  * SPEC.md "Administrators": every path with and without /v1. Bare objects, not the model envelope;
@@ -24,9 +26,12 @@ import { Transactional } from '../http/transactional';
  */
 @Controller({ path: 'admins', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Administrators')
+@ApiAccountAuth('plain')
 export class AdminsController {
   constructor(private readonly admins: AdminsService) {}
 
+  @ApiRoute(ADMIN_DOCS.list)
   @Get()
   list(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -35,6 +40,7 @@ export class AdminsController {
     return this.admins.list(p.accountId, query);
   }
 
+  @ApiRoute(ADMIN_DOCS.register)
   @Post()
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -46,6 +52,7 @@ export class AdminsController {
     return this.admins.register(p.accountId, command);
   }
 
+  @ApiRoute(ADMIN_DOCS.resendInvitation)
   @Post('resend-invitation-email')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -57,6 +64,7 @@ export class AdminsController {
     return this.admins.resendInvitation(p.accountId, id);
   }
 
+  @ApiRoute(ADMIN_DOCS.lock)
   @Post('lock/:id')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -65,6 +73,7 @@ export class AdminsController {
     return this.admins.lock(p.accountId, id);
   }
 
+  @ApiRoute(ADMIN_DOCS.unlock)
   @Post('unlock/:id')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -73,6 +82,7 @@ export class AdminsController {
     return this.admins.unlock(p.accountId, id);
   }
 
+  @ApiRoute(ADMIN_DOCS.update)
   @Put(':id')
   @Transactional()
   @Journal('Employee', 'Update', { fromRequest: ({ params }) => ({ EmployeeId: params['id'] }) })
@@ -84,6 +94,7 @@ export class AdminsController {
     return this.admins.update(p.accountId, id, command);
   }
 
+  @ApiRoute(ADMIN_DOCS.delete)
   @Delete(':id')
   @Transactional()
   @Journal('Employee', 'Delete')

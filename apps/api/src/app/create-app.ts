@@ -6,6 +6,7 @@ import { RouteRulesTable } from '../http/route-rules';
 import { MAX_BODY_BYTES, registerBodyParsers } from '../http/body-parsing';
 import { DtoValidationPipe } from '../http/dto-validation.pipe';
 import { inputGuard } from '../http/input-guard';
+import { serveApiDocs } from '../openapi/api-docs';
 import { assignTraceId } from '../http/trace-id';
 import { AppModule } from './app.module';
 import { AppRuntime } from './infrastructure.module';
@@ -65,6 +66,7 @@ export async function createApp(runtime: AppRuntime): Promise<NestFastifyApplica
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });
   app.useGlobalFilters(new ApiExceptionFilter(routeRules));
   app.useGlobalPipes(new DtoValidationPipe());
+  if (runtime.config.apiDocs) serveApiDocs(app);
   return app;
 }
 

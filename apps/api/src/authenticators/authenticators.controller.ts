@@ -16,6 +16,8 @@ import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto } from './a
 import { AuthenticatorsService } from './authenticators.service';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { AUTHENTICATOR_DOCS } from './authenticators.openapi';
 
 /**
  * SPEC.md "Authenticators": paths without a version prefix (and with /v1, like the V1 user API).
@@ -24,14 +26,18 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 @ModelEnvelopeErrors()
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Authenticators')
+@ApiAccountAuth('model')
 export class AuthenticatorsController {
   constructor(private readonly authenticators: AuthenticatorsService) {}
 
+  @ApiRoute(AUTHENTICATOR_DOCS.list)
   @Get(':id/authenticators')
   async list(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<AuthenticatorsByKindDto>> {
     return ok(await this.authenticators.list(p.accountId, id));
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.register)
   @Post(':id/authenticators/:type')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -46,6 +52,7 @@ export class AuthenticatorsController {
   }
 
   /** Rename (`{Name}`), or a move of an OTP token when `user` is given (`{user, name?}`). */
+  @ApiRoute(AUTHENTICATOR_DOCS.update)
   @Put(':id/authenticators/:type/:authenticatorId')
   @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
@@ -60,6 +67,7 @@ export class AuthenticatorsController {
     return ok(null, done === 'moved' ? 'Authenticator moved.' : 'Authenticator renamed.');
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.copy)
   @Patch(':id/authenticators/:type/:authenticatorId')
   @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
@@ -73,6 +81,7 @@ export class AuthenticatorsController {
     return ok(await this.authenticators.copyToken(p.accountId, id, type, authenticatorId, targetUserIds), 'Authenticator copied.');
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.delete)
   @Delete(':id/authenticators/:type/:authenticatorId')
   @Transactional()
   @Journal('Authenticator', 'Disable')
@@ -86,6 +95,7 @@ export class AuthenticatorsController {
     return ok(null, 'Authenticator deleted.');
   }
 
+  @ApiRoute(AUTHENTICATOR_DOCS.deleteKind)
   @Delete(':id/authenticators/:type')
   @Transactional()
   @Journal('Authenticator', 'Disable')

@@ -33,3 +33,29 @@ describe('configuration (CONTRACT §1)', () => {
     expect(() => loadConfig({ ...base, TOKEN_ISSUER: issuer })).toThrow(/TOKEN_ISSUER/);
   });
 });
+
+describe('API_DOCS', () => {
+  const base = {
+    DATABASE_URL: 'postgres://twofold@db.example:5432/twofold',
+    SECRET_ENCRYPTION_KEY: '00'.repeat(32),
+    TWOFOLD_DATA_DIR: tmpdir(),
+  };
+
+  it('serves the docs by default', () => {
+    expect(loadConfig(base).apiDocs).toBe(true);
+  });
+
+  it.each([
+    ['false', false],
+    ['OFF', false],
+    ['0', false],
+    ['true', true],
+    ['yes', true],
+  ])('reads %p as %p', (value, expected) => {
+    expect(loadConfig({ ...base, API_DOCS: value }).apiDocs).toBe(expected);
+  });
+
+  it('stops at a value that is not a boolean', () => {
+    expect(() => loadConfig({ ...base, API_DOCS: 'maybe' })).toThrow(/API_DOCS must be true or false/);
+  });
+});

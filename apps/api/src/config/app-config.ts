@@ -23,6 +23,12 @@ export interface AppConfig {
    * (the access page records the user's address). Absent or empty: none, the peer's address is used.
    */
   trustedProxies?: readonly string[];
+  /**
+   * API_DOCS: serve the OpenAPI document and Swagger UI at /docs (default true). The document holds
+   * nothing beyond what the API answers anyway; `false` is for operators who publish no surface they
+   * do not need (docs/decisions.md).
+   */
+  apiDocs: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +76,15 @@ export function parseTrustedProxies(text: string | undefined): string[] {
   });
 }
 
+/** `true`/`false` (also `1`/`0`, `on`/`off`, `yes`/`no`, any case); absent or empty: the default. */
+export function parseBooleanSetting(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value.trim() === '') return fallback;
+  const text = value.trim().toLowerCase();
+  if (['true', '1', 'on', 'yes'].includes(text)) return true;
+  if (['false', '0', 'off', 'no'].includes(text)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${value}"`);
+}
+
 /** Reads and validates the environment (CONTRACT §1); a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolveDataDir(env);
@@ -95,5 +110,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw error;
   }
   const trustedProxies = parseTrustedProxies(env['TRUSTED_PROXIES']);
-  return { port, databaseUrl, publicUrl, accessUrl, tokenIssuer, encryptionKey, smtpUrl, mailFrom, logLevel, dataDir, trustedProxies };
+  const apiDocs = parseBooleanSetting('API_DOCS', env['API_DOCS'], true);
+  return {
+    port,
+    databaseUrl,
+    publicUrl,
+    accessUrl,
+    tokenIssuer,
+    encryptionKey,
+    smtpUrl,
+    mailFrom,
+    logLevel,
+    dataDir,
+    trustedProxies,
+    apiDocs,
+  };
 }

@@ -7,15 +7,19 @@ import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.serv
 import { pageLanguage } from '../pages/i18n/languages';
 import { renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiFeature, ApiPage } from '../openapi/api-route';
+import { ENROLLMENT_PAGE_DOCS } from './enrollment.openapi';
 
 const GONE_STATUS = { unknown: 404, expired: 410, used: 410, revoked: 410 } as const;
 
 /** `$ACCESS_URL/enroll/<token>`: HTML for people, not JSON for clients; no credentials, the token is the key. */
 @ModelEnvelopeErrors()
 @Controller({ path: 'access/enroll', version: VERSION_NEUTRAL })
+@ApiFeature('Pages')
 export class EnrollmentPageController {
   constructor(private readonly enrollment: EnrollmentPageService) {}
 
+  @ApiPage(ENROLLMENT_PAGE_DOCS.show)
   @Get(':token')
   async show(
     @Param('token') token: string,
@@ -25,6 +29,7 @@ export class EnrollmentPageController {
     send(res, language, await this.enrollment.show(token));
   }
 
+  @ApiPage(ENROLLMENT_PAGE_DOCS.submit)
   @Post(':token')
   async submit(
     @Param('token') token: string,

@@ -9,14 +9,19 @@ import { GroupDto, GroupNameRequest } from './groups.dto';
 import { GroupsService } from './groups.service';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { GROUP_DOCS } from './groups.openapi';
 
 /** CONTRACT §3: the account's groups. */
 @ModelEnvelopeErrors()
 @Controller('groups')
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Groups')
+@ApiAccountAuth('model')
 export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
+  @ApiRoute(GROUP_DOCS.list)
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -25,6 +30,7 @@ export class GroupsController {
     return ok(await this.groups.list(p.accountId, page));
   }
 
+  @ApiRoute(GROUP_DOCS.create)
   @Post()
   @Transactional()
   @Journal('Group', 'Create')
@@ -32,6 +38,7 @@ export class GroupsController {
     return ok(await this.groups.create(p.accountId, body.name));
   }
 
+  @ApiRoute(GROUP_DOCS.rename)
   @Put(':id')
   @Transactional()
   @Journal('Group', 'Update')
@@ -43,6 +50,7 @@ export class GroupsController {
     return ok(await this.groups.rename(p.accountId, id, body.name));
   }
 
+  @ApiRoute(GROUP_DOCS.delete)
   @Delete(':id')
   @Transactional()
   @Journal('Group', 'Delete')

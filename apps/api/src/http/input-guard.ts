@@ -48,7 +48,8 @@ export function inputProblem(value: unknown, maxDepth: number): InputProblem | n
   return problem;
 }
 
-const REFUSALS: Record<InputProblem, string> = {
+/** The messages of the refusals, also the examples of the API docs. */
+export const REFUSALS: Record<InputProblem, string> = {
   tooDeep: `The request body must not be nested more than ${MAX_BODY_DEPTH} levels deep.`,
   unstorable: 'Text must not contain the character U+0000 or an unpaired UTF-16 surrogate.',
 };

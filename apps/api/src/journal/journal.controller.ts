@@ -5,13 +5,18 @@ import { ParsedQueryAsOf } from '../http/parsed-input';
 import { JournalQuery, parseJournalQuery } from './journal.query';
 import { JournalPage, JournalService } from './journal.service';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { JOURNAL_DOCS } from './journal.openapi';
 
 @ModelEnvelopeErrors()
 @Controller('journal')
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Journal')
+@ApiAccountAuth('model')
 export class JournalController {
   constructor(private readonly journal: JournalService) {}
 
+  @ApiRoute(JOURNAL_DOCS.list)
   @Get()
   list(
     @CurrentPrincipal() principal: AccountPrincipal,

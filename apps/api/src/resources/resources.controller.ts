@@ -9,14 +9,19 @@ import { ResourceDto, ResourceRequest, resourceCommandOf, ResourceWithSecretDto 
 import { ResourcesService } from './resources.service';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { RESOURCE_DOCS } from './resources.openapi';
 
 /** CONTRACT §3: resources, whose key and secret authenticate access requests. */
 @ModelEnvelopeErrors()
 @Controller('resources')
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Resources')
+@ApiAccountAuth('model')
 export class ResourcesController {
   constructor(private readonly resources: ResourcesService) {}
 
+  @ApiRoute(RESOURCE_DOCS.list)
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -25,6 +30,7 @@ export class ResourcesController {
     return ok(await this.resources.list(p.accountId, page));
   }
 
+  @ApiRoute(RESOURCE_DOCS.create)
   @Post()
   @Transactional()
   @Journal('Resource', 'Create')
@@ -32,6 +38,7 @@ export class ResourcesController {
     return ok(await this.resources.create(p.accountId, resourceCommandOf(body)));
   }
 
+  @ApiRoute(RESOURCE_DOCS.update)
   @Put(':id')
   @Transactional()
   @Journal('Resource', 'Update')
@@ -43,6 +50,7 @@ export class ResourcesController {
     return ok(await this.resources.update(p.accountId, id, resourceCommandOf(body)));
   }
 
+  @ApiRoute(RESOURCE_DOCS.delete)
   @Delete(':id')
   @Transactional()
   @Journal('Resource', 'Delete')
@@ -51,6 +59,7 @@ export class ResourcesController {
     return ok(null, 'Resource deleted.');
   }
 
+  @ApiRoute(RESOURCE_DOCS.secret)
   @Get(':id/secret')
   @Transactional()
   @Journal('Resource', 'DisplayResourceSecret')

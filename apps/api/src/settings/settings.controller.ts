@@ -8,19 +8,25 @@ import { parseDirectorySync } from './settings.commands';
 import { ParsedBody } from '../http/parsed-input';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { SETTINGS_DOCS } from './settings.openapi';
 
 /** CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"). */
 @ModelEnvelopeErrors()
 @Controller('settings')
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Settings')
+@ApiAccountAuth('model')
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
+  @ApiRoute(SETTINGS_DOCS.directorySync)
   @Get('directory-sync')
   async directorySync(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<DirectorySyncDto>> {
     return ok(await this.settings.directorySync(p.accountId));
   }
 
+  @ApiRoute(SETTINGS_DOCS.setDirectorySync)
   @Put('directory-sync')
   @Transactional()
   @Journal('DirectorySync', 'Update')

@@ -35,6 +35,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     encryptionKey: randomBytes(32),
     mailFrom: 'Twofold <no-reply@twofold.test>',
     logLevel: 'silent',
+    apiDocs: true,
     dataDir: join(tmpdir(), `twofold-test-${randomBytes(4).toString('hex')}`),
     ...overrides,
   };

@@ -1,6 +1,8 @@
 import { Controller, Get, Header, VERSION_NEUTRAL } from '@nestjs/common';
 import { TokenSigningKeysService } from './token-signing-keys.service';
 import { JwksDto } from './tokens.dto';
+import { ApiFeature, ApiRoute } from '../openapi/api-route';
+import { TOKEN_DOCS } from './tokens.openapi';
 
 /**
  * Public keys change rarely, but a rotated key must reach verifiers within 10 s (CONTRACT §8.9): the
@@ -10,9 +12,11 @@ export const JWKS_MAX_AGE_SECONDS = 5;
 
 /** `GET /.well-known/jwks.json`: no credentials (CONTRACT §4), the public keys of JwtRS256 tokens. */
 @Controller({ path: '.well-known', version: VERSION_NEUTRAL })
+@ApiFeature('Tokens')
 export class JwksController {
   constructor(private readonly keys: TokenSigningKeysService) {}
 
+  @ApiRoute(TOKEN_DOCS.jwks)
   @Get('jwks.json')
   @Header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
   async jwks(): Promise<JwksDto> {

@@ -6,13 +6,18 @@ import { TokenRefreshService } from './token-refresh.service';
 import { ParsedBody } from '../http/parsed-input';
 import { TokenRefreshCommand, tokenRefreshCommandOf } from './tokens.dto';
 import { SignInCall } from '../http/route-rules';
+import { ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
+import { TOKEN_DOCS } from './tokens.openapi';
 
 /** `POST /token/refresh` (CONTRACT §8.10), with the resource's key and secret. */
 @Controller({ path: 'token', version: VERSION_NEUTRAL })
+@ApiFeature('Tokens')
 export class TokenRefreshController {
   constructor(private readonly refresher: TokenRefreshService) {}
 
   @SignInCall('plain')
+  @ApiRoute(TOKEN_DOCS.refresh)
+  @ApiResourceAuth('model')
   @Post('refresh')
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard)

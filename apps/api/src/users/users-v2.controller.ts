@@ -18,6 +18,8 @@ import { UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto
 import { UsersService } from './users.service';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { USER_DOCS } from './users.openapi';
 
 /** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
 export interface CustomFieldsUpdatedResponse {
@@ -30,9 +32,12 @@ export interface CustomFieldsUpdatedResponse {
 @ModelEnvelopeErrors()
 @Controller({ path: 'users', version: '2' })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Users')
+@ApiAccountAuth('model')
 export class UsersV2Controller {
   constructor(private readonly users: UsersService) {}
 
+  @ApiRoute(USER_DOCS.updateV2)
   @Put(':id')
   @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
@@ -44,6 +49,7 @@ export class UsersV2Controller {
     return ok(await this.users.updateV2(p.accountId, id, changes));
   }
 
+  @ApiRoute(USER_DOCS.setPhone)
   @Post(':id/phone')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -57,6 +63,7 @@ export class UsersV2Controller {
     return ok(null, 'Phone number saved.');
   }
 
+  @ApiRoute(USER_DOCS.updateCustomFields)
   @Put(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
   @Transactional()
@@ -69,6 +76,7 @@ export class UsersV2Controller {
     return { success: true, message: null, data: { customFields: await this.users.updateCustomFields(p.accountId, id, updates) } };
   }
 
+  @ApiRoute(USER_DOCS.deleteCustomFields)
   @Delete(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
   @Transactional()
@@ -81,6 +89,7 @@ export class UsersV2Controller {
     return ok(await this.users.deleteCustomFields(p.accountId, id, names));
   }
 
+  @ApiRoute(USER_DOCS.lock)
   @Post(':id/lock')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -90,6 +99,7 @@ export class UsersV2Controller {
     return ok(null, 'User locked.');
   }
 
+  @ApiRoute(USER_DOCS.unlock)
   @Post(':id/unlock')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -99,6 +109,7 @@ export class UsersV2Controller {
     return ok(null, 'User unlocked.');
   }
 
+  @ApiRoute(USER_DOCS.addGroups)
   @Post(':id/groups')
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -111,6 +122,7 @@ export class UsersV2Controller {
     return ok(await this.users.changeGroups(p.accountId, id, groupNames, 'add'));
   }
 
+  @ApiRoute(USER_DOCS.removeGroups)
   @Delete(':id/groups')
   @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })

@@ -9,14 +9,19 @@ import { parsePhoneNumbers } from './users.commands';
 import { UsersService } from './users.service';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { USER_DOCS } from './users.openapi';
 
 /** SPEC.md "Users", the V3 phone list (rules 6-8). */
 @ModelEnvelopeErrors()
 @Controller({ path: 'users', version: '3' })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Users')
+@ApiAccountAuth('model')
 export class UsersV3Controller {
   constructor(private readonly users: UsersService) {}
 
+  @ApiRoute(USER_DOCS.replacePhones)
   @Post(':id/phones')
   @HttpCode(HttpStatus.OK)
   @Transactional()

@@ -19,19 +19,25 @@ import { CreatedUserDto, EnrollmentLinkDto, UserDto, UsersCountDto } from './use
 import { UsersService } from './users.service';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { USER_DOCS } from './users.openapi';
 
 /** SPEC.md "Users", the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
 @ModelEnvelopeErrors()
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)
+@ApiFeature('Users')
+@ApiAccountAuth('model')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
+  @ApiRoute(USER_DOCS.count)
   @Get('count')
   async count(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<UsersCountDto>> {
     return ok(await this.users.count(p.accountId));
   }
 
+  @ApiRoute(USER_DOCS.list)
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
@@ -40,6 +46,7 @@ export class UsersController {
     return ok(await this.users.list(p.accountId, query));
   }
 
+  @ApiRoute(USER_DOCS.create)
   @Post()
   @HttpCode(HttpStatus.OK)
   @Transactional()
@@ -51,6 +58,7 @@ export class UsersController {
     return ok(await this.users.create(p, command));
   }
 
+  @ApiRoute(USER_DOCS.updateV1)
   @Put(':id')
   @Transactional()
   @Journal('User', 'Update', { fromRequest: journalPathUser })
@@ -62,6 +70,7 @@ export class UsersController {
     return ok(await this.users.updateV1(p.accountId, id, command));
   }
 
+  @ApiRoute(USER_DOCS.delete)
   @Delete(':id')
   @Transactional()
   @Journal('User', 'Delete')
@@ -70,6 +79,7 @@ export class UsersController {
     return ok(null, 'User deleted.');
   }
 
+  @ApiRoute(USER_DOCS.enroll)
   @Post(':id/enroll')
   @HttpCode(HttpStatus.OK)
   @Transactional()

@@ -1,0 +1,19 @@
+import { REFUSALS } from '../http/input-guard';
+
+/** `$ACCESS_URL/enroll/<token>`: the enrollment page of a user's link or an administrator's invitation; the token is the key. */
+export const ENROLLMENT_PAGE_DOCS = {
+  show: {
+    summary: 'The enrollment page (HTML): QR code, Base32 secret, otpauth:// link and the code form',
+    statuses: { 200: 'the enrollment form', 404: 'unknown link', 410: 'expired, used or revoked link' },
+  },
+  submit: {
+    summary: 'The first code from the new authenticator app; completes the enrollment',
+    form: {
+      type: 'object' as const,
+      required: ['code'],
+      properties: { code: { type: 'string' as const, description: 'the code the app shows' } },
+    },
+    errors: { 400: REFUSALS.unstorable },
+    statuses: { 200: 'enrolled, or the form again after a wrong code', 404: 'unknown link', 410: 'expired, used or revoked link' },
+  },
+};

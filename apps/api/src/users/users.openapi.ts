@@ -1,0 +1,284 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AUTHENTICATOR_KINDS, ErrorMessages, MAX_ENROLLMENT_LINK_TTL_MINUTES, USER_SOURCES, V2_USER_FIELD_NAMES } from '@twofold/domain';
+import { RouteDoc } from '../openapi/api-route';
+import { arrayOf, EXAMPLE, modelEnvelope, ref } from '../openapi/common.openapi';
+
+export class CustomField {
+  @ApiProperty() name!: string;
+  @ApiProperty() value!: string;
+}
+
+/** SPEC.md "User"; `phones` only when the list was asked `withPhones=true` (CONTRACT §6). */
+export class User {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: "the user's login in the client's own system" }) identity!: string;
+  @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
+  @ApiProperty({ type: 'string', format: 'email', nullable: true }) email!: string | null;
+  @ApiProperty({ description: 'true when a second factor is configured' }) isEnrolled!: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastLogin!: string | null;
+  @ApiProperty() isLocked!: boolean;
+  @ApiProperty({ type: [String], description: 'the system group AllUsers first' }) groups!: string[];
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...AUTHENTICATOR_KINDS] } }) authenticators!: string[];
+  @ApiProperty({ type: [CustomField] }) customFields!: CustomField[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', pattern: '^\\+\\d{7,15}$' }, description: 'E.164; with withPhones=true' })
+  phones?: string[];
+}
+
+export class EnrollmentLink {
+  @ApiPropertyOptional({ format: 'uri', description: 'absent when the link was mailed' }) url?: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+}
+
+export class CreatedUser extends User {
+  @ApiPropertyOptional({ type: EnrollmentLink, description: 'when the request asked for a link' }) enrollmentLink?: EnrollmentLink;
+}
+
+export class UsersCount {
+  @ApiProperty({ type: 'integer', description: 'users of the account' }) total!: number;
+  @ApiProperty({ type: 'integer', description: 'licensed users' }) limit!: number;
+}
+
+export class UserIdentity {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() identity!: string;
+  @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) email!: string | null;
+}
+
+export class UserGroups {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() identity!: string;
+  @ApiProperty({ type: [String] }) groups!: string[];
+}
+
+export class UserCustomFields {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() identity!: string;
+  @ApiProperty({ type: [CustomField] }) customFields!: CustomField[];
+}
+
+export class EnrollmentLinkOptions {
+  @ApiPropertyOptional({ enum: ['email'], description: "`email`: mail the link to the user's e-mail; absent: return it" }) To?: string;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_ENROLLMENT_LINK_TTL_MINUTES, description: 'lifetime in minutes' })
+  Ttl?: number;
+}
+
+export class GroupChanges {
+  @ApiPropertyOptional({ type: [String] }) Add?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'V1 update only' }) Remove?: string[];
+}
+
+export class CreateUserBody {
+  @ApiProperty() Identity!: string;
+  @ApiPropertyOptional({ type: 'string', format: 'email', nullable: true }) Email?: string | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true }) Phone?: string | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true }) Name?: string | null;
+  @ApiPropertyOptional({ enum: USER_SOURCES, description: 'CONTRACT §6: Directory for a directory synchronization agent' }) Source?: string;
+  @ApiPropertyOptional({ type: EnrollmentLinkOptions }) EnrollmentLink?: EnrollmentLinkOptions;
+  @ApiPropertyOptional({ type: GroupChanges }) Groups?: GroupChanges;
+}
+
+export class UpdateUserBody {
+  @ApiPropertyOptional() Identity?: string;
+  @ApiPropertyOptional({ type: 'string', nullable: true }) Name?: string | null;
+  @ApiPropertyOptional({ type: 'string', format: 'email', nullable: true }) Email?: string | null;
+  @ApiPropertyOptional() IsLocked?: boolean;
+  @ApiPropertyOptional({ type: GroupChanges }) Groups?: GroupChanges;
+}
+
+export class UserField {
+  @ApiProperty({ enum: V2_USER_FIELD_NAMES }) Name!: string;
+  @ApiProperty({ type: 'string', nullable: true }) Value!: string | null;
+}
+
+export class UpdateUserFieldsBody {
+  @ApiProperty({ type: [UserField], minItems: 1, description: 'each name at most once' }) Fields!: UserField[];
+}
+
+export class PhoneNumberBody {
+  @ApiProperty({ example: '+14155550123' }) PhoneNumber!: string;
+}
+
+export class PhoneNumbersBody {
+  @ApiProperty({ description: 'at most 5 numbers separated by semicolons' }) PhoneNumbers!: string;
+}
+
+export class CustomFieldsUpdateBody {
+  @ApiProperty({ type: [CustomField], description: 'names compared case-insensitively; an empty name is ignored' }) fields!: CustomField[];
+}
+
+export class CustomFieldsDeleteBody {
+  @ApiProperty({ type: [String] }) fieldNames!: string[];
+}
+
+export class GroupNamesBody {
+  @ApiProperty({ type: [String], minItems: 1 }) GroupNames!: string[];
+}
+
+export class EnrollBody {
+  @ApiPropertyOptional({ type: 'string', format: 'email', nullable: true, description: 'absent: the link is returned, not mailed' })
+  Email?: string | null;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_ENROLLMENT_LINK_TTL_MINUTES, description: 'minutes' }) Ttl?: number;
+}
+
+export class CustomFieldsMap {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: "all of the user's fields after the change" })
+  customFields!: Record<string, string>;
+}
+
+/** PUT /v2/users/{id}/customfields answers `data`, not `model` (SPEC.md). */
+export class CustomFieldsUpdated {
+  @ApiProperty() success!: boolean;
+  @ApiProperty({ type: 'string', nullable: true }) message!: string | null;
+  @ApiProperty({ type: CustomFieldsMap }) data!: CustomFieldsMap;
+}
+
+const USER = {
+  id: EXAMPLE.userId,
+  identity: 'jane',
+  name: 'Jane Doe',
+  email: 'jane@example.com',
+  isEnrolled: true,
+  createdAt: EXAMPLE.timestamp,
+  lastLogin: EXAMPLE.later,
+  isLocked: false,
+  groups: ['AllUsers', 'VPN'],
+  authenticators: ['Totp'],
+  customFields: [{ name: 'Department', value: 'Sales' }],
+};
+const NEW_USER = { ...USER, isEnrolled: false, lastLogin: null, authenticators: [], groups: ['AllUsers'], customFields: [] };
+const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
+
+const NOT_FOUND = 'User not found.';
+
+export const USER_DOCS = {
+  count: {
+    summary: 'Count users and licenses',
+    envelope: 'model',
+    ok: { schema: modelEnvelope(ref(UsersCount)), example: ok({ total: 42, limit: 100 }) },
+  },
+  list: {
+    summary: 'List users',
+    envelope: 'model',
+    query: [
+      { name: 'identity', required: false, type: String, description: 'filter by login' },
+      { name: 'withPhones', required: false, type: Boolean, description: 'adds `phones`' },
+    ],
+    ok: { schema: modelEnvelope(arrayOf(ref(User))), example: ok([{ ...USER, phones: ['+14155550123'] }]) },
+    errors: { 400: 'withPhones must be true or false.' },
+  },
+  create: {
+    summary: 'Register a user',
+    envelope: 'model',
+    body: {
+      type: CreateUserBody,
+      example: { Identity: 'jane', Email: 'jane@example.com', Name: 'Jane Doe', EnrollmentLink: { Ttl: 60 }, Groups: { Add: ['VPN'] } },
+    },
+    ok: {
+      schema: modelEnvelope(ref(CreatedUser)),
+      example: ok({
+        ...NEW_USER,
+        groups: ['AllUsers', 'VPN'],
+        enrollmentLink: { url: 'https://twofold.example.com/access/enroll/EXAMPLE-ENROLLMENT-TOKEN', expiresAt: EXAMPLE.later },
+      }),
+    },
+    errors: { 400: ErrorMessages.usersQuotaExceeded, 409: 'A user with the identity jane already exists.' },
+  },
+  updateV1: {
+    summary: 'Change a user (V1): identity, name, e-mail, lock, groups',
+    envelope: 'model',
+    body: { type: UpdateUserBody, example: { Name: 'Jane Smith', IsLocked: false, Groups: { Add: ['VPN'], Remove: ['Guests'] } } },
+    ok: { schema: modelEnvelope(ref(User)), example: ok({ ...USER, name: 'Jane Smith' }) },
+    errors: { 400: 'Email must be in e-mail format.', 404: NOT_FOUND, 409: 'A user with the identity jane already exists.' },
+  },
+  delete: {
+    summary: 'Delete a user',
+    envelope: 'model',
+    ok: { schema: modelEnvelope(null), example: ok(null, 'User deleted.') },
+    errors: { 404: NOT_FOUND },
+  },
+  enroll: {
+    summary: 'Create an enrollment link (returned, or mailed when Email is given)',
+    envelope: 'model',
+    body: { type: EnrollBody, example: { Ttl: 60 } },
+    ok: {
+      schema: modelEnvelope(ref(EnrollmentLink)),
+      example: ok(
+        { url: 'https://twofold.example.com/access/enroll/EXAMPLE-ENROLLMENT-TOKEN', expiresAt: EXAMPLE.later },
+        'Enrollment link created.',
+      ),
+    },
+    errors: {
+      400: `Ttl must be a whole number of minutes from 1 to ${MAX_ENROLLMENT_LINK_TTL_MINUTES}.`,
+      404: NOT_FOUND,
+      503: 'The e-mail could not be sent. Try again later.',
+    },
+  },
+  updateV2: {
+    summary: 'Change identity, name or e-mail (V2)',
+    envelope: 'model',
+    body: { type: UpdateUserFieldsBody, example: { Fields: [{ Name: 'Email', Value: 'jane.doe@example.com' }] } },
+    ok: {
+      schema: modelEnvelope(ref(UserIdentity)),
+      example: ok({ id: EXAMPLE.userId, identity: 'jane', name: 'Jane Doe', email: 'jane.doe@example.com' }),
+    },
+    errors: { 400: 'Fields must not be empty.', 404: NOT_FOUND, 409: 'A user with the identity jane already exists.' },
+  },
+  setPhone: {
+    summary: 'Add or update the phone number (V2; enables SMS)',
+    envelope: 'model',
+    body: { type: PhoneNumberBody, example: { PhoneNumber: '+14155550123' } },
+    ok: { schema: modelEnvelope(null), example: ok(null, 'Phone number saved.') },
+    errors: { 400: 'Phone number 12 is incorrect.', 404: NOT_FOUND },
+  },
+  updateCustomFields: {
+    summary: 'Set custom fields (created or changed; others kept)',
+    description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
+    envelope: 'model',
+    body: { type: CustomFieldsUpdateBody, example: { fields: [{ name: 'Department', value: 'Sales' }] } },
+    ok: { schema: ref(CustomFieldsUpdated), example: { success: true, message: null, data: { customFields: { Department: 'Sales' } } } },
+    errors: { 400: ErrorMessages.directorySyncEnabled, 404: NOT_FOUND },
+  },
+  deleteCustomFields: {
+    summary: 'Remove custom fields by name',
+    description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
+    envelope: 'model',
+    body: { type: CustomFieldsDeleteBody, example: { fieldNames: ['Department'] } },
+    ok: { schema: modelEnvelope(ref(UserCustomFields)), example: ok({ id: EXAMPLE.userId, identity: 'jane', customFields: [] }) },
+    errors: { 400: 'fieldNames must be an array of strings.', 404: NOT_FOUND },
+  },
+  lock: {
+    summary: 'Lock a user',
+    envelope: 'model',
+    ok: { schema: modelEnvelope(null), example: ok(null, 'User locked.') },
+    errors: { 404: NOT_FOUND },
+  },
+  unlock: {
+    summary: 'Unlock a user',
+    envelope: 'model',
+    ok: { schema: modelEnvelope(null), example: ok(null, 'User unlocked.') },
+    errors: { 404: NOT_FOUND },
+  },
+  addGroups: {
+    summary: 'Add the user to groups',
+    envelope: 'model',
+    body: { type: GroupNamesBody, example: { GroupNames: ['VPN'] } },
+    ok: { schema: modelEnvelope(ref(UserGroups)), example: ok({ id: EXAMPLE.userId, identity: 'jane', groups: ['AllUsers', 'VPN'] }) },
+    errors: { 400: 'Group not found: Finance.', 404: NOT_FOUND },
+  },
+  removeGroups: {
+    summary: 'Remove the user from groups',
+    envelope: 'model',
+    body: { type: GroupNamesBody, example: { GroupNames: ['VPN'] } },
+    ok: { schema: modelEnvelope(ref(UserGroups)), example: ok({ id: EXAMPLE.userId, identity: 'jane', groups: ['AllUsers'] }) },
+    errors: { 400: 'The system group AllUsers can be neither added nor removed.', 404: NOT_FOUND },
+  },
+  replacePhones: {
+    summary: 'Replace the phone numbers (V3)',
+    envelope: 'model',
+    body: { type: PhoneNumbersBody, example: { PhoneNumbers: '+14155550123;+14155550124' } },
+    ok: { schema: modelEnvelope(null), example: ok(null, 'Phone numbers saved.') },
+    errors: { 400: 'PhoneNumbers must not be empty.', 404: NOT_FOUND },
+  },
+} satisfies Record<string, RouteDoc>;
