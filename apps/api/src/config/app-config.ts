@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
+import { DatabaseTimeouts, loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -23,7 +23,20 @@ export interface AppConfig {
    * (the access page records the user's address). Absent or empty: none, the peer's address is used.
    */
   trustedProxies?: readonly string[];
+  /**
+   * DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS: bounded waits on the database, so an
+   * outage answers 503 instead of hanging (docs/decisions.md, "Database outages")
+   */
+  databaseTimeouts: DatabaseTimeouts;
 }
+
+/** Opening a connection or waiting for a free one: a live server on a network answers in milliseconds. */
+export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 1000;
+/**
+ * One statement: the heaviest read (a day page's total over 1 000 000 rows, `npm run bench:api`) takes
+ * about 150 ms, so 1.5 s leaves a tenfold margin and still answers a frozen server within 2 s.
+ */
+export const DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS = 1500;
 
 export class ConfigError extends Error {}
 
@@ -70,6 +83,14 @@ export function parseTrustedProxies(text: string | undefined): string[] {
   });
 }
 
+function parseMilliseconds(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 600_000) {
+    throw new ConfigError(`${name} must be an integer number of milliseconds from 1 to 600000, got "${text}"`);
+  }
+  return Number(text);
+}
+
 /** Reads and validates the environment (CONTRACT §1); a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolveDataDir(env);
@@ -95,5 +116,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw error;
   }
   const trustedProxies = parseTrustedProxies(env['TRUSTED_PROXIES']);
-  return { port, databaseUrl, publicUrl, accessUrl, tokenIssuer, encryptionKey, smtpUrl, mailFrom, logLevel, dataDir, trustedProxies };
+  const databaseTimeouts = {
+    connectTimeoutMs: parseMilliseconds(
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      env['DATABASE_CONNECT_TIMEOUT_MS'],
+      DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
+    ),
+    statementTimeoutMs: parseMilliseconds(
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      env['DATABASE_STATEMENT_TIMEOUT_MS'],
+      DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS,
+    ),
+  };
+  return {
+    port,
+    databaseUrl,
+    publicUrl,
+    accessUrl,
+    tokenIssuer,
+    encryptionKey,
+    smtpUrl,
+    mailFrom,
+    logLevel,
+    dataDir,
+    trustedProxies,
+    databaseTimeouts,
+  };
 }
