@@ -82,9 +82,10 @@ RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 EXPOSE 3000
 
-# /ping answers 200 without credentials; node itself does the request (no curl in slim images).
+# Readiness, not liveness: /health/ready answers 200 only when the database answers (503 during an
+# outage, within the pool's timeouts); no credentials. node itself does the request (no curl in slim images).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "const r = require('http').get({ host: '127.0.0.1', port: process.env.PORT || 3000, path: '/ping', timeout: 4000 }, (res) => process.exit(res.statusCode === 200 ? 0 : 1)); r.on('timeout', () => r.destroy(new Error('timeout'))); r.on('error', () => process.exit(1));"]
+  CMD ["node", "-e", "const r = require('http').get({ host: '127.0.0.1', port: process.env.PORT || 3000, path: '/health/ready', timeout: 4000 }, (res) => process.exit(res.statusCode === 200 ? 0 : 1)); r.on('timeout', () => r.destroy(new Error('timeout'))); r.on('error', () => process.exit(1));"]
 
 # Exec form: node is PID 1 and receives SIGTERM itself (the API drains requests and closes the pool).
 CMD ["node", "dist/apps/api/main.js"]

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     applicationName: 'twofold-api',
+    timeouts: config.databaseTimeouts,
     log: (message) => log.debug(message),
   });
   if (database.embedded) log.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (DATABASE_URL is not set)');

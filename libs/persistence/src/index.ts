@@ -9,3 +9,4 @@ export * from './lib/embedded-postgres';
 export * from './lib/repositories';
 export * from './lib/database-connection';
 export * from './lib/credential-changes';
+export * from './lib/database-unavailable';

@@ -6,6 +6,7 @@ import { AuthModule } from '../auth/auth.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { GroupsModule } from '../groups/groups.module';
 import { JournalModule } from '../journal/journal.module';
+import { HealthController } from '../health/health.controller';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -32,7 +33,7 @@ export class AppModule {
         TokensModule,
         AccessModule,
       ],
-      controllers: [PingController],
+      controllers: [PingController, HealthController],
     };
   }
 }

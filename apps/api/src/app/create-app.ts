@@ -2,6 +2,7 @@ import { VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
+import { DatabaseHealth } from '../health/database-health';
 import { RouteRulesTable } from '../http/route-rules';
 import { MAX_BODY_BYTES, registerBodyParsers } from '../http/body-parsing';
 import { DtoValidationPipe } from '../http/dto-validation.pipe';
@@ -64,7 +65,7 @@ export async function createApp(runtime: AppRuntime): Promise<NestFastifyApplica
     }
   });
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });
-  app.useGlobalFilters(new ApiExceptionFilter(routeRules));
+  app.useGlobalFilters(new ApiExceptionFilter(routeRules, app.get(DatabaseHealth)));
   app.useGlobalPipes(new DtoValidationPipe());
   if (runtime.config.apiDocs) serveApiDocs(app);
   return app;

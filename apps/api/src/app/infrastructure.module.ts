@@ -26,6 +26,7 @@ import { ClientAddressResolver } from '../http/client-address';
 import { APP_CONFIG, CLOCK } from './tokens';
 import { createMailer, MAILER } from '../mail/mailer';
 import { RouteRulesTable } from '../http/route-rules';
+import { DatabaseHealth } from '../health/database-health';
 
 export interface AppRuntime {
   config: AppConfig;
@@ -66,6 +67,15 @@ export class InfrastructureModule {
       JournalInterceptor,
       // what each route declares of its refusals, read by ApiExceptionFilter (http/route-rules.ts)
       RouteRulesTable,
+      // outage state: one log line per change, read by ApiExceptionFilter and the readiness check
+      {
+        provide: DatabaseHealth,
+        useFactory: () => {
+          const health = new DatabaseHealth();
+          health.watch(runtime.dataSource);
+          return health;
+        },
+      },
       { provide: AuthThrottle, useFactory: (clock: Clock) => new AuthThrottle(clock), inject: [CLOCK] },
       // the client's address behind TRUSTED_PROXIES: for the auth throttle and the access history
       { provide: ClientAddressResolver, useValue: new ClientAddressResolver(runtime.config.trustedProxies ?? []) },

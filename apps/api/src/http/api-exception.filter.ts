@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { raBadRequestAnswer } from '../access/ra-answer';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, DatabaseHealth } from '../health/database-health';
 import { TooManyAttempts } from './api-errors';
 import { unreadableBodyAnswer } from './body-parsing';
 import { RouteRulesTable } from './route-rules';
@@ -74,7 +75,10 @@ export function isOurFailure(exception: unknown): boolean {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(private readonly routeRules: RouteRulesTable) {}
+  constructor(
+    private readonly routeRules: RouteRulesTable,
+    private readonly databaseHealth: DatabaseHealth,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<FastifyRequest>();
@@ -84,7 +88,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     let message: string;
 
     const parserError = bodyParserError(exception);
-    if (exception instanceof DomainError) {
+    // an outage is logged by DatabaseHealth once per change of state, not once per request
+    const outage = isOurFailure(exception) ? this.databaseHealth.failed(exception) : undefined;
+    if (outage !== undefined) {
+      status = HttpStatus.SERVICE_UNAVAILABLE;
+      message = DATABASE_UNAVAILABLE_MESSAGE;
+      res.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    } else if (exception instanceof DomainError) {
       status = statusOfDomainError(exception.code);
       message = exception.message;
     } else if (parserError) {
@@ -104,7 +114,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
     const rules = this.routeRules.of(req);
     const endpoint = rules.signInCall;
-    if (endpoint && status !== HttpStatus.INTERNAL_SERVER_ERROR && !STATUSES_CLIENTS_READ.has(status)) {
+    // an outage stays a 5xx there too: answered 200 `success: false` it would read as a refusal of the
+    // user, and a client that lets users in when the API is unreachable is its operator's choice (§8.1)
+    if (endpoint && status !== HttpStatus.INTERNAL_SERVER_ERROR && outage === undefined && !STATUSES_CLIENTS_READ.has(status)) {
       // a body that could not be read at all is the one 400 these clients expect ("malformed JSON"):
       // the parser's own errors, which Nest hands over as a BadRequestException (our refusals are DomainErrors)
       if (parserError || (exception instanceof HttpException && status === HttpStatus.BAD_REQUEST)) {

@@ -6,6 +6,7 @@ import { systemClock } from '@twofold/domain';
 import { DataSource } from 'typeorm';
 import { createApp } from '../app/create-app';
 import { buildOpenApiDocument } from './openapi-document';
+import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 
 /** Where `npm run openapi` writes the document, relative to the repository root. */
 export const OPENAPI_FILE = 'docs/openapi.json';
@@ -27,6 +28,10 @@ export async function createDocumentApp(): Promise<NestFastifyApplication> {
       logLevel: 'silent',
       dataDir: join(tmpdir(), 'twofold-openapi'),
       apiDocs: false,
+      databaseTimeouts: {
+        connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS,
+      },
     },
     dataSource: new DataSource({ type: 'postgres' }),
     clock: systemClock,

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AccountId, ManualClock } from '@twofold/domain';
 import { Db, SecretCipher } from '@twofold/persistence';
-import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase } from '@twofold/persistence/testing';
+import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase, TestDatabaseOptions } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 import { AppRuntime } from '../app/infrastructure.module';
 
 export interface TestApp {
@@ -16,7 +16,7 @@ export interface TestApp {
   clock: ManualClock;
   db: Db;
   cipher: SecretCipher;
-  database: TestDatabase;
+  database: TestDatabase & { name: string };
   newAccount(options?: Parameters<typeof newAccount>[2]): Promise<TestAccount>;
   newResource(accountId: AccountId, name?: string): ReturnType<typeof newResource>;
   close(): Promise<void>;
@@ -37,16 +37,24 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     logLevel: 'silent',
     apiDocs: true,
     dataDir: join(tmpdir(), `twofold-test-${randomBytes(4).toString('hex')}`),
+    databaseTimeouts: { connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS },
     ...overrides,
   };
 }
 
-/** The real application on a fresh database of the run's PostgreSQL server, with a manual clock. */
-export async function startTestApp(overrides: Partial<AppConfig> = {}, runtime: Pick<AppRuntime, 'logDestination'> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+/**
+ * The real application on a fresh database of the run's PostgreSQL server, with a manual clock.
+ * `database` sets the pool's timeouts or puts something between the pool and the server.
+ */
+export async function startTestApp(
+  overrides: Partial<AppConfig> = {},
+  runtime: Pick<AppRuntime, 'logDestination'> & { database?: TestDatabaseOptions } = {},
+): Promise<TestApp> {
+  const { database: databaseOptions, ...appRuntime } = runtime;
+  const database = await createTestDatabase(databaseOptions);
   const clock = new ManualClock(TEST_NOW);
   const config = testConfig(database.url, overrides);
-  const app = await createApp({ config, dataSource: database.dataSource, clock, ...runtime });
+  const app = await createApp({ config, dataSource: database.dataSource, clock, ...appRuntime });
   await initApp(app);
   const db = new Db(database.dataSource);
   const cipher = new SecretCipher(config.encryptionKey);

@@ -2,11 +2,35 @@ import { DataSource } from 'typeorm';
 import { ALL_ENTITIES } from './entities';
 import { ALL_MIGRATIONS } from './migrations';
 
+/**
+ * How long a statement may take before the client gives up on a server that cannot even cancel it
+ * (a frozen server answers nothing, not even the cancellation that `statement_timeout` sends).
+ */
+export const QUERY_TIMEOUT_MARGIN_MS = 250;
+
+/** Bounded waits of a pool; absent, a wait is unbounded (the CLI's long batches, migrations). */
+export interface DatabaseTimeouts {
+  /** opening a connection, and waiting for a free one of the pool (pg `connectionTimeoutMillis`) */
+  connectTimeoutMs: number;
+  /** one statement on the server (`statement_timeout`); the client waits QUERY_TIMEOUT_MARGIN_MS more */
+  statementTimeoutMs: number;
+}
+
 export interface DataSourceOptions {
   url: string;
   /** connections in the pool */
   poolSize?: number;
   applicationName?: string;
+  timeouts?: DatabaseTimeouts;
+}
+
+function timeoutOptions(timeouts: DatabaseTimeouts | undefined): Record<string, number> {
+  if (!timeouts) return {};
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    query_timeout: timeouts.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
+  };
 }
 
 /** Migrations are applied explicitly at start (runMigrations), never `synchronize`. */
@@ -20,16 +44,19 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'twofold' },
+    extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'twofold', ...timeoutOptions(options.timeouts) },
   });
 }
 
 /** any constant shared by every Twofold process: serialises migrations between processes */
 const MIGRATION_LOCK_ID = 7_276_365_000;
 
-/** Connects and applies pending migrations, one process at a time (the API and the CLI may start together). */
-export async function openDatabase(options: DataSourceOptions): Promise<DataSource> {
-  const dataSource = createDataSource(options);
+/**
+ * Applies pending migrations, one process at a time (the API and the CLI may start together), on a
+ * pool of its own without the timeouts: building an index on a large table may take minutes.
+ */
+export async function migrateDatabase(options: Pick<DataSourceOptions, 'url' | 'applicationName'>): Promise<void> {
+  const dataSource = createDataSource({ url: options.url, poolSize: 2, applicationName: options.applicationName });
   await dataSource.initialize();
   const lock = dataSource.createQueryRunner();
   try {
@@ -37,11 +64,16 @@ export async function openDatabase(options: DataSourceOptions): Promise<DataSour
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     await dataSource.runMigrations({ transaction: 'each' });
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
-  } catch (error) {
-    await dataSource.destroy();
-    throw error;
   } finally {
     if (!lock.isReleased) await lock.release();
+    await dataSource.destroy();
   }
+}
+
+/** Migrates, then connects the pool the caller keeps (with its timeouts, if any). */
+export async function openDatabase(options: DataSourceOptions): Promise<DataSource> {
+  await migrateDatabase(options);
+  const dataSource = createDataSource(options);
+  await dataSource.initialize();
   return dataSource;
 }

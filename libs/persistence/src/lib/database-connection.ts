@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
-import { openDatabase } from './data-source';
+import { DatabaseTimeouts, openDatabase } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { parseEncryptionKey } from './secret-cipher';
 
@@ -50,6 +50,7 @@ export async function connectDatabase(options: {
   dataDir: string;
   poolSize?: number;
   applicationName?: string;
+  timeouts?: DatabaseTimeouts;
   log?: (message: string) => void;
 }): Promise<DatabaseConnection> {
   const embedded = options.databaseUrl
@@ -60,6 +61,7 @@ export async function connectDatabase(options: {
       url: options.databaseUrl ?? (embedded as EmbeddedPostgres).url,
       poolSize: options.poolSize,
       applicationName: options.applicationName,
+      timeouts: options.timeouts,
     });
     return {
       dataSource,

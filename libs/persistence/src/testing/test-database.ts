@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { openDatabase } from '../lib/data-source';
+import { DatabaseTimeouts, openDatabase } from '../lib/data-source';
 
 export interface TestDatabase {
   url: string;
@@ -33,13 +33,26 @@ async function onServer<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
+export interface TestDatabaseOptions {
+  /** the pool's bounded waits; absent, unbounded (a loaded test machine must not turn slowness into 503s) */
+  timeouts?: DatabaseTimeouts;
+  /** the address the pool connects to instead of the database's own, e.g. a proxy in front of it */
+  connectVia?: (url: string) => string;
+}
+
 /** A fresh database with every migration applied, on the run's one PostgreSQL server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase & { name: string }> {
   const name = `twofold_test_${randomBytes(6).toString('hex')}`;
   await onServer((client) => client.query(`CREATE DATABASE ${name}`));
   const url = databaseUrl(serverUrl(), name);
-  const dataSource = await openDatabase({ url, poolSize: 20, applicationName: 'twofold-test' });
+  const dataSource = await openDatabase({
+    url: options.connectVia ? options.connectVia(url) : url,
+    poolSize: 20,
+    applicationName: 'twofold-test',
+    timeouts: options.timeouts,
+  });
   return {
+    name,
     url,
     dataSource,
     drop: async () => {
@@ -47,6 +60,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** Runs `fn` on a connection of its own to the run's PostgreSQL server (e.g. to take a test database away). */
+export function onTestServer<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+  return onServer(fn);
 }
 
 /** An empty database without migrations, for testing the migrations themselves. */

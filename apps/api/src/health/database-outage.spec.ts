@@ -1,0 +1,138 @@
+import { onTestServer } from '@twofold/persistence/testing';
+import { startTestApp, TestApp } from '../testing/test-app';
+import { FreezableProxy, startFreezableProxy } from '../testing/freezable-proxy';
+import { DATABASE_RETRY_AFTER_SECONDS } from './database-health';
+
+/**
+ * Issue 13 finding 5: with PostgreSQL stopped every request was a 500 with a stack trace in the log;
+ * with PostgreSQL frozen requests hung (no timeouts) while /ping answered. Wanted: 503 with
+ * Retry-After, one log line per change of state, recovery without a restart.
+ */
+function logOf() {
+  const written: string[] = [];
+  const lines = () => written.map((line) => JSON.parse(line) as Record<string, unknown>);
+  return {
+    destination: { write: (line: string) => void written.push(line) },
+    count: (msg: string | RegExp) => lines().filter((line) => typeof line['msg'] === 'string' && line['msg'].match(msg)).length,
+    stacks: () => lines().filter((line) => line['err'] !== undefined || line['stack'] !== undefined).length,
+  };
+}
+
+const UNAVAILABLE = /^database unavailable/;
+const AVAILABLE_AGAIN = /^database available again/;
+
+function expectOutageAnswer(res: { status: number; headers: Record<string, string>; body: unknown }, body: Record<string, unknown>) {
+  expect(res.status).toBe(503);
+  expect(res.headers['retry-after']).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+  expect(res.body).toEqual({ ...body, message: expect.any(String), traceId: res.headers['mf-trace-id'] });
+}
+
+describe('a stopped database', () => {
+  let t: TestApp;
+  let authorization: string;
+  let resourceAuthorization: string;
+  const log = logOf();
+  const allowConnections = (allowed: boolean) =>
+    onTestServer(async (client) => {
+      await client.query(`ALTER DATABASE ${t.database.name} ALLOW_CONNECTIONS ${allowed}`);
+      if (!allowed) {
+        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+          t.database.name,
+        ]);
+      }
+    });
+
+  beforeAll(async () => {
+    t = await startTestApp(
+      { logLevel: 'info' },
+      { logDestination: log.destination, database: { timeouts: { connectTimeoutMs: 1000, statementTimeoutMs: 1500 } } },
+    );
+    const account = await t.newAccount();
+    authorization = account.authorization;
+    resourceAuthorization = (await t.newResource(account.account.id)).authorization;
+  });
+  afterAll(async () => {
+    await allowConnections(true);
+    await t.close();
+  });
+
+  it('answers 503 with Retry-After, logs the outage once, and recovers without a restart', async () => {
+    expect((await t.http().get('/users').set('Authorization', authorization)).status).toBe(200);
+    await allowConnections(false);
+
+    const failing = 5;
+    for (let i = 0; i < failing; i++) {
+      expectOutageAnswer(await t.http().get('/users').set('Authorization', authorization), { model: null, success: false });
+    }
+    // a sign-in call stays a 5xx: 200 `success: false` would be a refusal of the user (CONTRACT §8.1)
+    const ra = await t
+      .http()
+      .post('/access/requests/ra')
+      .set('Authorization', resourceAuthorization)
+      .send({ identity: 'u', passCode: '123456' });
+    expectOutageAnswer(ra, { model: null, success: false });
+    const ready = await t.http().get('/health/ready');
+    expectOutageAnswer(ready, {});
+    expect((await t.http().get('/ping')).status).toBe(200);
+
+    expect(log.count(UNAVAILABLE)).toBe(1);
+    expect(log.count('unhandled error')).toBe(0);
+    expect(log.stacks()).toBe(0);
+
+    await allowConnections(true);
+    expect((await t.http().get('/users').set('Authorization', authorization)).status).toBe(200);
+    expect((await t.http().get('/health/ready')).body).toEqual({ status: 'ready' });
+    expect(log.count(UNAVAILABLE)).toBe(1);
+    expect(log.count(AVAILABLE_AGAIN)).toBe(1);
+  });
+});
+
+describe('a frozen database', () => {
+  let t: TestApp;
+  let proxy: FreezableProxy;
+  let authorization: string;
+  const log = logOf();
+
+  beforeAll(async () => {
+    const server = new URL(process.env['TEST_DATABASE_URL'] as string);
+    proxy = await startFreezableProxy({ host: server.hostname, port: Number(server.port || 5432) });
+    t = await startTestApp(
+      { logLevel: 'info' },
+      {
+        logDestination: log.destination,
+        database: {
+          // small bounds so jest's own timeout (5 s) is the test's bound; unbounded, the request hangs
+          timeouts: { connectTimeoutMs: 300, statementTimeoutMs: 500 },
+          connectVia: (url) => {
+            const viaProxy = new URL(url);
+            viaProxy.hostname = '127.0.0.1';
+            viaProxy.port = String(proxy.port);
+            return viaProxy.toString();
+          },
+        },
+      },
+    );
+    authorization = (await t.newAccount()).authorization;
+  });
+  afterAll(async () => {
+    proxy.thaw();
+    await t.close();
+    await proxy.close();
+  });
+
+  it('answers 503 with Retry-After instead of hanging, and recovers when the server answers again', async () => {
+    expect((await t.http().get('/users').set('Authorization', authorization)).status).toBe(200);
+    proxy.freeze();
+
+    expectOutageAnswer(await t.http().get('/users').set('Authorization', authorization), { model: null, success: false });
+    expectOutageAnswer(await t.http().get('/health/ready'), {});
+    expect((await t.http().get('/ping')).status).toBe(200);
+    expect(log.count(UNAVAILABLE)).toBe(1);
+    expect(log.stacks()).toBe(0);
+
+    proxy.thaw();
+    expect((await t.http().get('/health/ready')).body).toEqual({ status: 'ready' });
+    expect((await t.http().get('/users').set('Authorization', authorization)).status).toBe(200);
+    expect(log.count(AVAILABLE_AGAIN)).toBe(1);
+  });
+});
