@@ -13,6 +13,8 @@ import { AppRuntime } from '../app/infrastructure.module';
 export interface TestApp {
   app: NestFastifyApplication;
   http: () => ReturnType<typeof request>;
+  /** A new browser: a client that keeps the cookies pages set and sends them back, as a browser does. */
+  browser: () => ReturnType<typeof request.agent>;
   clock: ManualClock;
   db: Db;
   cipher: SecretCipher;
@@ -52,6 +54,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, runtime: 
   return {
     app,
     http: () => request(app.getHttpServer()),
+    browser: () => request.agent(app.getHttpServer()),
     clock,
     db,
     cipher,
