@@ -1,11 +1,14 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { isBrowserNonce, sameText } from './access-page-binding';
 
-/** The hidden input that binds the page's form to its request. */
+/** The hidden input that binds the page's form to its request and to the browser that loaded it. */
 export const FORM_TOKEN_FIELD = 'formToken';
 
 /**
- * Anti-forgery token of the access page's form: HMAC-SHA-256 of the request id under a key derived
- * (HKDF) from SECRET_ENCRYPTION_KEY, so it needs no storage and differs per request.
+ * Anti-forgery token of the access page's form: `<browser nonce>.<HMAC-SHA-256 of the request id and
+ * that nonce>`, under a key derived (HKDF, its own `info`) from SECRET_ENCRYPTION_KEY, so it needs no
+ * storage. The nonce is the one the page also set as its cookie (access-page-binding.ts): a token is
+ * good only for its request, and, where the browser keeps the cookie, only in that browser.
  */
 export class AccessFormTokens {
   private readonly key: Buffer;
@@ -14,14 +17,21 @@ export class AccessFormTokens {
     this.key = Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'twofold access-page form token', 32));
   }
 
-  issue(requestId: string): string {
-    return createHmac('sha256', this.key).update(`access-request:${requestId}`, 'utf8').digest('base64url');
+  issue(requestId: string, browserNonce: string): string {
+    return `${browserNonce}.${this.mac(requestId, browserNonce)}`;
   }
 
-  /** Constant-time: both sides hashed to one length before the comparison. */
-  verify(requestId: string, presented: unknown): boolean {
-    if (typeof presented !== 'string' || presented === '') return false;
-    const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-    return timingSafeEqual(digest(presented), digest(this.issue(requestId)));
+  /** The browser nonce a genuine token of this request carries; null for anything else. Constant-time MAC check. */
+  boundNonce(requestId: string, presented: unknown): string | null {
+    if (typeof presented !== 'string') return null;
+    const dot = presented.indexOf('.');
+    const nonce = presented.slice(0, dot);
+    if (dot < 0 || !isBrowserNonce(nonce)) return null;
+    return sameText(presented.slice(dot + 1), this.mac(requestId, nonce)) ? nonce : null;
+  }
+
+  private mac(requestId: string, browserNonce: string): string {
+    // both parts have fixed alphabets without '\n': the message cannot be read two ways
+    return createHmac('sha256', this.key).update(`access-request:${requestId}\nbrowser:${browserNonce}`, 'utf8').digest('base64url');
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguage } from '../pages/i18n/languages';
@@ -11,6 +11,9 @@ import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGr
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiFeature, ApiPage } from '../openapi/api-route';
 import { ACCESS_PAGE_DOCS } from './access.openapi';
+import { APP_CONFIG } from '../app/tokens';
+import { AppConfig } from '../config/app-config';
+import { AccessPageBinding } from './access-page-binding';
 
 const FINAL_STATUS = {
   unknown: 404,
@@ -25,18 +28,24 @@ const FINAL_STATUS = {
 } as const;
 
 /**
- * `$ACCESS_URL/<id>`: HTML for people. No credentials: the unguessable request id is the key, and the
- * form carries a per-request anti-forgery token. Registered after AccessRequestsController, so that
+ * `$ACCESS_URL/<id>`: HTML for people. No credentials: the unguessable request id is the key; the
+ * form's anti-forgery token is bound to the request and to the browser that loaded the page (its
+ * cookie), and a POST from another origin is refused (access-page-binding.ts). Registered after AccessRequestsController, so that
  * `/access/requests` is never taken for an id.
  */
 @ModelEnvelopeErrors()
 @Controller({ path: 'access', version: VERSION_NEUTRAL })
 @ApiFeature('Pages')
 export class AccessPageController {
+  private readonly binding: AccessPageBinding;
+
   constructor(
     private readonly page: AccessPageService,
     private readonly addresses: ClientAddressResolver,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.binding = new AccessPageBinding(config.accessUrl);
+  }
 
   @ApiPage(ACCESS_PAGE_DOCS.show)
   @Get(':id')
@@ -46,7 +55,8 @@ export class AccessPageController {
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    send(res, await this.page.show(id, this.visitor(req), pageLanguage(language)));
+    const outcome = await this.page.show(id, this.visitor(id, req), pageLanguage(language));
+    send(res, outcome, this.cookies(id, outcome));
   }
 
   @ApiPage(ACCESS_PAGE_DOCS.submit)
@@ -58,11 +68,21 @@ export class AccessPageController {
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    send(res, await this.page.submit(id, form, this.visitor(req), pageLanguage(language)));
+    const outcome = await this.page.submit(id, form, this.visitor(id, req), pageLanguage(language));
+    send(res, outcome, this.cookies(id, outcome));
   }
 
-  private visitor(req: FastifyRequest): Visitor {
-    return { ip: this.addresses.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']) };
+  private visitor(id: string, req: FastifyRequest): Visitor {
+    return {
+      ip: this.addresses.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']),
+      browser: this.binding.presented(id, req.headers),
+    };
+  }
+
+  /** The `Set-Cookie` of a page whose form is bound to its browser nonce. */
+  private cookies(id: string, outcome: AccessPageOutcome): string[] {
+    if (outcome.kind !== 'enroll' && outcome.kind !== 'code') return [];
+    return [this.binding.setCookie(id, outcome.browserNonce, outcome.frameAncestors.length > 0)];
   }
 }
 
@@ -74,7 +94,7 @@ export class AccessPageController {
  * computed (the resource's frameOrigins, or `*`), without X-Frame-Options; every other page, the
  * unknown-id page included, refuses to be framed (`frame-ancestors 'none'` and `X-Frame-Options: DENY`).
  */
-function send(res: FastifyReply, outcome: AccessPageOutcome): void {
+function send(res: FastifyReply, outcome: AccessPageOutcome, cookies: readonly string[]): void {
   const nonce = pageNonce();
   const postBack =
     outcome.kind === 'granted' && outcome.callback && !isPostMessageCallback(outcome.callback.action) ? outcome.callback : null;
@@ -86,10 +106,10 @@ function send(res: FastifyReply, outcome: AccessPageOutcome): void {
   };
   switch (outcome.kind) {
     case 'enroll':
-      sendPage(res, 200, nonce, policy, renderAccessEnroll(outcome.lang, nonce, outcome.model));
+      sendPage(res, 200, nonce, policy, renderAccessEnroll(outcome.lang, nonce, outcome.model), cookies);
       return;
     case 'code':
-      sendPage(res, 200, nonce, policy, renderAccessCode(outcome.lang, nonce, outcome.model));
+      sendPage(res, 200, nonce, policy, renderAccessCode(outcome.lang, nonce, outcome.model), cookies);
       return;
     case 'granted':
       sendPage(

@@ -33,6 +33,7 @@ import { AuthenticatorAppEnrollment, ISSUER } from '../enrollment/authenticator-
 import { PageLanguage } from '../pages/i18n/languages';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
+import { formFromItsBrowser, newBrowserNonce, PresentedBrowser } from './access-page-binding';
 import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
 import { AccessPageForm } from './access-page.form';
 import { AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
@@ -47,18 +48,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 type PageFrame = { lang: PageLanguage; frameAncestors: readonly string[] };
 
-/** What the page shows. */
+/** What the page shows. A page with a form carries the browser nonce its form token is bound to, for its cookie. */
 export type AccessPageOutcome = PageFrame &
   (
-    | { kind: 'enroll'; model: AccessEnrollModel }
-    | { kind: 'code'; model: AccessCodeModel }
+    | { kind: 'enroll'; model: AccessEnrollModel; browserNonce: string }
+    | { kind: 'code'; model: AccessCodeModel; browserNonce: string }
     | { kind: 'granted'; callback: AccessCallback | null; accessToken: string }
     | { kind: 'final'; reason: AccessFinalReason }
   );
 
-/** The browser's address as the access page saw it (behind TRUSTED_PROXIES). */
+/** The browser as the access page saw it: its address (behind TRUSTED_PROXIES), its page cookie and `Origin`. */
 export interface Visitor {
   ip: string;
+  browser: PresentedBrowser;
 }
 
 type Resolved = { user: UserEntity } | { reason: AccessFinalReason };
@@ -108,21 +110,26 @@ export class AccessPageService {
     if ('kind' in resolved) return resolved;
     const all = await this.authenticators.listByUser(row.accountId, resolved.user.id);
     const otp = otpAuthenticators(all);
+    // a reload, or a second tab of the same request, keeps the nonce its browser already holds
+    const browserNonce = visitor.browser.cookieNonce ?? newBrowserNonce();
     if (otp.length === 0) {
       if (await this.hasOtherSecondFactor(row.accountId, resolved.user.id, all)) {
         await this.requests.decide(row.accountId, row.id, 'Denied', { userId: resolved.user.id });
         return { ...frame, kind: 'final', reason: 'noOtpFactor' };
       }
-      return { ...frame, kind: 'enroll', model: await this.enrollModel(row, resolved.user) };
+      return { ...frame, kind: 'enroll', model: await this.enrollModel(row, resolved.user, browserNonce), browserNonce };
     }
-    return { ...frame, kind: 'code', model: await this.codeModel(row) };
+    return { ...frame, kind: 'code', model: await this.codeModel(row, browserNonce), browserNonce };
   }
 
   async submit(id: string, form: AccessPageForm, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
     const opened = await this.find(id, fallbackLang);
     if ('kind' in opened) return opened;
     const { row: found, frame } = opened;
-    if (!this.formTokens.verify(found.id, form.formToken)) return { ...frame, kind: 'final', reason: 'forged' };
+    // before anything is read or counted: a refused form leaves the request as it was
+    const browserNonce = this.formTokens.boundNonce(found.id, form.formToken);
+    if (browserNonce === null || !formFromItsBrowser(browserNonce, visitor.browser, isFrameable(found)))
+      return { ...frame, kind: 'final', reason: 'forged' };
 
     // registration cannot run inside the locked transaction below: a lost race aborts a transaction
     const resolved = await this.admit(found, frame, visitor);
@@ -148,7 +155,8 @@ export class AccessPageService {
       const { row, user, otp, pendingEnc } = loaded;
       // the decisions left are taken only for a request and a user that exist
       if (!row || !user) throw new Error('decideSubmission went on without the request or its user');
-      if (decision.kind === 'showSecret') return { ...frame, kind: 'enroll', model: await this.enrollModel(row, user) };
+      if (decision.kind === 'showSecret')
+        return { ...frame, kind: 'enroll', model: await this.enrollModel(row, user, browserNonce), browserNonce };
 
       const now = loaded.state.now;
       const accepted = await this.acceptCode(decision.against, row, user, otp, pendingEnc, form.code, now);
@@ -161,8 +169,8 @@ export class AccessPageService {
       if (next.kind === 'wrongCode') {
         const error = { attemptsLeft: next.attemptsLeft };
         if (decision.against === 'shownSecret')
-          return { ...frame, kind: 'enroll', model: { ...(await this.enrollModel(row, user)), error } };
-        return { ...frame, kind: 'code', model: { ...(await this.codeModel(row)), error } };
+          return { ...frame, kind: 'enroll', model: { ...(await this.enrollModel(row, user, browserNonce)), error }, browserNonce };
+        return { ...frame, kind: 'code', model: { ...(await this.codeModel(row, browserNonce)), error }, browserNonce };
       }
       const granted = await this.requests.decide(row.accountId, row.id, 'Granted', {
         userId: user.id,
@@ -337,7 +345,7 @@ export class AccessPageService {
     return true;
   }
 
-  private async enrollModel(row: AccessRequestEntity, user: UserEntity): Promise<AccessEnrollModel> {
+  private async enrollModel(row: AccessRequestEntity, user: UserEntity, browserNonce: string): Promise<AccessEnrollModel> {
     let pendingEnc = await this.requests.pendingSecret(row.accountId, row.id);
     if (!pendingEnc) {
       await this.requests.setPendingSecretOnce(row.accountId, row.id, this.authenticatorApp.newPendingSecret());
@@ -347,16 +355,16 @@ export class AccessPageService {
       resourceName: await this.resourceName(row),
       holder: user.name ?? user.identity,
       ...(await this.authenticatorApp.setup(pendingEnc, user.identity)),
-      hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) },
+      hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id, browserNonce) },
       expiry: this.expiry(row),
     };
   }
 
-  private async codeModel(row: AccessRequestEntity): Promise<AccessCodeModel> {
+  private async codeModel(row: AccessRequestEntity, browserNonce: string): Promise<AccessCodeModel> {
     return {
       resourceName: await this.resourceName(row),
       identity: row.identity,
-      hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id) },
+      hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id, browserNonce) },
       expiry: this.expiry(row),
     };
   }

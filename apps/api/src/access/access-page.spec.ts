@@ -9,6 +9,8 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   let accountId: AccountId;
   let accountAuth: string;
   let resource: Awaited<ReturnType<TestApp['newResource']>>;
+  /** one browser visits the pages and posts their forms: it keeps their cookies and sends them back */
+  let browser: ReturnType<TestApp['browser']>;
 
   beforeAll(async () => {
     t = await startTestApp({ trustedProxies: ['10.9.0.0/16'] });
@@ -16,6 +18,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     accountId = account.account.id;
     accountAuth = account.authorization;
     resource = await t.newResource(accountId, 'Intranet');
+    browser = t.browser();
   });
   afterAll(() => t.close());
 
@@ -37,12 +40,12 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   const codeAt = (secret: Buffer, offsetMs = 0) => generateTotp({ secret, time: t.clock.now().getTime() + offsetMs });
   const wrongCode = (secret: Buffer) =>
     codeAt(secret) === '000000' || codeAt(secret, -30_000) === '000000' || codeAt(secret, 30_000) === '000000' ? '999999' : '000000';
-  const post = (path: string, fields: Record<string, string>) => t.http().post(path).type('form').send(fields);
+  const post = (path: string, fields: Record<string, string>) => browser.post(path).type('form').send(fields);
   const requestRow = async (id: string) => (await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [id]))[0];
 
   async function enrolledUser(identity: string): Promise<Buffer> {
     const request = await createRequest({ identity, language: 'en' });
-    const page = await t.http().get(request.path);
+    const page = await browser.get(request.path);
     const secret = secretOf(page.text);
     const done = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
     expect(done.status).toBe(200);
@@ -60,7 +63,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     });
     expect(request.url).toBe(`http://twofold.test/access/${request.id}`);
 
-    const page = await t.http().get(request.path).set('X-Forwarded-For', '203.0.113.9');
+    const page = await browser.get(request.path).set('X-Forwarded-For', '203.0.113.9');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.text).toContain('<html lang="en">');
@@ -98,7 +101,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     );
     const secret = secretOf(page.text);
     // a reload shows the same secret, bound to the request on the server
-    expect(secretOf((await t.http().get(request.path)).text).equals(secret)).toBe(true);
+    expect(secretOf((await browser.get(request.path)).text).equals(secret)).toBe(true);
 
     const [user] = await t.database.dataSource.query(
       'SELECT id, identity, email, last_login FROM users WHERE account_id = $1 AND identity = $2',
@@ -161,7 +164,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(t.cipher.decrypt('authenticator.secret', authenticator.secret_enc).equals(secret)).toBe(true);
 
     // a Granted request cannot be reused
-    const again = await t.http().get(request.path);
+    const again = await browser.get(request.path);
     expect(again.status).toBe(410);
     expect(again.text).toContain('already been used');
     expect(again.text).not.toMatch(/accessToken/i);
@@ -174,7 +177,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   it('prompts an enrolled user for a code, in Russian by default; one TOTP step is accepted once', async () => {
     const secret = await enrolledUser('bob');
     const first = await createRequest({ identity: 'BOB' });
-    const page = await t.http().get(first.path);
+    const page = await browser.get(first.path);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<html lang="ru">');
     expect(page.text).toContain('Подтверждение входа в Intranet');
@@ -186,7 +189,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(page.headers['content-security-policy']).not.toContain('script-src');
     expect(page.text).toContain('Запрос действует ещё 15 минут.');
     t.clock.advance(3 * 60_000 + 30_000);
-    expect((await t.http().get(first.path)).text).toContain('Запрос действует ещё 12 минут.');
+    expect((await browser.get(first.path)).text).toContain('Запрос действует ещё 12 минут.');
     const code = codeAt(secret);
     const granted = await post(first.path, { code, formToken: formTokenOf(page.text) });
     expect(granted.status).toBe(200);
@@ -197,7 +200,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
 
     // the same code (same time step) on another request is a replay
     const second = await createRequest({ identity: 'bob' });
-    const secondPage = await t.http().get(second.path);
+    const secondPage = await browser.get(second.path);
     const replay = await post(second.path, { code, formToken: formTokenOf(secondPage.text) });
     expect(replay.status).toBe(200);
     expect(replay.text).toContain('Осталось попыток: 4');
@@ -213,7 +216,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   it('denies the request after five wrong codes; it cannot be used afterwards', async () => {
     const secret = await enrolledUser('carol');
     const request = await createRequest({ identity: 'carol', language: 'en' });
-    const formToken = formTokenOf((await t.http().get(request.path)).text);
+    const formToken = formTokenOf((await browser.get(request.path)).text);
     for (let left = 4; left >= 1; left -= 1) {
       const res = await post(request.path, { code: wrongCode(secret), formToken });
       expect(res.status).toBe(200);
@@ -226,19 +229,19 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const late = await post(request.path, { code: codeAt(secret), formToken });
     expect(late.status).toBe(403);
     expect(late.text).toContain('Access denied');
-    expect((await t.http().get(request.path)).status).toBe(403);
+    expect((await browser.get(request.path)).status).toBe(403);
   });
 
   it('refuses any code of a user with 10 wrong codes over recent requests', async () => {
     const secret = await enrolledUser('mona');
     for (let round = 0; round < 2; round += 1) {
       const request = await createRequest({ identity: 'mona', language: 'en' });
-      const formToken = formTokenOf((await t.http().get(request.path)).text);
+      const formToken = formTokenOf((await browser.get(request.path)).text);
       for (let i = 0; i < 5; i += 1) await post(request.path, { code: wrongCode(secret), formToken });
       expect((await requestRow(request.id)).status).toBe('Denied');
     }
     const third = await createRequest({ identity: 'mona', language: 'en' });
-    const formToken = formTokenOf((await t.http().get(third.path)).text);
+    const formToken = formTokenOf((await browser.get(third.path)).text);
     const refused = await post(third.path, { code: codeAt(secret), formToken });
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('Too many wrong codes');
@@ -249,7 +252,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     await enrolledUser('dave');
     await t.database.dataSource.query('UPDATE users SET is_locked = true WHERE identity = $1', ['dave']);
     const request = await createRequest({ identity: 'dave', language: 'en' });
-    const page = await t.http().get(request.path);
+    const page = await browser.get(request.path);
     expect(page.status).toBe(403);
     expect(page.text).toContain('Your account is locked');
     expect(page.text).toContain('Contact your administrator.');
@@ -259,23 +262,23 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
 
   it('keeps a pending secret only while the request is awaiting: granted, expired or denied drops it', async () => {
     const granted = await createRequest({ identity: 'pending-granted', language: 'en' });
-    const grantedPage = await t.http().get(granted.path);
+    const grantedPage = await browser.get(granted.path);
     expect((await requestRow(granted.id)).pending_secret_enc).not.toBeNull();
     await post(granted.path, { code: codeAt(secretOf(grantedPage.text)), formToken: formTokenOf(grantedPage.text) });
     expect(await requestRow(granted.id)).toMatchObject({ status: 'Granted', pending_secret_enc: null });
 
     const expired = await createRequest({ identity: 'pending-expired', language: 'en' });
-    await t.http().get(expired.path);
+    await browser.get(expired.path);
     t.clock.advance(15 * 60_000);
     try {
-      expect((await t.http().get(expired.path)).status).toBe(410);
+      expect((await browser.get(expired.path)).status).toBe(410);
     } finally {
       t.clock.advance(-15 * 60_000);
     }
     expect(await requestRow(expired.id)).toMatchObject({ status: 'Expired', pending_secret_enc: null });
 
     const denied = await createRequest({ identity: 'pending-denied', language: 'en' });
-    const deniedPage = await t.http().get(denied.path);
+    const deniedPage = await browser.get(denied.path);
     const secret = secretOf(deniedPage.text);
     for (let i = 0; i < 5; i += 1) await post(denied.path, { code: wrongCode(secret), formToken: formTokenOf(deniedPage.text) });
     expect(await requestRow(denied.id)).toMatchObject({ status: 'Denied', pending_secret_enc: null });
@@ -283,10 +286,10 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
 
   it('expires a request 15 minutes after its creation', async () => {
     const request = await createRequest({ identity: 'erin', language: 'en' });
-    const page = await t.http().get(request.path);
+    const page = await browser.get(request.path);
     const secret = secretOf(page.text);
     t.clock.advance(14 * 60_000 + 30_000);
-    expect((await t.http().get(request.path)).text).toContain('This request expires in 1 minute.');
+    expect((await browser.get(request.path)).text).toContain('This request expires in 1 minute.');
     t.clock.advance(30_000);
     const late = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
     expect(late.status).toBe(410);
@@ -294,15 +297,15 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(late.text).toContain('<div class="status-icon tone-warn" aria-hidden="true"><svg');
     expect(late.text).toContain('Start signing in again from the application.');
     expect((await requestRow(request.id)).status).toBe('Expired');
-    expect((await t.http().get(request.path)).status).toBe(410);
+    expect((await browser.get(request.path)).status).toBe(410);
   });
 
   it('refuses a form without its anti-forgery token, or with another request’s', async () => {
     const request = await createRequest({ identity: 'frank', language: 'en' });
     const other = await createRequest({ identity: 'frank', language: 'en' });
-    const page = await t.http().get(request.path);
+    const page = await browser.get(request.path);
     const secret = secretOf(page.text);
-    const otherToken = formTokenOf((await t.http().get(other.path)).text);
+    const otherToken = formTokenOf((await browser.get(other.path)).text);
     const missing = await post(request.path, { code: codeAt(secret) });
     expect(missing.status).toBe(403);
     expect(missing.text).toContain('The form could not be accepted');
@@ -323,13 +326,13 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(registered.status).toBeLessThan(300);
     const code = generateHotp({ secret: key, counter: 3, algorithm: 'SHA256' });
     const request = await createRequest({ identity: 'gina', language: 'en' });
-    const formToken = formTokenOf((await t.http().get(request.path)).text);
+    const formToken = formTokenOf((await browser.get(request.path)).text);
     expect((await post(request.path, { code, formToken })).status).toBe(200);
     expect(await requestRow(request.id)).toMatchObject({ status: 'Granted', authenticator: 'HotpToken' });
     const [row] = await t.database.dataSource.query(`SELECT hotp_counter FROM authenticators WHERE kind = 'HotpToken'`);
     expect(Number(row.hotp_counter)).toBe(4);
     const second = await createRequest({ identity: 'gina', language: 'en' });
-    const secondToken = formTokenOf((await t.http().get(second.path)).text);
+    const secondToken = formTokenOf((await browser.get(second.path)).text);
     expect((await post(second.path, { code, formToken: secondToken })).text).toContain('4 attempt(s) left');
     expect(
       (await post(second.path, { code: generateHotp({ secret: key, counter: 4, algorithm: 'SHA256' }), formToken: secondToken })).status,
@@ -339,7 +342,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
   it('10 concurrent submissions of one valid code on one request: exactly one success', async () => {
     const secret = await enrolledUser('hank');
     const request = await createRequest({ identity: 'hank', language: 'en', callback: { action: 'https://app.example/cb' } });
-    const formToken = formTokenOf((await t.http().get(request.path)).text);
+    const formToken = formTokenOf((await browser.get(request.path)).text);
     const code = codeAt(secret);
     const results = await Promise.all(Array.from({ length: 10 }, () => post(request.path, { code, formToken })));
     const granted = results.filter((r) => r.text.includes('name="accessToken"'));
@@ -351,7 +354,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
 
   it('10 concurrent enrolling submissions: one success, one authenticator', async () => {
     const request = await createRequest({ identity: 'iris', language: 'en', callback: { action: 'https://app.example/cb' } });
-    const page = await t.http().get(request.path);
+    const page = await browser.get(request.path);
     const secret = secretOf(page.text);
     const results = await Promise.all(
       Array.from({ length: 10 }, () => post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) })),
@@ -391,7 +394,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       const request = await createRequest({ identity: 'nina', language: 'en', callback: { action: POST_MESSAGE, target: '_self' } });
       expect((await requestRow(request.id)).callback_action).toBe(POST_MESSAGE);
 
-      const enroll = await t.http().get(request.path);
+      const enroll = await browser.get(request.path);
       expect(enroll.status).toBe(200);
       expect(enroll.text).toContain('Set up your second factor for Intranet');
       expectFramedBy(enroll, '*');
@@ -426,7 +429,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       expect((await requestRow(request.id)).status).toBe('Granted');
 
       // the final page of the same request stays frameable
-      const used = await t.http().get(request.path);
+      const used = await browser.get(request.path);
       expect(used.status).toBe(410);
       expectFramedBy(used, '*');
       expect(used.text).not.toMatch(/accessToken/i);
@@ -435,7 +438,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     it('shows the confirmation in Russian too', async () => {
       const secret = await enrolledUser('oleg');
       const request = await createRequest({ identity: 'oleg', callback: { action: POST_MESSAGE, target: '_self' } });
-      const page = await t.http().get(request.path);
+      const page = await browser.get(request.path);
       expectFramedBy(page, '*');
       const granted = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
       expect(granted.text).toContain('<p role="status">Вход подтверждён. Можно продолжить работу в приложении.</p>');
@@ -452,7 +455,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
         claims: { orig_user: 'pavel' },
         callback: { action: 'javascript: window.parent.postMessage( $`AccessToken`, "*" );', target: '_self' },
       });
-      const page = await t.http().get(request.path);
+      const page = await browser.get(request.path);
       expect(page.text).toContain('Confirm sign-in to Keycloak');
       expectFramedBy(page, 'https://sso.example http://127.0.0.1:8080');
       const granted = await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
@@ -472,12 +475,12 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
         identity: 'pavel',
         callback: { action: 'https://app.example/cb', target: '_parent' },
       });
-      expectFramedBy(await t.http().get(parent.path), 'https://sso.example http://127.0.0.1:8080');
+      expectFramedBy(await browser.get(parent.path), 'https://sso.example http://127.0.0.1:8080');
       const own = await createWith(keycloak.authorization, {
         identity: 'pavel',
         callback: { action: 'https://app.example/cb', target: '_self' },
       });
-      expectNotFramed(await t.http().get(own.path));
+      expectNotFramed(await browser.get(own.path));
     });
 
     it('refuses every other javascript:, data: or non-http(s) action with success false and a message', async () => {
@@ -508,39 +511,39 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
         identity: 'quinn',
         callback: { action: "JavaScript:window.parent.postMessage($`AccessToken`,'*')", target: '_self' },
       });
-      expectFramedBy(await t.http().get(upper.path), '*');
+      expectFramedBy(await browser.get(upper.path), '*');
     });
 
     it('lets a request for an iframe (_parent or _top) be framed; a _self http(s) callback or none cannot be, on any of its pages', async () => {
       for (const target of ['_parent', '_top']) {
         const framed = await createRequest({ identity: 'jill', callback: { action: 'https://app.example/cb', target } });
-        expectFramedBy(await t.http().get(framed.path), '*');
+        expectFramedBy(await browser.get(framed.path), '*');
       }
       const secret = await enrolledUser('ron');
       for (const callback of [{ action: 'https://app.example/cb', target: '_self' }, { action: 'http://localhost:8080/cb' }, undefined]) {
         const plain = await createRequest({ identity: 'ron', language: 'en', callback });
-        const page = await t.http().get(plain.path);
+        const page = await browser.get(plain.path);
         expectNotFramed(page);
         const granted = await post(plain.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
         expect(granted.status).toBe(200);
         expectNotFramed(granted);
         expect(granted.text).not.toContain('id="accessToken"');
         expect(scriptsOf(granted.text).map((script) => script.text)).not.toContain(POST_MESSAGE_SCRIPT);
-        expectNotFramed(await t.http().get(plain.path));
+        expectNotFramed(await browser.get(plain.path));
         t.clock.advance(30_000);
       }
-      expectNotFramed(await t.http().get('/access/9b2f7f4e-0000-4000-8000-000000000000'));
-      expectNotFramed(await t.http().get('/access/not-a-uuid'));
+      expectNotFramed(await browser.get('/access/9b2f7f4e-0000-4000-8000-000000000000'));
+      expectNotFramed(await browser.get('/access/not-a-uuid'));
     });
   });
 
   it('answers an unknown or malformed id with a 404 page, and leaves /access/requests to the API', async () => {
-    const unknown = await t.http().get('/access/9b2f7f4e-0000-4000-8000-000000000000').set('Accept-Language', 'en');
+    const unknown = await browser.get('/access/9b2f7f4e-0000-4000-8000-000000000000').set('Accept-Language', 'en');
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('Sign-in request not found');
-    expect((await t.http().get('/access/not-a-uuid')).status).toBe(404);
+    expect((await browser.get('/access/not-a-uuid')).status).toBe(404);
     expect((await post('/access/not-a-uuid', { code: '123456' })).status).toBe(404);
-    const api = await t.http().get('/access/requests');
+    const api = await browser.get('/access/requests');
     expect(api.status).toBe(401);
     expect(api.body).toMatchObject({ model: null, success: false });
     expect((await t.http().post('/access/requests').send({ identity: 'x' })).status).toBe(401);
@@ -565,7 +568,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       message: 'Users quota exceeded',
     });
     const path = new URL(created.body.model.url).pathname;
-    const page = await t.http().get(path);
+    const page = await browser.get(path);
     expect(page.status).toBe(403);
     expect(page.text).toContain('no free user licenses');
     expect((await requestRow(created.body.model.id)).status).toBe('Denied');
@@ -578,11 +581,177 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
 
   it('keeps codes and secrets out of the page URL and out of the history', async () => {
     const request = await createRequest({ identity: 'liam', language: 'en' });
-    const page = await t.http().get(request.path);
+    const page = await browser.get(request.path);
     const secret = secretOf(page.text);
     await post(request.path, { code: codeAt(secret), formToken: formTokenOf(page.text) });
     const dump = JSON.stringify(await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [request.id]));
     expect(dump).not.toContain(page.text.match(/data-testid="secret">([A-Z2-7]+)</)?.[1] as string);
+  });
+  describe('login CSRF: the form is bound to the browser that loaded the page, and to our origin (issue 13, finding 7)', () => {
+    const FORGED = 'The form could not be accepted';
+    const cookieOf = (res: { headers: Record<string, unknown> }) => {
+      const cookies = (res.headers['set-cookie'] ?? []) as string[];
+      expect(cookies).toHaveLength(1);
+      return cookies[0];
+    };
+    const pairOf = (setCookie: string) => setCookie.split(';')[0];
+    const expectUntouched = async (id: string) =>
+      expect(await requestRow(id)).toMatchObject({ status: 'AwaitingAuthentication', failed_attempts: 0, authenticator: null });
+
+    it('refuses a POST without the page cookie, as a forged form: nothing is consumed', async () => {
+      const secret = await enrolledUser('csrf-nocookie');
+      const request = await createRequest({ identity: 'csrf-nocookie', language: 'en' });
+      const page = await browser.get(request.path);
+      const formToken = formTokenOf(page.text);
+      // what a login-CSRF page makes a victim's browser send: the attacker's own form token and code, no cookie of that page
+      for (const code of [codeAt(secret), wrongCode(secret)]) {
+        const refused = await t.http().post(request.path).type('form').send({ code, formToken });
+        expect(refused.status).toBe(403);
+        expect(refused.text).toContain(FORGED);
+        expect(refused.headers['set-cookie']).toBeUndefined();
+      }
+      await expectUntouched(request.id);
+      expect((await post(request.path, { code: codeAt(secret), formToken })).status).toBe(200);
+    });
+
+    it("refuses one browser's cookie with the form token of another browser's page load", async () => {
+      const secret = await enrolledUser('csrf-swap');
+      const request = await createRequest({ identity: 'csrf-swap', language: 'en' });
+      const [a, b] = [t.browser(), t.browser()];
+      const pageA = await a.get(request.path);
+      const pageB = await b.get(request.path);
+      expect(pairOf(cookieOf(pageA))).not.toBe(pairOf(cookieOf(pageB)));
+      expect(formTokenOf(pageA.text)).not.toBe(formTokenOf(pageB.text));
+      for (const [who, token] of [
+        [a, formTokenOf(pageB.text)],
+        [b, formTokenOf(pageA.text)],
+      ] as const) {
+        for (const code of [codeAt(secret), wrongCode(secret)]) {
+          const refused = await who.post(request.path).type('form').send({ code, formToken: token });
+          expect(refused.status).toBe(403);
+          expect(refused.text).toContain(FORGED);
+        }
+      }
+      // the cookie sent by hand, as a script would: still the wrong browser
+      const handMade = await t
+        .http()
+        .post(request.path)
+        .set('Cookie', pairOf(cookieOf(pageA)))
+        .type('form')
+        .send({
+          code: codeAt(secret),
+          formToken: formTokenOf(pageB.text),
+        });
+      expect(handMade.status).toBe(403);
+      await expectUntouched(request.id);
+      expect(
+        (
+          await b
+            .post(request.path)
+            .type('form')
+            .send({ code: codeAt(secret), formToken: formTokenOf(pageB.text) })
+        ).status,
+      ).toBe(200);
+    });
+
+    it('refuses a POST another origin sent (Origin, Sec-Fetch-Site) even with the right cookie and token; accepts our own origin', async () => {
+      const secret = await enrolledUser('csrf-origin');
+      const request = await createRequest({ identity: 'csrf-origin', language: 'en' });
+      const formToken = formTokenOf((await browser.get(request.path)).text);
+      const foreign: Array<Record<string, string>> = [
+        { Origin: 'https://evil.example' },
+        { Origin: 'http://twofold.test.evil.example' },
+        { Origin: 'https://twofold.test' },
+        { Origin: 'http://twofold.test:8080' },
+        // what a browser sends from another site even when that site hides its Origin
+        { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
+        { 'Sec-Fetch-Site': 'same-site' },
+        { Origin: 'http://twofold.test', 'Sec-Fetch-Site': 'cross-site' },
+      ];
+      for (const headers of foreign) {
+        for (const code of [codeAt(secret), wrongCode(secret)]) {
+          const refused = await browser.post(request.path).set(headers).type('form').send({ code, formToken });
+          expect({ headers, status: refused.status }).toEqual({ headers, status: 403 });
+          expect(refused.text).toContain(FORGED);
+        }
+      }
+      await expectUntouched(request.id);
+      // what Chromium sends from our own no-referrer page: Origin null, Sec-Fetch-Site same-origin
+      const wrong = await browser
+        .post(request.path)
+        .set({ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })
+        .type('form')
+        .send({ code: wrongCode(secret), formToken });
+      expect(wrong.text).toContain('4 attempt(s) left');
+      const accepted = await browser
+        .post(request.path)
+        .set('Origin', 'http://twofold.test')
+        .type('form')
+        .send({ code: codeAt(secret), formToken });
+      expect(accepted.status).toBe(200);
+      expect((await requestRow(request.id)).status).toBe('Granted');
+    });
+
+    it('sets the cookie HttpOnly, SameSite=Strict, Path=/, for the life of a request; a reload and a wrong code keep its nonce', async () => {
+      const secret = await enrolledUser('csrf-cookie');
+      const request = await createRequest({ identity: 'csrf-cookie', language: 'en' });
+      const page = await browser.get(request.path);
+      const cookie = cookieOf(page);
+      expect(cookie).toMatch(
+        new RegExp(`^twofold-access-${request.id}=[A-Za-z0-9_-]{22}; Path=/; Max-Age=900; HttpOnly; SameSite=Strict$`),
+      );
+      // the nonce of the cookie is the one the form token carries
+      expect(formTokenOf(page.text).startsWith(`${pairOf(cookie).split('=')[1]}.`)).toBe(true);
+      expect(cookieOf(await browser.get(request.path))).toBe(cookie);
+      const wrong = await post(request.path, { code: wrongCode(secret), formToken: formTokenOf(page.text) });
+      expect(wrong.text).toContain('4 attempt(s) left');
+      expect(cookieOf(wrong)).toBe(cookie);
+      expect(formTokenOf(wrong.text)).toBe(formTokenOf(page.text));
+      // a final page sets nothing
+      expect((await t.http().get('/access/9b2f7f4e-0000-4000-8000-000000000000')).headers['set-cookie']).toBeUndefined();
+    });
+
+    it('a page meant for a frame: over plain http a cross-site frame keeps no cookie, so our own Origin is required instead', async () => {
+      const POST_MESSAGE = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
+      const secret = await enrolledUser('csrf-framed');
+      const request = await createRequest({ identity: 'csrf-framed', language: 'en', callback: { action: POST_MESSAGE, target: '_self' } });
+      const page = await t.http().get(request.path);
+      expect(cookieOf(page)).toMatch(/; HttpOnly; SameSite=Strict$/);
+      const formToken = formTokenOf(page.text);
+      const cookieless = (origin?: string) => {
+        const req = t.http().post(request.path);
+        return (origin ? req.set('Origin', origin) : req).type('form');
+      };
+      for (const origin of [undefined, 'https://evil.example', 'null']) {
+        const refused = await cookieless(origin).send({ code: wrongCode(secret), formToken });
+        expect({ origin, status: refused.status }).toEqual({ origin, status: 403 });
+      }
+      const crossSite = await cookieless('http://twofold.test')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .send({ code: wrongCode(secret), formToken });
+      expect(crossSite.status).toBe(403);
+      // another browser's cookie is refused even with our Origin: a cookie, when sent, must match
+      const other = t.browser();
+      await other.get(request.path);
+      expect(
+        (
+          await other
+            .post(request.path)
+            .set('Origin', 'http://twofold.test')
+            .type('form')
+            .send({ code: codeAt(secret), formToken })
+        ).status,
+      ).toBe(403);
+      await expectUntouched(request.id);
+      // the frame's own form in Chromium: no cookie came back, Origin null (no-referrer), Sec-Fetch-Site same-origin
+      const wrong = await cookieless('null')
+        .set('Sec-Fetch-Site', 'same-origin')
+        .send({ code: wrongCode(secret), formToken });
+      expect(wrong.text).toContain('4 attempt(s) left');
+      const accepted = await cookieless('http://twofold.test').send({ code: codeAt(secret), formToken });
+      expect(accepted.status).toBe(200);
+      expect(accepted.text).toContain('id="accessToken"');
+    });
   });
 });
 
@@ -601,5 +770,90 @@ describe('access page behind TRUSTED_PROXIES', () => {
     expect((await t.http().get(path).set('X-Forwarded-For', '198.51.100.7, 127.0.0.1')).status).toBe(200);
     const [row] = await t.database.dataSource.query('SELECT ip, remote_host FROM access_requests WHERE id = $1', [created.body.model.id]);
     expect(row).toEqual({ ip: '198.51.100.7', remote_host: '198.51.100.7' });
+  });
+});
+
+describe('access page served over https (ACCESS_URL https://…): the cookie of a top-level page and of a framed one', () => {
+  let t: TestApp;
+  let resource: Awaited<ReturnType<TestApp['newResource']>>;
+  beforeAll(async () => {
+    t = await startTestApp({
+      publicUrl: 'https://twofold.test',
+      accessUrl: 'https://twofold.test/access',
+      tokenIssuer: 'https://twofold.test',
+    });
+    resource = await t.newResource((await t.newAccount()).account.id);
+  });
+  afterAll(() => t.close());
+
+  const POST_MESSAGE = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
+  const pageOf = async (body: Record<string, unknown>) => {
+    const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send(body);
+    const path = new URL(created.body.model.url).pathname;
+    const page = await t.http().get(path);
+    const formToken = /name="formToken" value="([^"]+)"/.exec(page.text)?.[1] as string;
+    return { id: created.body.model.id as string, path, setCookie: (page.headers['set-cookie'] as unknown as string[])[0], formToken };
+  };
+  const failedAttempts = async (id: string) =>
+    (await t.database.dataSource.query('SELECT failed_attempts FROM access_requests WHERE id = $1', [id]))[0].failed_attempts;
+
+  it('a page never framed: __Host- prefix, Secure, SameSite=Strict; a POST needs the cookie even with our Origin', async () => {
+    const page = await pageOf({ identity: 'https-top', language: 'en' });
+    expect(page.setCookie).toMatch(
+      new RegExp(`^__Host-twofold-access-${page.id}=[A-Za-z0-9_-]{22}; Path=/; Max-Age=900; HttpOnly; Secure; SameSite=Strict$`),
+    );
+    const cookie = page.setCookie.split(';')[0];
+    const cookieless = await t
+      .http()
+      .post(page.path)
+      .set('Origin', 'https://twofold.test')
+      .type('form')
+      .send({ code: '000000', formToken: page.formToken });
+    expect(cookieless.status).toBe(403);
+    // the same name without its prefix is another cookie, one a sibling subdomain could have planted
+    const unprefixed = await t
+      .http()
+      .post(page.path)
+      .set('Cookie', cookie.replace('__Host-', ''))
+      .type('form')
+      .send({ code: '000000', formToken: page.formToken });
+    expect(unprefixed.status).toBe(403);
+    expect(await failedAttempts(page.id)).toBe(0);
+    const wrongCode = await t
+      .http()
+      .post(page.path)
+      .set('Cookie', cookie)
+      .set('Origin', 'https://twofold.test')
+      .type('form')
+      .send({ code: '000000', formToken: page.formToken });
+    expect(wrongCode.status).toBe(200);
+    expect(wrongCode.text).toContain('attempt(s) left');
+    expect(await failedAttempts(page.id)).toBe(1);
+  });
+
+  it('a page meant for a frame: SameSite=None; Partitioned (CHIPS), so a cross-site iframe gets it back; without it, our Origin is required', async () => {
+    const page = await pageOf({ identity: 'https-framed', language: 'en', callback: { action: POST_MESSAGE, target: '_self' } });
+    expect(page.setCookie).toMatch(
+      new RegExp(`^__Host-twofold-access-${page.id}=[A-Za-z0-9_-]{22}; Path=/; Max-Age=900; HttpOnly; Secure; SameSite=None; Partitioned$`),
+    );
+    const cookie = page.setCookie.split(';')[0];
+    const refused = await t.http().post(page.path).type('form').send({ code: '000000', formToken: page.formToken });
+    expect(refused.status).toBe(403);
+    expect(await failedAttempts(page.id)).toBe(0);
+    const withCookie = await t
+      .http()
+      .post(page.path)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ code: '000000', formToken: page.formToken });
+    expect(withCookie.status).toBe(200);
+    const withOrigin = await t
+      .http()
+      .post(page.path)
+      .set('Origin', 'https://twofold.test')
+      .type('form')
+      .send({ code: '000000', formToken: page.formToken });
+    expect(withOrigin.status).toBe(200);
+    expect(await failedAttempts(page.id)).toBe(2);
   });
 });

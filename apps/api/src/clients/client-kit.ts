@@ -64,10 +64,12 @@ export function hiddenInputs(html: string): Map<string, string> {
  */
 export async function submitCodeOnPage(t: TestApp, url: string, code: string) {
   const path = new URL(url).pathname;
-  const page = await t.http().get(path);
+  // one browser loads the page and posts its form: it sends back the cookie the page set
+  const browser = t.browser();
+  const page = await browser.get(path);
   const formToken = hiddenInputs(page.text).get('formToken');
   if (!formToken) throw new Error(`no code prompt on the page (status ${page.status})`);
-  return t.http().post(path).type('form').send({ formToken, code });
+  return browser.post(path).type('form').send({ formToken, code });
 }
 
 /**

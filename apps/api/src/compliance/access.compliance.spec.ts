@@ -46,13 +46,15 @@ describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
         .set('Authorization', resource.authorization)
         .send({ Identity: 'page.user', Language: 'en' });
       const path = new URL(created.body.model.url).pathname;
-      const page = await t.http().get(path);
+      // one browser loads the page and posts its form: it sends back the cookie the page set
+      const browser = t.browser();
+      const page = await browser.get(path);
       expect(page.status).toBe(200);
       const secret = parseBase32Key(/data-testid="secret">([A-Z2-7]+)<\/code>/.exec(page.text)?.[1] as string);
       const formToken = /<input type="hidden" name="formToken" value="([^"]+)">/.exec(page.text)?.[1] as string;
       t.clock.advance(30_000);
       const code = generateTotp({ secret, time: t.clock.now().getTime() });
-      const granted = await t.http().post(path).type('form').send({ code, formToken });
+      const granted = await browser.post(path).type('form').send({ code, formToken });
       expect(granted.status).toBe(200);
       expect(granted.text).toContain('Access granted');
     } finally {

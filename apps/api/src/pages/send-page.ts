@@ -20,10 +20,17 @@ export interface PagePolicy {
 /**
  * The one place a page is sent: strict CSP with the page's nonce (no source but our own inline style
  * and scripts under that nonce, images from ourselves, forms posting to ourselves or the given
- * origin), no referrer (page URLs carry the access request id or the enrollment token), and the
- * framing rule.
+ * origin), no referrer (page URLs carry the access request id or the enrollment token), the
+ * framing rule, and the cookies the page binds its form with (full `Set-Cookie` values).
  */
-export function sendPage(res: FastifyReply, status: number, nonce: string, policy: PagePolicy, page: Html): void {
+export function sendPage(
+  res: FastifyReply,
+  status: number,
+  nonce: string,
+  policy: PagePolicy,
+  page: Html,
+  cookies: readonly string[] = [],
+): void {
   const scripts = policy.scripts ? `; script-src 'nonce-${nonce}'` : '';
   const formAction = policy.formActionOrigin ? `'self' ${policy.formActionOrigin}` : "'self'";
   const framed = policy.frameAncestors.length > 0;
@@ -33,6 +40,7 @@ export function sendPage(res: FastifyReply, status: number, nonce: string, polic
     `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${scripts}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
   );
   res.header('Referrer-Policy', 'no-referrer');
+  if (cookies.length > 0) res.header('Set-Cookie', cookies);
   if (!framed) res.header('X-Frame-Options', 'DENY');
   res.type('text/html; charset=utf-8');
   res.status(status).send(page.text);

@@ -47,15 +47,16 @@ describe('security: the access page does not enroll a new app over an existing s
       .set('Authorization', resource.authorization)
       .send({ identity: 'late-phone', language: 'en' });
     const path = new URL(res.body.model.url).pathname;
-    const page = await t.http().get(path);
+    // one browser loads the page and posts its form: the refusal below is not the forged-form one
+    const browser = t.browser();
+    const page = await browser.get(path);
     const secret = parseBase32Key(/data-testid="secret">([A-Z2-7]+)</.exec(page.text)?.[1] as string);
     const formToken = /name="formToken" value="([^"]+)"/.exec(page.text)?.[1] as string;
     const [user] = await t.database.dataSource.query(`SELECT id FROM users WHERE identity = 'late-phone'`);
     const phone = await t.http().post(`/v2/users/${user.id}/phone`).set('Authorization', accountAuth).send({ PhoneNumber: '+14155550101' });
     expect(phone.body.success).toBe(true);
 
-    const submitted = await t
-      .http()
+    const submitted = await browser
       .post(path)
       .type('form')
       .send({ code: generateTotp({ secret, time: t.clock.now().getTime() }), formToken });

@@ -13,6 +13,8 @@ import { AppRuntime } from '../app/infrastructure.module';
 export interface TestApp {
   app: NestFastifyApplication;
   http: () => ReturnType<typeof request>;
+  /** A new browser: a client that keeps the cookies pages set and sends them back, as a browser does. */
+  browser: () => ReturnType<typeof request.agent>;
   clock: ManualClock;
   db: Db;
   cipher: SecretCipher;
@@ -61,6 +63,7 @@ export async function startTestApp(
   return {
     app,
     http: () => request(app.getHttpServer()),
+    browser: () => request.agent(app.getHttpServer()),
     clock,
     db,
     cipher,

@@ -20,12 +20,14 @@ export async function accessPageToken(
   if (created.status !== 200 || !created.body.model?.url)
     throw new Error(`no access request: ${created.status} ${JSON.stringify(created.body)}`);
   const path = new URL(created.body.model.url).pathname;
-  const page = await t.http().get(path);
+  // one browser loads the page and posts its form: it sends back the cookie the page set
+  const browser = t.browser();
+  const page = await browser.get(path);
   const secret = /data-testid="secret">([A-Z2-7]+)<\/code>/.exec(page.text)?.[1];
   const formToken = /name="formToken"[^>]*value="([^"]+)"/.exec(page.text)?.[1];
   if (!secret || !formToken) throw new Error(`no enrollment on the page (${page.status})`);
   const code = generateTotp({ secret: parseBase32Key(secret), time: t.clock.now().getTime() });
-  const granted = await t.http().post(path).type('form').send({ code, formToken });
+  const granted = await browser.post(path).type('form').send({ code, formToken });
   // the field is `accessToken` (CONTRACT §8.7); matched in any case
   const token = /<input type="hidden" name="accesstoken" value="([^"]+)">/i.exec(granted.text)?.[1];
   if (!token) throw new Error(`no access token on the granted page (${granted.status})`);
