@@ -59,7 +59,7 @@ export class AuthenticatorsService {
         lastTimeStep: null,
         createdAt: this.clock.now(),
       });
-      journalDetails.add({ AuthenticatorId: created.id, AuthenticatorAlgorithm: algorithm });
+      journalDetails.add({ ...journalFacts.authenticator(created), AuthenticatorAlgorithm: algorithm });
       return { id: created.id };
     } finally {
       key.fill(0);
@@ -92,7 +92,6 @@ export class AuthenticatorsService {
     const kind = parseAuthenticatorKind(rawKind);
     if (kind === 'Sms' && (await this.deleteSmsPhone(accountId, userId, id))) return;
     const { authenticator } = await this.find(accountId, userId, kind, id);
-    journalDetails.add({ AuthenticatorName: authenticator.name });
     await this.authenticators.delete(accountId, authenticator.id);
   }
 
@@ -198,7 +197,7 @@ export class AuthenticatorsService {
       ? await this.authenticators.findOfUserForUpdate(accountId, user.id, authenticatorId)
       : await this.authenticators.findOfUser(accountId, user.id, authenticatorId);
     if (!authenticator || authenticator.kind !== kind) throw new NotFound('Authenticator');
-    journalDetails.add({ AuthenticatorId: authenticator.id });
+    journalDetails.add(journalFacts.authenticator(authenticator));
     return { user, authenticator };
   }
 

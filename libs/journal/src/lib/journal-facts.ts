@@ -9,4 +9,9 @@ export const journalFacts = {
   /** the other user of a move or a copy */
   targetUser: (user: { id: string; identity: string }): JournalFields => ({ TargetUserId: user.id, TargetUserIdentity: user.identity }),
   employee: (admin: { id: string; identity: string }): JournalFields => ({ EmployeeId: admin.id, EmployeeIdentity: admin.identity }),
+  authenticator: (authenticator: { id: string; kind: string; name: string }): JournalFields => ({
+    AuthenticatorId: authenticator.id,
+    AuthenticatorKind: authenticator.kind,
+    AuthenticatorName: authenticator.name,
+  }),
 };
