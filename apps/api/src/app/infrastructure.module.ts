@@ -5,6 +5,7 @@ import {
   AccessRequestsRepository,
   AccountsRepository,
   AdministratorsRepository,
+  AuthFailuresRepository,
   AuthenticatorsRepository,
   Db,
   EnrollmentTokensRepository,
@@ -38,6 +39,7 @@ export interface AppRuntime {
 
 /** Every repository of the API, registered here and nowhere else. */
 const REPOSITORIES = [
+  AuthFailuresRepository,
   AccessRequestsRepository,
   AccountsRepository,
   AdministratorsRepository,
@@ -76,7 +78,11 @@ export class InfrastructureModule {
           return health;
         },
       },
-      { provide: AuthThrottle, useFactory: (clock: Clock) => new AuthThrottle(clock), inject: [CLOCK] },
+      {
+        provide: AuthThrottle,
+        useFactory: (clock: Clock, failures: AuthFailuresRepository) => new AuthThrottle(clock, failures),
+        inject: [CLOCK, AuthFailuresRepository],
+      },
       // the client's address behind TRUSTED_PROXIES: for the auth throttle and the access history
       { provide: ClientAddressResolver, useValue: new ClientAddressResolver(runtime.config.trustedProxies ?? []) },
       { provide: VerifiedCredentialsCache, useFactory: (clock: Clock) => new VerifiedCredentialsCache(clock), inject: [CLOCK] },

@@ -1,10 +1,12 @@
 import { Clock } from '@twofold/domain';
+import { AuthFailuresRepository } from '@twofold/persistence';
+import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 
-/** CONTRACT §4: the 21st failed attempt within a minute from one client IP is refused, and all after it. */
+/** CONTRACT §4: the 21st failed attempt within a minute from one client is refused, and all after it. */
 export const AUTH_FAILURES_ALLOWED_PER_WINDOW = 20;
 export const AUTH_THROTTLE_WINDOW_MS = 60_000;
-/** bound on remembered clients, so a flood of addresses cannot grow memory without limit */
+/** bound on remembered blocks, so a flood of addresses cannot grow memory without limit */
 const MAX_TRACKED_CLIENTS = 100_000;
 
 /**
@@ -27,54 +29,80 @@ export function throttleKeyOf(ip: string): string {
   return `${network.join(':')}::/64`;
 }
 
-interface Window {
-  startedAt: number;
-  failures: number;
+/** Whom failures are counted against: the client (address or /64) and the API key tried (hashed: it is input). */
+export function throttledClients(ip: string, apiKey: string | undefined): string[] {
+  const clients = [`ip:${throttleKeyOf(ip)}`];
+  if (apiKey) clients.push(`key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`);
+  return clients;
 }
 
+/** how many failed attempts between two clean-ups of ended windows (the table only grows on failures) */
+const FAILURES_PER_CLEANUP = 1000;
+
 /**
- * Failed Basic-auth attempts per client (IPv4 address or IPv6 /64, `throttleKeyOf`) in a window that starts at the first failure. While a
- * client is over the limit every attempt is refused, right or wrong: otherwise a correct guess would
- * still be told apart from wrong ones. Successful calls neither count nor reset.
- * Per process: behind several API processes the effective limit is per process.
+ * Failed Basic-auth attempts (CONTRACT §4), counted in the database so that every instance enforces
+ * one limit (issue 13):
+ * - per client (IPv4 address or IPv6 /64): the 21st failure within the window is 429, and from then
+ *   on, to the end of the window, every attempt of that client is refused before its credentials are
+ *   looked at, right or wrong. Up to the 20th failure a right call is 200.
+ * - per API key (from any address): from the 21st failure on, a failed attempt is 429 instead of 401;
+ *   right calls with that key stay 200, so nobody can lock an integration out by guessing its secret.
+ * Successful calls neither count nor reset, and never touch the database: the block that refuses
+ * them is remembered by the instance that saw the limit crossed, and each other instance learns it
+ * from the count at the client's next failure there.
  */
 export class AuthThrottle {
-  private readonly windows = new Map<string, Window>();
+  private readonly blockedUntil = new Map<string, number>();
+  private failuresSinceCleanup = 0;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly failures: AuthFailuresRepository,
+  ) {}
 
-  /** Seconds until the client may try again, or 0 when it may try now. */
+  /** Seconds until a blocked client may try again, or 0 when it may try now. */
   retryAfterSeconds(ip: string): number {
-    const window = this.current(throttleKeyOf(ip));
-    if (!window || window.failures < AUTH_FAILURES_ALLOWED_PER_WINDOW) return 0;
-    return Math.max(1, Math.ceil((window.startedAt + AUTH_THROTTLE_WINDOW_MS - this.clock.now().getTime()) / 1000));
-  }
-
-  recordFailure(ip: string): void {
-    const key = throttleKeyOf(ip);
-    const window = this.current(key);
-    if (window) {
-      window.failures += 1;
-      return;
+    const key = `ip:${throttleKeyOf(ip)}`;
+    const until = this.blockedUntil.get(key);
+    if (until === undefined) return 0;
+    const wait = until - this.clock.now().getTime();
+    if (wait <= 0) {
+      this.blockedUntil.delete(key);
+      return 0;
     }
-    if (this.windows.size >= MAX_TRACKED_CLIENTS) this.evictExpired();
-    if (this.windows.size >= MAX_TRACKED_CLIENTS) this.windows.delete(this.windows.keys().next().value as string);
-    this.windows.set(key, { startedAt: this.clock.now().getTime(), failures: 1 });
+    return Math.max(1, Math.ceil(wait / 1000));
   }
 
-  private current(key: string): Window | undefined {
-    const window = this.windows.get(key);
-    if (window && this.clock.now().getTime() - window.startedAt >= AUTH_THROTTLE_WINDOW_MS) {
-      this.windows.delete(key);
-      return undefined;
+  /** Counts a failed attempt; returns the seconds to wait when it is one too many (429), else 0 (401). */
+  async recordFailure(ip: string, apiKey: string | undefined): Promise<number> {
+    const now = this.clock.now();
+    const counts = await this.failures.record(throttledClients(ip, apiKey), now, AUTH_THROTTLE_WINDOW_MS);
+    await this.cleanUpNowAndThen(now);
+    let wait = 0;
+    for (const count of counts) {
+      if (count.failures <= AUTH_FAILURES_ALLOWED_PER_WINDOW) continue;
+      const until = count.windowStartedAt.getTime() + AUTH_THROTTLE_WINDOW_MS;
+      wait = Math.max(wait, Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
+      if (count.client.startsWith('ip:')) this.block(count.client, until);
     }
-    return window;
+    return wait;
   }
 
-  private evictExpired(): void {
+  private block(client: string, until: number): void {
+    if (this.blockedUntil.size >= MAX_TRACKED_CLIENTS) this.evictEnded();
+    if (this.blockedUntil.size >= MAX_TRACKED_CLIENTS) this.blockedUntil.delete(this.blockedUntil.keys().next().value as string);
+    this.blockedUntil.set(client, until);
+  }
+
+  private evictEnded(): void {
     const now = this.clock.now().getTime();
-    for (const [ip, window] of this.windows) {
-      if (now - window.startedAt >= AUTH_THROTTLE_WINDOW_MS) this.windows.delete(ip);
-    }
+    for (const [client, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(client);
+  }
+
+  private async cleanUpNowAndThen(now: Date): Promise<void> {
+    this.failuresSinceCleanup += 1;
+    if (this.failuresSinceCleanup < FAILURES_PER_CLEANUP) return;
+    this.failuresSinceCleanup = 0;
+    await this.failures.deleteEndedBefore(new Date(now.getTime() - AUTH_THROTTLE_WINDOW_MS));
   }
 }

@@ -6,6 +6,15 @@ import { ClientAddressResolver } from '../http/client-address';
 import { AuthThrottle } from './auth-throttle';
 import { ACCOUNT_BASIC, RESOURCE_BASIC } from './basic.strategies';
 
+/** The user name of a Basic Authorization header (the API key), or undefined when there is none. */
+function basicUsername(header: string): string | undefined {
+  const [scheme, encoded] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() !== 'basic' || !encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? decoded.slice(0, colon) : undefined;
+}
+
 /**
  * Basic auth through one passport strategy, with the failure throttle around it: a throttled client
  * gets 429 before its credentials are even looked at.
@@ -30,8 +39,11 @@ function basicAuthGuard(strategy: string): Type<IAuthGuard> {
         return (await super.canActivate(context)) as boolean;
       } catch (error) {
         // a request without credentials is not an attempt; wrong credentials are. The 20th failure
-        // is still a 401; from the 21st attempt on, the check above refuses.
-        if (error instanceof AuthenticationRequired && req.headers.authorization) this.throttle.recordFailure(ip);
+        // is still a 401, the 21st a 429, and from then on the check above refuses.
+        if (error instanceof AuthenticationRequired && req.headers.authorization) {
+          const retryAfter = await this.throttle.recordFailure(ip, basicUsername(req.headers.authorization));
+          if (retryAfter > 0) throw new TooManyAttempts(retryAfter);
+        }
         throw error;
       }
     }

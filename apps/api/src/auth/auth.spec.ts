@@ -1,4 +1,8 @@
 import { basicAuthorization } from '@twofold/persistence/testing';
+import request from 'supertest';
+import { createApp, initApp } from '../app/create-app';
+import { APP_CONFIG } from '../app/tokens';
+import { AppConfig } from '../config/app-config';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { AUTH_FAILURES_ALLOWED_PER_WINDOW } from './auth-throttle';
 
@@ -86,6 +90,44 @@ describe('throttling of failed authentication (CONTRACT §4)', () => {
     t.clock.advance(40_000);
     expect((await t.http().get('/groups').set('Authorization', account.authorization)).status).toBe(200);
     expect((await t.http().get('/groups').set('Authorization', wrong)).status).toBe(401);
+  });
+
+  it('answers a right call after the 20th failure with 200: only the 21st failure starts the block (issue 13)', async () => {
+    const account = await t.newAccount();
+    const wrong = basicAuthorization(account.apiKey, 'wrong');
+    const from = (authorization: string) => t.http().get('/groups').set('X-Forwarded-For', '').set('Authorization', authorization);
+    t.clock.advance(120_000);
+    for (let i = 0; i < AUTH_FAILURES_ALLOWED_PER_WINDOW; i += 1) expect((await from(wrong)).status).toBe(401);
+    expect((await from(account.authorization)).status).toBe(200);
+    expect((await from(wrong)).status).toBe(429);
+    expect((await from(account.authorization)).status).toBe(429);
+    t.clock.advance(60_000);
+  });
+
+  it('enforces one limit across two API instances on one database', async () => {
+    // a second process would read the same configuration: same database, same encryption key
+    const second = await createApp({ config: t.app.get<AppConfig>(APP_CONFIG), dataSource: t.database.dataSource, clock: t.clock });
+    await initApp(second);
+    try {
+      const account = await t.newAccount();
+      const wrong = basicAuthorization(account.apiKey, 'wrong');
+      const instances = [t.app.getHttpServer(), second.getHttpServer()];
+      for (let i = 0; i < AUTH_FAILURES_ALLOWED_PER_WINDOW; i += 1) {
+        expect(
+          (
+            await request(instances[i % 2])
+              .get('/groups')
+              .set('Authorization', wrong)
+          ).status,
+        ).toBe(401);
+      }
+      expect((await request(instances[0]).get('/groups').set('Authorization', wrong)).status).toBe(429);
+      expect((await request(instances[1]).get('/groups').set('Authorization', wrong)).status).toBe(429);
+      expect((await request(instances[1]).get('/groups').set('Authorization', account.authorization)).status).toBe(429);
+    } finally {
+      await second.close();
+      t.clock.advance(60_000);
+    }
   });
 });
 

@@ -33,6 +33,7 @@ describe('migrations', () => {
         'access_requests',
         'accounts',
         'administrators',
+        'auth_failures',
         'authenticators',
         'custom_fields',
         'enrollment_tokens',

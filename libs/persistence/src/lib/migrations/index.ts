@@ -7,6 +7,7 @@ import { TokenSigningKeys1764100000001 } from './1764100000001-token-signing-key
 import { WrongCodesIndex1764200000000 } from './1764200000000-wrong-codes-index';
 import { AccountUserCount1764300000000 } from './1764300000000-account-user-count';
 import { SettledDayTotals1764400000000 } from './1764400000000-settled-day-totals';
+import { AuthFailures1764500000000 } from './1764500000000-auth-failures';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const ALL_MIGRATIONS = [
   WrongCodesIndex1764200000000,
   AccountUserCount1764300000000,
   SettledDayTotals1764400000000,
+  AuthFailures1764500000000,
 ];

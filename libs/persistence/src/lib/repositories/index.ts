@@ -9,4 +9,5 @@ export * from './users.repository';
 export * from './authenticators.repository';
 export * from './access-requests.repository';
 export * from './token-signing-keys.repository';
+export * from './auth-failures.repository';
 export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';
