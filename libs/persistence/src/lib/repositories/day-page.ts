@@ -63,7 +63,8 @@ export async function dayPageAndTotal<Row extends { id: string }>(
 }
 
 function withoutTotal<Row extends { id: string }>(row: Row & { total: unknown }): Row {
-  const { total: _total, ...rest } = row;
+  const rest: Partial<Row & { total: unknown }> = { ...row };
+  delete rest.total;
   return rest as unknown as Row;
 }
 

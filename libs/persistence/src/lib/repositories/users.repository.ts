@@ -5,7 +5,6 @@ import {
   AuthenticatorEntity,
   AuthenticatorKind,
   CustomFieldEntity,
-  GroupEntity,
   PhoneEntity,
   UserEntity,
   UserGroupEntity,
