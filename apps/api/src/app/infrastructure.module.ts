@@ -27,6 +27,7 @@ import { APP_CONFIG, CLOCK } from './tokens';
 import { createMailer, MAILER } from '../mail/mailer';
 import { RouteRulesTable } from '../http/route-rules';
 import { DatabaseHealth } from '../health/database-health';
+import { AppMetrics } from '../metrics/app-metrics';
 
 export interface AppRuntime {
   config: AppConfig;
@@ -76,6 +77,8 @@ export class InfrastructureModule {
           return health;
         },
       },
+      // counters the services add to, and the pool read when /metrics is scraped (metrics/app-metrics.ts)
+      { provide: AppMetrics, useValue: new AppMetrics(runtime.dataSource) },
       { provide: AuthThrottle, useFactory: (clock: Clock) => new AuthThrottle(clock), inject: [CLOCK] },
       // the client's address behind TRUSTED_PROXIES: for the auth throttle and the access history
       { provide: ClientAddressResolver, useValue: new ClientAddressResolver(runtime.config.trustedProxies ?? []) },
