@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../app/shutdown';
 import { DatabaseTimeouts, loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -36,6 +37,8 @@ export interface AppConfig {
   databaseTimeouts: DatabaseTimeouts;
   /** METRICS, METRICS_ALLOW: `GET /metrics` and who may read it (docs/decisions.md, "Metrics"); absent: on, DEFAULT_METRICS_ALLOW */
   metrics?: MetricsSettings;
+  /** SHUTDOWN_TIMEOUT_MS: how long requests in flight may take after SIGTERM (app/shutdown.ts); absent: DEFAULT_SHUTDOWN_TIMEOUT_MS */
+  shutdownTimeoutMs?: number;
 }
 
 export interface MetricsSettings {
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS,
     ),
   };
+  const shutdownTimeoutMs = parseMilliseconds('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], DEFAULT_SHUTDOWN_TIMEOUT_MS);
   return {
     port,
     databaseUrl,
@@ -182,5 +186,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiDocs,
     databaseTimeouts,
     metrics,
+    shutdownTimeoutMs,
   };
 }
