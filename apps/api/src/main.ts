@@ -3,6 +3,7 @@ import { systemClock } from '@twofold/domain';
 import { AccountsRepository, connectDatabase } from '@twofold/persistence';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutDown } from './app/shutdown';
 import { createLogger, flushLogs } from './app/logger';
 
 /**
@@ -49,11 +50,20 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down: finishing requests in flight');
     flushLogs();
+    let code = 0;
     try {
-      await app.close();
-      await database.close();
+      await shutDown(app, {
+        timeoutMs: config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        log,
+        closeDatabase: () => database.close(),
+      });
+    } catch (error) {
+      code = 1;
+      log.error({ err: error }, 'shutdown failed');
     } finally {
-      process.exit(0);
+      // the line an operator waits for on `docker stop`, written before the process ends
+      flushLogs();
+      process.exit(code);
     }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -28,6 +28,12 @@ function algorithmOf(authenticator: AuthenticatorEntity): OtpAlgorithm {
 }
 
 /**
+ * What a code check came to, for the metrics. `replayed`: a code of a time step or counter already
+ * spent (sent again, or spent by a parallel submission first): no grant, but not a guess either.
+ */
+export type OtpCheckResult = 'granted' | 'wrong' | 'replayed';
+
+/**
  * Checks a code against the user's OTP authenticators and spends it: a TOTP time step or HOTP counter
  * is accepted through the repository's conditional UPDATE, so one code is accepted once, whatever
  * the number of parallel requests or API processes. Returns the authenticator that accepted it.
@@ -38,8 +44,13 @@ export async function acceptOtpCode(
   authenticators: readonly AuthenticatorEntity[],
   code: string,
   now: Date,
+  observe: (result: OtpCheckResult) => void = () => undefined,
 ): Promise<AuthenticatorEntity | null> {
-  if (!/^\d{6}$/.test(code)) return null;
+  let replayed = false;
+  if (!/^\d{6}$/.test(code)) {
+    observe('wrong');
+    return null;
+  }
   for (const authenticator of otpAuthenticators(authenticators)) {
     const secret = cipher.decrypt('authenticator.secret', authenticator.secretEnc as Buffer);
     if (authenticator.kind === 'HotpToken') {
@@ -51,8 +62,24 @@ export async function acceptOtpCode(
         algorithm: algorithmOf(authenticator),
         digits: OTP_TOKEN_DIGITS,
       });
-      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, authenticator.id, result.counter)))
+      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, authenticator.id, result.counter))) {
+        observe('granted');
         return authenticator;
+      }
+      const counter = Number(authenticator.hotpCounter ?? 0);
+      const spentFrom = Math.max(0, counter - HOTP_LOOK_AHEAD);
+      // only on a refusal, for the metrics: was it a code of a counter already spent?
+      replayed ||=
+        result.valid ||
+        (counter > 0 &&
+          verifyHotp({
+            secret,
+            code,
+            counter: spentFrom,
+            lookAhead: counter - 1 - spentFrom,
+            algorithm: algorithmOf(authenticator),
+            digits: OTP_TOKEN_DIGITS,
+          }).valid);
     } else {
       const result = verifyTotp({
         secret,
@@ -62,10 +89,18 @@ export async function acceptOtpCode(
         digits: OTP_TOKEN_DIGITS,
         afterTimeStep: authenticator.lastTimeStep === null ? undefined : Number(authenticator.lastTimeStep),
       });
-      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, authenticator.id, result.timeStep)))
+      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, authenticator.id, result.timeStep))) {
+        observe('granted');
         return authenticator;
+      }
+      // only on a refusal, for the metrics: a code of the window whose step was already spent
+      replayed ||=
+        result.valid ||
+        (authenticator.lastTimeStep !== null &&
+          verifyTotp({ secret, code, time: now.getTime(), window: TOTP_WINDOW_STEPS, digits: OTP_TOKEN_DIGITS }).valid);
     }
   }
+  observe(replayed ? 'replayed' : 'wrong');
   return null;
 }
 

@@ -34,10 +34,11 @@ import { PageLanguage } from '../pages/i18n/languages';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { formFromItsBrowser, newBrowserNonce, PresentedBrowser } from './access-page-binding';
-import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
+import { acceptOtpCode, OtpCheckResult, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
 import { AccessPageForm } from './access-page.form';
 import { AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
 import { AccessTokensService } from '../tokens/access-tokens.service';
+import { AppMetrics } from '../metrics/app-metrics';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -98,6 +99,7 @@ export class AccessPageService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly accessTokens: AccessTokensService,
+    private readonly metrics: AppMetrics,
   ) {
     this.formTokens = new AccessFormTokens(config.encryptionKey);
   }
@@ -149,6 +151,8 @@ export class AccessPageService {
           await this.requests.decide(found.accountId, found.id, 'Expired');
           return final('expired');
         case 'refused':
+          if (decision.reason === 'tooManyCodes') this.metrics.lockout('page', 'user');
+          if (decision.reason === 'tooManyCodes' || decision.reason === 'locked') this.metrics.otpVerification('page', 'locked');
           await this.requests.decide(found.accountId, found.id, 'Denied', { userId: resolved.user.id });
           return final(decision.reason);
       }
@@ -165,7 +169,10 @@ export class AccessPageService {
           ? { accepted: true, authenticator: accepted }
           : { accepted: false, counted: await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES) },
       );
-      if (next.kind === 'outOfCodes') return final('tooManyCodes');
+      if (next.kind === 'outOfCodes') {
+        this.metrics.lockout('page', 'request');
+        return final('tooManyCodes');
+      }
       if (next.kind === 'wrongCode') {
         const error = { attemptsLeft: next.attemptsLeft };
         if (decision.against === 'shownSecret')
@@ -332,9 +339,12 @@ export class AccessPageService {
     code: string,
     now: Date,
   ): Promise<AuthenticatorKind | null> {
-    if (against === 'authenticators') return (await acceptOtpCode(this.authenticators, this.cipher, otp, code, now))?.kind ?? null;
+    const observe = (result: OtpCheckResult) => this.metrics.otpVerification('page', result);
+    if (against === 'authenticators') return (await acceptOtpCode(this.authenticators, this.cipher, otp, code, now, observe))?.kind ?? null;
     // decideSubmission checks against the shown secret only when there is one
-    return pendingEnc && (await this.enrollPending(row, user, pendingEnc, code, now)) ? 'Totp' : null;
+    const enrolled = pendingEnc !== null && (await this.enrollPending(row, user, pendingEnc, code, now));
+    observe(enrolled ? 'granted' : 'wrong');
+    return enrolled ? 'Totp' : null;
   }
 
   /** The first valid code of the secret bound to this request becomes the user's Totp authenticator. */

@@ -14,6 +14,7 @@ import { AccessRequestEntity, AccessRequestsRepository } from '@twofold/persiste
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
+import { AppMetrics } from '../metrics/app-metrics';
 import { ModelEnvelope, ok, PagedModel, pagedModel, refused } from '../http/envelope';
 import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from './access.dto';
 import { AccessHistoryQuery } from './access-history.query';
@@ -28,6 +29,7 @@ export class AccessRequestsService {
     private readonly requests: AccessRequestsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: AppMetrics,
   ) {}
 
   /**
@@ -49,6 +51,7 @@ export class AccessRequestsService {
       signUpGroups: input.signUpGroups.length > 0 ? input.signUpGroups : null,
       createdAt: this.clock.now(),
     });
+    this.metrics.accessRequestCreated('page', id === null ? 'refused' : 'AwaitingAuthentication');
     if (id === null) return refused(ErrorMessages.usersQuotaExceeded);
     return ok({ id, url: `${this.config.accessUrl}/${id}`, status: 'AwaitingAuthentication' });
   }

@@ -20,6 +20,7 @@ import {
   UsersRepository,
 } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
+import { AppMetrics } from '../metrics/app-metrics';
 import { ResourcePrincipal } from '../auth/principal';
 import { ModelEnvelope } from '../http/envelope';
 import { RaModelDto } from './access.dto';
@@ -44,6 +45,7 @@ export class RaRequestsService {
     private readonly authenticators: AuthenticatorsRepository,
     private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: AppMetrics,
   ) {}
 
   /**
@@ -58,8 +60,9 @@ export class RaRequestsService {
       // each read the wrong-code count below the cap before any of them has added to it
       const found = await this.users.lockForCodeCheck(principal.accountId, { identity: input.identity });
       /** The call's one history row, written with its outcome. */
-      const record = (outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>) =>
-        this.requests.insertDecided(principal.accountId, {
+      const record = (outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>) => {
+        this.metrics.accessRequestCreated(channel, outcome.status);
+        return this.requests.insertDecided(principal.accountId, {
           resourceId: principal.resourceId,
           channel,
           userId: found?.user.id ?? null,
@@ -75,6 +78,8 @@ export class RaRequestsService {
           createdAt: now,
           ...outcome,
         });
+      };
+      const submitted = input.passCodeIntent.kind === 'code';
       const identity = found?.user.identity ?? input.identity;
       const deny = async (reply: RaReply, wrongCode = false): Promise<RaEnvelope> => {
         const id = await record({ status: 'Denied', failedAttempts: wrongCode ? 1 : 0, grantedAt: null, authenticator: null });
@@ -83,18 +88,27 @@ export class RaRequestsService {
 
       if (!found) return deny({ kind: 'unknownUser' });
       const { user, firstPhone, authenticators } = found;
-      if (user.isLocked) return deny({ kind: 'locked' });
+      if (user.isLocked) {
+        if (submitted) this.metrics.otpVerification(channel, 'locked');
+        return deny({ kind: 'locked' });
+      }
       const otp = otpAuthenticators(authenticators);
       if (otp.length === 0)
         return deny(authenticators.length > 0 || firstPhone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
       if (input.passCodeIntent.kind === 'delivery') return deny({ kind: 'deliveryUnavailable', method: input.passCodeIntent.method });
-      if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) return deny({ kind: 'tooManyCodes' });
+      if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) {
+        this.metrics.lockout(channel, 'user');
+        if (submitted) this.metrics.otpVerification(channel, 'locked');
+        return deny({ kind: 'tooManyCodes' });
+      }
       if (input.passCodeIntent.kind === 'none') {
         const id = await record({ status: 'AwaitingAuthentication', failedAttempts: 0, grantedAt: null, authenticator: null });
         return raAnswer('AwaitingAuthentication', { kind: 'enterCode' }, input.language, { id, identity, phone: firstPhone });
       }
 
-      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, input.passCodeIntent.code, now);
+      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, input.passCodeIntent.code, now, (result) =>
+        this.metrics.otpVerification(channel, result),
+      );
       if (!accepted) return deny({ kind: 'wrongCode' }, true);
       const id = await record({ status: 'Granted', failedAttempts: 0, grantedAt: now, authenticator: accepted.kind });
       return raAnswer('Granted', { kind: 'granted' }, input.language, { id, identity, phone: firstPhone, ...acceptedFacts(accepted) });
@@ -131,18 +145,32 @@ export class RaRequestsService {
       const found = row.userId ? await this.users.lockForCodeCheck(row.accountId, { id: row.userId }) : null;
       if (!found) return deny({ kind: 'unknownUser' });
       const { user, firstPhone, authenticators } = found;
-      if (user.isLocked) return deny({ kind: 'locked' });
+      const channel = row.channel;
+      const submitted = codeOf(input.challenge) !== null;
+      if (user.isLocked) {
+        if (submitted) this.metrics.otpVerification(channel, 'locked');
+        return deny({ kind: 'locked' });
+      }
       facts.phone = firstPhone;
-      if (await userOutOfCodeAttempts(this.requests, row.accountId, user.id, now)) return deny({ kind: 'tooManyCodes' });
+      if (await userOutOfCodeAttempts(this.requests, row.accountId, user.id, now)) {
+        this.metrics.lockout(channel, 'user');
+        if (submitted) this.metrics.otpVerification(channel, 'locked');
+        return deny({ kind: 'tooManyCodes' });
+      }
       const otp = otpAuthenticators(authenticators);
       if (otp.length === 0) return deny({ kind: 'noSecondFactor' });
       const code = codeOf(input.challenge);
       if (code === null) return raAnswer('AwaitingAuthentication', challengeReply(input.challenge), language, facts);
 
-      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, code, now);
+      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, code, now, (result) =>
+        this.metrics.otpVerification(channel, result),
+      );
       if (!accepted) {
         const failed = await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES);
-        if (!failed || failed.status !== 'AwaitingAuthentication') return raAnswer('Denied', { kind: 'wrongCode' }, language, facts);
+        if (!failed || failed.status !== 'AwaitingAuthentication') {
+          if (failed) this.metrics.lockout(channel, 'request');
+          return raAnswer('Denied', { kind: 'wrongCode' }, language, facts);
+        }
         const attemptsLeft = ACCESS_REQUEST_MAX_FAILED_CODES - failed.failedAttempts;
         return raAnswer('AwaitingAuthentication', { kind: 'wrongCodeRetry', attemptsLeft }, language, facts);
       }

@@ -7,6 +7,7 @@ import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { GroupsModule } from '../groups/groups.module';
 import { JournalModule } from '../journal/journal.module';
 import { HealthController } from '../health/health.controller';
+import { MetricsController } from '../metrics/metrics.controller';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -33,7 +34,7 @@ export class AppModule {
         TokensModule,
         AccessModule,
       ],
-      controllers: [PingController, HealthController],
+      controllers: [PingController, HealthController, ...(runtime.config.metrics?.enabled === false ? [] : [MetricsController])],
     };
   }
 }

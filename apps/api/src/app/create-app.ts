@@ -13,6 +13,8 @@ import { AppModule } from './app.module';
 import { AppRuntime } from './infrastructure.module';
 import { createLogger } from './logger';
 import { addRequestLog, PinoNestLogger } from './request-log';
+import { AppMetrics } from '../metrics/app-metrics';
+import { addHttpMetrics } from '../metrics/http-metrics';
 
 /**
  * NestJS on Fastify rather than Express: the same routes cost about half the CPU per answer
@@ -55,6 +57,7 @@ export async function createApp(runtime: AppRuntime): Promise<NestFastifyApplica
     done();
   });
   addRequestLog(fastify, log);
+  if (runtime.config.metrics?.enabled !== false) addHttpMetrics(fastify, app.get(AppMetrics));
   registerBodyParsers(fastify);
   fastify.addHook('preValidation', (req, _reply, done) => {
     try {

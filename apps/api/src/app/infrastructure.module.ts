@@ -28,6 +28,7 @@ import { APP_CONFIG, CLOCK } from './tokens';
 import { createMailer, MAILER } from '../mail/mailer';
 import { RouteRulesTable } from '../http/route-rules';
 import { DatabaseHealth } from '../health/database-health';
+import { AppMetrics } from '../metrics/app-metrics';
 
 export interface AppRuntime {
   config: AppConfig;
@@ -78,6 +79,8 @@ export class InfrastructureModule {
           return health;
         },
       },
+      // counters the services add to, and the pool read when /metrics is scraped (metrics/app-metrics.ts)
+      { provide: AppMetrics, useValue: new AppMetrics(runtime.dataSource) },
       {
         provide: AuthThrottle,
         useFactory: (clock: Clock, failures: AuthFailuresRepository) => new AuthThrottle(clock, failures),

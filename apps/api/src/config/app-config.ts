@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../app/shutdown';
 import { DatabaseTimeouts, loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -34,7 +35,24 @@ export interface AppConfig {
    * outage answers 503 instead of hanging (docs/decisions.md, "Database outages")
    */
   databaseTimeouts: DatabaseTimeouts;
+  /** METRICS, METRICS_ALLOW: `GET /metrics` and who may read it (docs/decisions.md, "Metrics"); absent: on, DEFAULT_METRICS_ALLOW */
+  metrics?: MetricsSettings;
+  /** SHUTDOWN_TIMEOUT_MS: how long requests in flight may take after SIGTERM (app/shutdown.ts); absent: DEFAULT_SHUTDOWN_TIMEOUT_MS */
+  shutdownTimeoutMs?: number;
 }
+
+export interface MetricsSettings {
+  enabled: boolean;
+  /** addresses and CIDR ranges of the clients (resolved behind TRUSTED_PROXIES) that may scrape */
+  allow: readonly string[];
+}
+
+/**
+ * Loopback and the private ranges: a Prometheus inside the deployment's network scrapes, a client
+ * on the internet gets 404. The metrics hold no secret, but traffic and lockout counts tell an
+ * attacker how their guessing goes.
+ */
+export const DEFAULT_METRICS_ALLOW: readonly string[] = ['127.0.0.0/8', '::1', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
 
 /** Opening a connection or waiting for a free one: a live server on a network answers in milliseconds. */
 export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 1000;
@@ -75,6 +93,10 @@ export function parseTokenIssuer(value: string): string {
 
 /** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`: each entry an IP address, optionally with a prefix length. */
 export function parseTrustedProxies(text: string | undefined): string[] {
+  return parseAddressList('TRUSTED_PROXIES', text);
+}
+
+function parseAddressList(name: string, text: string | undefined): string[] {
   if (!text || text.trim() === '') return [];
   return text.split(',').map((raw) => {
     const entry = raw.trim();
@@ -83,7 +105,7 @@ export function parseTrustedProxies(text: string | undefined): string[] {
     const maxPrefix = family === 4 ? 32 : 128;
     const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
     if (family === 0 || !prefixOk || rest.length > 0) {
-      throw new ConfigError(`TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges, got "${entry}"`);
+      throw new ConfigError(`${name} must be a comma-separated list of IP addresses or CIDR ranges, got "${entry}"`);
     }
     return entry;
   });
@@ -132,6 +154,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const trustedProxies = parseTrustedProxies(env['TRUSTED_PROXIES']);
   const apiDocs = parseBooleanSetting('API_DOCS', env['API_DOCS'], true);
+  const metrics: MetricsSettings = {
+    enabled: parseBooleanSetting('METRICS', env['METRICS'], true),
+    allow: env['METRICS_ALLOW']?.trim() ? parseAddressList('METRICS_ALLOW', env['METRICS_ALLOW']) : DEFAULT_METRICS_ALLOW,
+  };
   const databaseTimeouts = {
     connectTimeoutMs: parseMilliseconds(
       'DATABASE_CONNECT_TIMEOUT_MS',
@@ -144,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS,
     ),
   };
+  const shutdownTimeoutMs = parseMilliseconds('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], DEFAULT_SHUTDOWN_TIMEOUT_MS);
   return {
     port,
     databaseUrl,
@@ -158,5 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustedProxies,
     apiDocs,
     databaseTimeouts,
+    metrics,
+    shutdownTimeoutMs,
   };
 }

@@ -3,6 +3,7 @@ import { Clock, enrollmentTokenState } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import { AdministratorsRepository, Db, EnrollmentTokenEntity, EnrollmentTokensRepository, UserEntity } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
+import { AppMetrics } from '../metrics/app-metrics';
 import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { hashEnrollmentToken } from './enrollment-links.service';
 import { EnrollmentPageForm } from './enrollment-page.form';
@@ -33,6 +34,7 @@ export class EnrollmentPageService {
     private readonly authenticatorApp: AuthenticatorAppEnrollment,
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: AppMetrics,
   ) {}
 
   async show(token: string): Promise<EnrollmentOutcome> {
@@ -50,8 +52,12 @@ export class EnrollmentPageService {
     const now = this.clock.now();
     const spentTimeStep = this.authenticatorApp.verify(pendingSecretEnc, form.code, now);
     if (spentTimeStep === null) {
+      this.metrics.otpVerification('enrollment', 'wrong');
       const failures = await this.tokens.recordFailedAttempt(row.accountId, row.id, ENROLLMENT_MAX_FAILED_CODES, now);
-      if (failures >= ENROLLMENT_MAX_FAILED_CODES) return { kind: 'gone', reason: 'revoked' };
+      if (failures >= ENROLLMENT_MAX_FAILED_CODES) {
+        this.metrics.lockout('enrollment', 'request');
+        return { kind: 'gone', reason: 'revoked' };
+      }
       return {
         kind: 'form',
         model: { ...(await this.formModel(row, holder)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } },
@@ -79,6 +85,8 @@ export class EnrollmentPageService {
       }
       return true;
     });
+    // a valid code that lost the race for the single-use link to another submission
+    this.metrics.otpVerification('enrollment', completed ? 'granted' : 'replayed');
     return completed ? { kind: 'done' } : { kind: 'gone', reason: 'used' };
   }
 
