@@ -4,7 +4,8 @@ import { AccountsRepository, connectDatabase } from '@twofold/persistence';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutDown } from './app/shutdown';
-import { createLogger, flushLogs } from './app/logger';
+import { createLogger, flushLogs, prettyDestination } from './app/logger';
+import { connectWithRetry, describeDatabase, startupFailureLine } from './app/startup';
 
 /**
  * Every interface, IPv6 and IPv4, as a plain node server listens by default (Fastify alone would take
@@ -31,18 +32,44 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === undefined && process.stdout.isTTY === true);
+  const logDestination = pretty ? prettyDestination((text) => process.stdout.write(text), process.stdout.isTTY === true) : undefined;
+  const log = createLogger(config.logLevel, logDestination);
+  const failWith = (line: string): never => {
+    flushLogs();
+    process.stderr.write(`twofold: ${line}\n`);
+    process.exit(1);
+  };
 
-  const database = await connectDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    applicationName: 'twofold-api',
-    timeouts: config.databaseTimeouts,
-    log: (message) => log.debug(message),
-  });
+  let database;
+  try {
+    database = await connectWithRetry(
+      () =>
+        connectDatabase({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          applicationName: 'twofold-api',
+          timeouts: config.databaseTimeouts,
+          log: (message) => log.debug(message),
+        }),
+      {
+        attempts: config.databaseStartAttempts ?? 1,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        onRetry: ({ attempt, attempts, delayMs, reason }) =>
+          log.warn(
+            { attempt, attempts, retryInMs: delayMs, reason },
+            `database at ${describeDatabase(config.databaseUrl)} unreachable, retrying`,
+          ),
+      },
+    );
+  } catch (error) {
+    const line = startupFailureLine(error, config);
+    if (line === undefined) throw error;
+    return failWith(line);
+  }
   if (database.embedded) log.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (DATABASE_URL is not set)');
   const dataSource = database.dataSource;
-  const app = await createApp({ config, dataSource, clock: systemClock });
+  const app = await createApp({ config, dataSource, clock: systemClock, logDestination });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -69,9 +96,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await listenOnEveryInterface(app, config.port);
+  try {
+    await listenOnEveryInterface(app, config.port);
+  } catch (error) {
+    const line = startupFailureLine(error, config);
+    if (line === undefined) throw error;
+    // the embedded server this process started must not outlive it
+    await app.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    return failWith(line);
+  }
   log.info({ port: config.port, publicUrl: config.publicUrl }, 'Twofold API listening');
 
+  // last of the start-up lines, where an operator looks first
   if ((await app.get(AccountsRepository).count()) === 0) {
     log.info(
       'No account yet. Create one with: npm run --silent cli -- account create --name "My company" --owner-email you@example.com --enable-api --json',

@@ -22,6 +22,7 @@ describe('operator CLI (CONTRACT §2)', () => {
     let stderr = '';
     const code = await runCli(argv, { out: (t) => (stdout += t), err: (t) => (stderr += t) }, async () => ({
       provisioning,
+      dataSource: database.dataSource,
       close: async () => undefined,
     }));
     return { code, stdout, stderr };
@@ -173,10 +174,134 @@ describe('operator CLI (CONTRACT §2)', () => {
     [['api', 'enable', '--account', 'nope'], 1, 'Account not found.'],
     [['frobnicate'], 2, 'unknown command: frobnicate'],
     [['account', 'list', '--bogus'], 2, "Unknown option '--bogus'"],
+    [['account', 'list', '--name', 'X'], 2, "account list has no option '--name'"],
+    [['account'], 2, 'unknown command: account'],
+    [[], 2, 'no command given'],
+    [['migrate', 'revert'], 2, 'add --yes to confirm'],
   ])('refuses %p with exit %i on stderr', async (argv, exitCode, message) => {
     const { code, stdout, stderr } = await cli(...(argv as string[]), '--json');
     expect(code).toBe(exitCode);
     expect(stdout).toBe('');
     expect(stderr).toContain(message);
+    // under --json: exactly one JSON object, a code and the message, no stack
+    expect(stderr.endsWith('\n')).toBe(true);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    const { error } = JSON.parse(stderr);
+    expect(error).toEqual({
+      code: exitCode === 2 ? 'USAGE' : expect.stringMatching(/^(VALIDATION|NOT_FOUND)$/),
+      message: expect.any(String),
+    });
+    expect(error.message).toContain(message);
+    expect(stderr).not.toMatch(/\n\s+at /);
+
+    const text = await cli(...(argv as string[]));
+    expect(text.code).toBe(exitCode);
+    expect(text.stderr).toBe(`twofold-cli: ${error.message}${exitCode === 2 ? ' (see --help)' : ''}\n`);
+  });
+
+  it('answers an unreachable database with one line (one JSON object under --json), exit 1', async () => {
+    const unreachable = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+    };
+    let stderr = '';
+    const code = await runCli(['account', 'list', '--json'], { out: () => undefined, err: (t) => (stderr += t) }, unreachable);
+    expect(code).toBe(1);
+    expect(JSON.parse(stderr)).toEqual({
+      error: { code: 'DATABASE_UNAVAILABLE', message: 'cannot open the database: connect ECONNREFUSED 127.0.0.1:1' },
+    });
+  });
+
+  describe('--help', () => {
+    const commands = [
+      'account create',
+      'account list',
+      'account show',
+      'api enable',
+      'api disable',
+      'api rotate-secret',
+      'token-key rotate',
+      'migrate status',
+      'migrate run',
+      'migrate revert',
+    ];
+
+    it.each([['--help'], ['-h'], ['--help', '--json'], ['account', '--help'], ['migrate', '-h']])(
+      '%p prints the list of every command as text on stdout, exit 0',
+      async (...argv) => {
+        const { code, stdout, stderr } = await cli(...argv);
+        expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+        expect(stdout).toBe(USAGE + '\n');
+        for (const command of commands) expect(USAGE).toContain(`  ${command}`);
+      },
+    );
+
+    it.each(commands)('%s --help shows its usage, flags and an example, and does nothing', async (command) => {
+      const connect = jest.fn();
+      let stdout = '';
+      const code = await runCli([...command.split(' '), '--help', '--json'], { out: (t) => (stdout += t), err: () => undefined }, connect);
+      expect(code).toBe(0);
+      expect(connect).not.toHaveBeenCalled();
+      expect(stdout).toMatch(new RegExp(`^Usage: npm run --silent cli -- ${command} `));
+      expect(stdout).toContain('--json');
+      expect(stdout).toContain(`Example:\n  npm run --silent cli -- ${command}`);
+      expect(() => JSON.parse(stdout)).toThrow();
+    });
+
+    it('lists the flags of account create', async () => {
+      const { stdout } = await cli('account', 'create', '-h');
+      for (const flag of [
+        '--name NAME',
+        '--owner-email EMAIL',
+        '[--owner-name NAME]',
+        '[--licenses N]',
+        '[--enable-api]',
+        '[--allow-second-account]',
+      ]) {
+        expect(stdout).toContain(flag);
+      }
+    });
+  });
+
+  describe('account create for an owner who already owns an account', () => {
+    it('refuses, naming the account, case-insensitively; nothing is created', async () => {
+      const first = JSON.parse((await cli('account', 'create', '--name', 'F', '--owner-email', 'f@f.test', '--json')).stdout);
+      const before = await database.dataSource.query('SELECT count(*)::int AS n FROM accounts');
+      const again = await cli('account', 'create', '--name', 'F2', '--owner-email', 'F@F.test', '--json');
+      expect(again.code).toBe(1);
+      expect(again.stdout).toBe('');
+      expect(JSON.parse(again.stderr)).toEqual({
+        error: {
+          code: 'OWNER_HAS_ACCOUNT',
+          message: `F@F.test already owns account ${first.account.id}: add --allow-second-account to create another one for them.`,
+        },
+      });
+      expect(await database.dataSource.query('SELECT count(*)::int AS n FROM accounts')).toEqual(before);
+    });
+
+    it('creates a second one with --allow-second-account, and says so', async () => {
+      const first = JSON.parse((await cli('account', 'create', '--name', 'G', '--owner-email', 'g@g.test', '--json')).stdout);
+      const second = await cli('account', 'create', '--name', 'G2', '--owner-email', 'g@g.test', '--allow-second-account', '--json');
+      expect(second.code).toBe(0);
+      const out = JSON.parse(second.stdout);
+      expect(out.account.id).not.toBe(first.account.id);
+      expect(out.ownerAlsoOwns).toEqual([first.account.id]);
+      // the flag is harmless for a new owner: the usual shape
+      const fresh = JSON.parse(
+        (await cli('account', 'create', '--name', 'H', '--owner-email', 'h@h.test', '--allow-second-account', '--json')).stdout,
+      );
+      expect(Object.keys(fresh)).toEqual(['account', 'owner', 'api']);
+    });
+
+    it('does not count an administrator with another role as an owner', async () => {
+      const first = JSON.parse((await cli('account', 'create', '--name', 'I', '--owner-email', 'i@i.test', '--json')).stdout);
+      await database.dataSource.query(`UPDATE administrators SET role = 'Support 1' WHERE id = $1`, [first.owner.id]);
+      expect((await cli('account', 'create', '--name', 'I2', '--owner-email', 'i@i.test', '--json')).code).toBe(0);
+    });
+
+    it('lets only one of two creations at once for one owner through', async () => {
+      const create = () => provisioning.createAccount({ name: 'J', ownerEmail: 'j@j.test', enableApi: false });
+      const results = await Promise.allSettled([create(), create()]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { systemClock } from '@twofold/domain';
-import { connectDatabase, Db, loadEncryptionKey, resolveDataDir, SecretCipher, SettingError } from '@twofold/persistence';
+import { connectDatabase, Db, loadEncryptionKey, resolveDataDir, SecretCipher } from '@twofold/persistence';
 import { runCli } from './cli';
 import { Provisioning } from './provisioning';
 
@@ -10,11 +10,15 @@ async function main(): Promise<number> {
   return runCli(
     process.argv.slice(2),
     { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
-    async () => {
+    async ({ migrate }) => {
       const cipher = new SecretCipher(loadEncryptionKey(env, dataDir, databaseUrl === undefined));
       // stdout carries only the result: the embedded server's own messages are not printed
-      const connection = await connectDatabase({ databaseUrl, dataDir, poolSize: 2, applicationName: 'twofold-cli' });
-      return { provisioning: new Provisioning(new Db(connection.dataSource), cipher, systemClock), close: connection.close };
+      const connection = await connectDatabase({ databaseUrl, dataDir, poolSize: 2, applicationName: 'twofold-cli', migrate });
+      return {
+        provisioning: new Provisioning(new Db(connection.dataSource), cipher, systemClock),
+        dataSource: connection.dataSource,
+        close: connection.close,
+      };
     },
   );
 }
@@ -22,9 +26,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(
-      `twofold-cli: ${error instanceof SettingError ? error.message : error instanceof Error ? error.stack : String(error)}\n`,
-    );
+    // runCli answers every error itself; this is for a failure of the output itself
+    process.stderr.write(`twofold-cli: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -20,6 +20,7 @@ import {
   SecretCipher,
   TokenSigningKeysRepository,
 } from '@twofold/persistence';
+import { CliRefusal } from './cli-errors';
 
 /** licenses of a new account unless --licenses says otherwise */
 export const DEFAULT_LICENSES = 100;
@@ -30,6 +31,8 @@ export interface CreatedAccount {
   account: { id: string; name: string; licenses: number };
   owner: { id: string; identity: string; status: string };
   api: { enabled: boolean; key: string | null; secret: string | null };
+  /** only with --allow-second-account for an owner who already owns accounts: their ids */
+  ownerAlsoOwns?: string[];
 }
 
 export interface ApiState {
@@ -62,6 +65,8 @@ export class Provisioning {
     ownerName?: string;
     licenses?: number;
     enableApi: boolean;
+    /** the owner may already own an account: create another one for them */
+    allowSecondAccount?: boolean;
   }): Promise<CreatedAccount> {
     const name = input.name.trim();
     if (!name) throw new ValidationFailed('--name must not be empty.');
@@ -76,6 +81,14 @@ export class Provisioning {
     if (!Number.isInteger(licenses) || licenses < 0) throw new ValidationFailed('--licenses must be a non-negative integer.');
 
     return this.db.transaction(async () => {
+      const owned = await this.administrators.accountsAdministeredBy(email);
+      // a second run of the same command (a retried script) would otherwise make a twin account silently
+      if (owned.length > 0 && !input.allowSecondAccount) {
+        throw new CliRefusal(
+          'OWNER_HAS_ACCOUNT',
+          `${email} already owns account ${owned.join(', ')}: add --allow-second-account to create another one for them.`,
+        );
+      }
       const now = this.clock.now();
       const account = await this.accounts.insert({ name, licenses, createdAt: now });
       await this.groups.insert(account.id, { name: SYSTEM_GROUP_NAME, system: true, createdAt: now });
@@ -100,6 +113,7 @@ export class Provisioning {
         account: { id: account.id, name: account.name, licenses: account.licenses },
         owner: { id: owner.id, identity: owner.identity, status: owner.status },
         api: { enabled: api.enabled, key: api.key ?? null, secret: api.secret ?? null },
+        ...(owned.length > 0 ? { ownerAlsoOwns: owned } : {}),
       };
     });
   }

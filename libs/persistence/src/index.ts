@@ -1,6 +1,7 @@
 export * from './lib/entities';
 export * from './lib/migrations';
 export * from './lib/data-source';
+export * from './lib/migration-admin';
 export * from './lib/transaction-context';
 export * from './lib/secret-cipher';
 export * from './lib/token-signing-key';

@@ -60,3 +60,52 @@ export function flushLogs(): void {
 export function createLogger(level: LogLevel, destination: pino.DestinationStream = logDestination()): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'twofold-api' } }, destination);
 }
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_COLOURS: Record<number, string> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[31m' };
+/** always the same in development, so only noise on a terminal */
+const OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'service']);
+
+/**
+ * One JSON log line as a developer reads it on a terminal: `22:33:57.123 INFO  Twofold API listening
+ * port=3000`. Our own few lines instead of pino-pretty: that package would be a runtime dependency of
+ * the production image, which only ever writes JSON. Redaction has happened before this point.
+ */
+export function prettyLine(json: string, colour = false): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json);
+  } catch {
+    return `${json}\n`;
+  }
+  const level = typeof entry['level'] === 'number' ? entry['level'] : 30;
+  const time = typeof entry['time'] === 'number' ? new Date(entry['time']).toISOString().slice(11, 23) : '';
+  const name = (LEVEL_NAMES[level] ?? String(level)).padEnd(5);
+  const shownLevel = colour && LEVEL_COLOURS[level] ? `${LEVEL_COLOURS[level]}${name}\x1b[0m` : name;
+  let stack = '';
+  const fields = Object.entries(entry)
+    .filter(([key]) => !OMITTED.has(key))
+    .map(([key, value]) => {
+      const error = value as { message?: unknown; stack?: unknown } | null;
+      if (key === 'err' && typeof error?.stack === 'string') {
+        stack = `\n    ${error.stack.replace(/\n/g, '\n    ')}`;
+        return `${key}=${JSON.stringify(error.message)}`;
+      }
+      return `${key}=${typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)}`;
+    });
+  return `${[time, shownLevel, String(entry['msg'] ?? ''), ...fields].filter((part) => part !== '').join(' ')}${stack}\n`;
+}
+
+/** A pino destination writing each line through prettyLine (a terminal's writes are synchronous: no batching). */
+export function prettyDestination(write: (text: string) => void, colour = false): pino.DestinationStream {
+  return {
+    write: (line: string) =>
+      write(
+        line
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => prettyLine(l, colour))
+          .join(''),
+      ),
+  };
+}

@@ -58,4 +58,20 @@ describe('API_DOCS', () => {
   it('stops at a value that is not a boolean', () => {
     expect(() => loadConfig({ ...base, API_DOCS: 'maybe' })).toThrow(/API_DOCS must be true or false/);
   });
+  it('tries the database 10 times at start unless DATABASE_START_ATTEMPTS says otherwise; LOG_FORMAT decides pretty or json', () => {
+    expect(loadConfig(base)).toMatchObject({ databaseStartAttempts: 10, logFormat: undefined });
+    expect(loadConfig({ ...base, DATABASE_START_ATTEMPTS: '1', LOG_FORMAT: 'json' })).toMatchObject({
+      databaseStartAttempts: 1,
+      logFormat: 'json',
+    });
+  });
+
+  it.each([
+    ['DATABASE_START_ATTEMPTS', '0'],
+    ['DATABASE_START_ATTEMPTS', 'ten'],
+    ['DATABASE_START_ATTEMPTS', '1001'],
+    ['LOG_FORMAT', 'fancy'],
+  ])('stops at %s=%p', (name, value) => {
+    expect(() => loadConfig({ ...base, [name]: value })).toThrow(ConfigError);
+  });
 });

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../app/shutdown';
+import { DEFAULT_DATABASE_START_ATTEMPTS } from '../app/startup';
 import { DatabaseTimeouts, loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -39,6 +40,16 @@ export interface AppConfig {
   metrics?: MetricsSettings;
   /** SHUTDOWN_TIMEOUT_MS: how long requests in flight may take after SIGTERM (app/shutdown.ts); absent: DEFAULT_SHUTDOWN_TIMEOUT_MS */
   shutdownTimeoutMs?: number;
+  /**
+   * DATABASE_START_ATTEMPTS: connections tried at start, with back-off, before giving up (the database
+   * may start after the API). Only `main` reads it; absent in apps built for tests.
+   */
+  databaseStartAttempts?: number;
+  /**
+   * LOG_FORMAT: `json` (one object a line, for log collectors) or `pretty` (readable on a terminal);
+   * absent: pretty when stdout is a terminal, else json.
+   */
+  logFormat?: LogFormat;
 }
 
 export interface MetricsSettings {
@@ -53,6 +64,9 @@ export interface MetricsSettings {
  * attacker how their guessing goes.
  */
 export const DEFAULT_METRICS_ALLOW: readonly string[] = ['127.0.0.0/8', '::1', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Opening a connection or waiting for a free one: a live server on a network answers in milliseconds. */
 export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 1000;
@@ -152,6 +166,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (error instanceof SettingError) throw new ConfigError(error.message);
     throw error;
   }
+  const logFormat = (env['LOG_FORMAT'] || undefined) as LogFormat | undefined;
+  if (logFormat !== undefined && !LOG_FORMATS.includes(logFormat))
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
+  const attemptsText = env['DATABASE_START_ATTEMPTS'] || String(DEFAULT_DATABASE_START_ATTEMPTS);
+  if (!/^\d+$/.test(attemptsText) || Number(attemptsText) < 1 || Number(attemptsText) > 1000) {
+    throw new ConfigError(`DATABASE_START_ATTEMPTS must be an integer from 1 to 1000, got "${attemptsText}"`);
+  }
   const trustedProxies = parseTrustedProxies(env['TRUSTED_PROXIES']);
   const apiDocs = parseBooleanSetting('API_DOCS', env['API_DOCS'], true);
   const metrics: MetricsSettings = {
@@ -187,5 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseTimeouts,
     metrics,
     shutdownTimeoutMs,
+    databaseStartAttempts: Number(attemptsText),
+    logFormat,
   };
 }

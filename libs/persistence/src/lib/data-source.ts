@@ -49,7 +49,27 @@ export function createDataSource(options: DataSourceOptions): DataSource {
 }
 
 /** any constant shared by every Twofold process: serialises migrations between processes */
-const MIGRATION_LOCK_ID = 7_276_365_000;
+export const MIGRATION_LOCK_ID = 7_276_365_000;
+
+/**
+ * Runs `fn` holding the migration lock, so the API starting and the operator's `migrate` commands
+ * never change the schema at once; waits for a holder to finish. The lock is a session lock on a
+ * connection of its own, released even when `fn` fails.
+ */
+export async function withMigrationLock<T>(dataSource: DataSource, fn: () => Promise<T>): Promise<T> {
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.connect();
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      return await fn();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    if (!lock.isReleased) await lock.release();
+  }
+}
 
 /**
  * Applies pending migrations, one process at a time (the API and the CLI may start together), on a
@@ -58,21 +78,19 @@ const MIGRATION_LOCK_ID = 7_276_365_000;
 export async function migrateDatabase(options: Pick<DataSourceOptions, 'url' | 'applicationName'>): Promise<void> {
   const dataSource = createDataSource({ url: options.url, poolSize: 2, applicationName: options.applicationName });
   await dataSource.initialize();
-  const lock = dataSource.createQueryRunner();
   try {
-    await lock.connect();
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'each' });
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    await withMigrationLock(dataSource, () => dataSource.runMigrations({ transaction: 'each' }));
   } finally {
-    if (!lock.isReleased) await lock.release();
     await dataSource.destroy();
   }
 }
 
-/** Migrates, then connects the pool the caller keeps (with its timeouts, if any). */
-export async function openDatabase(options: DataSourceOptions): Promise<DataSource> {
-  await migrateDatabase(options);
+/**
+ * Migrates (unless `migrate` is false: the operator's `migrate` commands look before they change),
+ * then connects the pool the caller keeps (with its timeouts, if any).
+ */
+export async function openDatabase(options: DataSourceOptions & { migrate?: boolean }): Promise<DataSource> {
+  if (options.migrate !== false) await migrateDatabase(options);
   const dataSource = createDataSource(options);
   await dataSource.initialize();
   return dataSource;

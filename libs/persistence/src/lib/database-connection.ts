@@ -44,13 +44,15 @@ export interface DatabaseConnection {
   close(): Promise<void>;
 }
 
-/** DATABASE_URL when given, else the embedded server under `<dataDir>/postgres`; migrations applied. */
+/** DATABASE_URL when given, else the embedded server under `<dataDir>/postgres`; migrations applied unless told not to. */
 export async function connectDatabase(options: {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
   applicationName?: string;
   timeouts?: DatabaseTimeouts;
+  /** false: connect without applying pending migrations (default true) */
+  migrate?: boolean;
   log?: (message: string) => void;
 }): Promise<DatabaseConnection> {
   const embedded = options.databaseUrl
@@ -62,6 +64,7 @@ export async function connectDatabase(options: {
       poolSize: options.poolSize,
       applicationName: options.applicationName,
       timeouts: options.timeouts,
+      migrate: options.migrate,
     });
     return {
       dataSource,

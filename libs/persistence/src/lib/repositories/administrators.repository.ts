@@ -7,6 +7,9 @@ export type NewAdministrator = Pick<AdministratorEntity, 'identity' | 'name' | '
   activatedAt?: Date | null;
 };
 
+/** first key of the advisory lock on an owner's e-mail during `account create` */
+const OWNER_LOCK_CLASS = 7_276_366;
+
 export class AdministratorsRepository {
   constructor(private readonly db: Db) {}
 
@@ -30,6 +33,23 @@ export class AdministratorsRepository {
       .where('a.account_id = :accountId', { accountId })
       .andWhere('lower(a.identity) = lower(:identity)', { identity })
       .getOne();
+  }
+
+  /**
+   * The operator's question across accounts (`account create`): the accounts where `identity` is an
+   * administrator with role Admin, oldest first. Inside a transaction it first takes a lock on the
+   * identity, so two creations for one owner queue up and the second sees the first's account.
+   */
+  async accountsAdministeredBy(identity: string): Promise<AccountId[]> {
+    // two-key form: its key space is apart from the one-key locks (migrations, token keys)
+    await this.db.manager().query('SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))', [OWNER_LOCK_CLASS, identity]);
+    const rows: { account_id: AccountId }[] = await this.db
+      .manager()
+      .query(
+        'SELECT a.account_id FROM administrators a JOIN accounts c ON c.id = a.account_id WHERE lower(a.identity) = lower($1) AND a.role = $2 ORDER BY c.created_at, c.id',
+        [identity, SCOPE_ADMIN_ROLE],
+      );
+    return rows.map((r) => r.account_id);
   }
 
   listAll(accountId: AccountId): Promise<AdministratorEntity[]> {

@@ -1,0 +1,114 @@
+/**
+ * Start-up failures an operator can fix (a busy port, a database that is not there yet) end in one
+ * line saying what to change; a stack is kept for our own bugs. The database is retried with back-off
+ * because orchestrators start the API and PostgreSQL together and the API often wins the race.
+ */
+
+/** first wait before retrying the database; each later wait doubles, up to START_RETRY_MAX_DELAY_MS */
+export const START_RETRY_INITIAL_DELAY_MS = 500;
+export const START_RETRY_MAX_DELAY_MS = 8000;
+/** DATABASE_START_ATTEMPTS default: 0.5+1+2+4+8×5 s = 47.5 s of waiting, enough for PostgreSQL's own start */
+export const DEFAULT_DATABASE_START_ATTEMPTS = 10;
+
+/**
+ * Network errors, and PostgreSQL's "starting up" (57P03) and "too many connections" (53300): a later
+ * attempt may succeed. A wrong password or a missing database will not, so those fail at once.
+ */
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P03',
+  '53300',
+]);
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A short reason for the log: the error's code where it has one (a message may carry a host name, never a password). */
+export function unreachableReason(error: unknown): string | undefined {
+  const code = codeOf(error);
+  if (code && TRANSIENT_CODES.has(code)) return code;
+  // node-postgres' own connection timeout and a server gone mid-handshake carry no code
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message === 'string' && /connection (timeout|terminated)/i.test(message)) return 'connection timeout';
+  // "localhost" resolves to ::1 and 127.0.0.1: both refusals come together
+  const inner = (error as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(inner)) return inner.map(unreachableReason).find((r) => r !== undefined);
+  return undefined;
+}
+
+export class DatabaseUnreachable extends Error {
+  constructor(
+    readonly attempts: number,
+    readonly reason: string,
+  ) {
+    super(`database unreachable after ${attempts} attempt(s): ${reason}`);
+  }
+}
+
+export function backoffDelayMs(retry: number): number {
+  return Math.min(START_RETRY_INITIAL_DELAY_MS * 2 ** retry, START_RETRY_MAX_DELAY_MS);
+}
+
+export interface RetryOptions {
+  attempts: number;
+  /** injected so that tests never wait */
+  sleep: (ms: number) => Promise<void>;
+  onRetry: (info: { attempt: number; attempts: number; delayMs: number; reason: string }) => void;
+}
+
+/** `connect` until it succeeds, retrying only while the database is unreachable; DatabaseUnreachable after the last attempt. */
+export async function connectWithRetry<T>(connect: () => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect();
+    } catch (error) {
+      const reason = unreachableReason(error);
+      if (reason === undefined) throw error;
+      if (attempt >= options.attempts) throw new DatabaseUnreachable(attempt, reason);
+      const delayMs = backoffDelayMs(attempt - 1);
+      options.onRetry({ attempt, attempts: options.attempts, delayMs, reason });
+      await options.sleep(delayMs);
+    }
+  }
+}
+
+/** host:port/database of a DATABASE_URL, never its credentials */
+export function describeDatabase(databaseUrl: string | undefined): string {
+  if (!databaseUrl) return 'the embedded PostgreSQL';
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/** PostgreSQL's refusals that only a change of DATABASE_URL fixes */
+const REFUSALS: Record<string, string> = {
+  '28P01': 'the password was refused',
+  '28000': 'the user may not connect',
+  '3D000': 'the database does not exist',
+};
+
+/** The one line for a start-up failure an operator can fix; undefined for anything else (a bug: keep its stack). */
+export function startupFailureLine(error: unknown, context: { port: number; databaseUrl?: string }): string | undefined {
+  const code = codeOf(error);
+  if (code === 'EADDRINUSE') return `port ${context.port} is in use; set PORT to a free port or stop the process that holds it`;
+  if (code === 'EACCES' && (error as { syscall?: unknown }).syscall === 'listen') {
+    return `port ${context.port} may not be opened by this user; set PORT (1024 or above)`;
+  }
+  const database = describeDatabase(context.databaseUrl);
+  if (error instanceof DatabaseUnreachable) {
+    return `cannot reach the database at ${database} (${error.reason}) after ${error.attempts} attempt(s); check DATABASE_URL and that PostgreSQL is running (DATABASE_START_ATTEMPTS sets the attempts)`;
+  }
+  if (code && REFUSALS[code]) return `cannot use the database at ${database}: ${REFUSALS[code]}; check DATABASE_URL`;
+  return undefined;
+}
