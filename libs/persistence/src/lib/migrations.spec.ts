@@ -19,6 +19,7 @@ describe('migrations', () => {
         'WrongCodesIndex1764200000000',
         'AccountUserCount1764300000000',
         'SettledDayTotals1764400000000',
+        'AuthFailures1764500000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
