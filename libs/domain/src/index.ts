@@ -16,3 +16,4 @@ export * from './lib/resources';
 export * from './lib/ra-requests';
 export * from './lib/account-id';
 export * from './lib/access-submission';
+export * from './lib/text';

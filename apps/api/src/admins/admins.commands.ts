@@ -1,5 +1,6 @@
 import {
   ADMIN_EMAIL_MAX_LENGTH,
+  cutText,
   AdminRole,
   InputFields,
   isGiven,
@@ -47,7 +48,7 @@ export function parseRegisterAdmin(body: unknown): RegisterAdminCommand {
 /** POST /admins: the e-mail asked for, journaled even when the body is refused. */
 export function journalNewAdminIdentity({ body }: JournalRequest): JournalFields<string | undefined> {
   const email = InputFields.lenient(body).get('email');
-  return { EmployeeIdentity: typeof email === 'string' ? email.trim().slice(0, ADMIN_EMAIL_MAX_LENGTH) : undefined };
+  return { EmployeeIdentity: typeof email === 'string' ? cutText(email.trim(), ADMIN_EMAIL_MAX_LENGTH) : undefined };
 }
 
 /**

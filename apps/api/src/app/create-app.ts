@@ -9,6 +9,7 @@ import { DtoValidationPipe } from '../http/dto-validation.pipe';
 import { inputGuard } from '../http/input-guard';
 import { serveApiDocs } from '../openapi/api-docs';
 import { assignTraceId } from '../http/trace-id';
+import { answerClientError, answerRouterRefusal } from '../http/framework-errors';
 import { AppModule } from './app.module';
 import { AppRuntime } from './infrastructure.module';
 import { createLogger } from './logger';
@@ -35,6 +36,8 @@ function fastifyAdapter(): FastifyAdapter {
     // on SIGTERM, idle keep-alive connections are closed and new requests refused with 503
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: answerRouterRefusal,
+    clientErrorHandler: answerClientError,
   });
 }
 

@@ -98,4 +98,28 @@ describe('hostile input is refused, never a 500', () => {
       expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
     });
   });
+
+  describe('astral characters cut in two (found by the fuzz run)', () => {
+    // a 403-character e-mail of emoji is refused, and the refusal is journaled with the e-mail cut to
+    // 254 UTF-16 units: the cut fell inside an emoji, and jsonb refused the lone surrogate as a 500
+    it('POST /admins with a long e-mail of emoji is 400', async () => {
+      const res = await t
+        .http()
+        .post('/admins')
+        .set('Authorization', auth)
+        .send({ email: `|&@${'😀'.repeat(200)}`, role: 'Admin' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: 'email must be an e-mail address.', traceId: expect.any(String) });
+    });
+
+    it('POST /v3/users/{id}/phones with a phone of emoji is refused, never a 500', async () => {
+      const res = await t
+        .http()
+        .post(`/v3/users/${userId}/phones`)
+        .set('Authorization', auth)
+        .send({ phones: [`+1${'😀'.repeat(30)}`] });
+      expect(res.status).toBeLessThan(500);
+      expect(res.body).toMatchObject({ message: expect.any(String), traceId: expect.any(String) });
+    });
+  });
 });

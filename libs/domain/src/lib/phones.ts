@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ValidationFailed } from './domain-error';
+import { cutText } from './text';
 
 /** SPEC.md "Limits": at most 5 numbers per V3 phone update. */
 export const MAX_PHONES_PER_REQUEST = 5;
@@ -13,7 +14,7 @@ export function normalizePhoneNumber(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationFailed('A phone number must be a non-empty string.');
   const text = raw.trim().replace(/^00/, '+');
   const phone = text.length <= 40 ? parsePhoneNumberFromString(text) : undefined;
-  if (!phone || !phone.isValid()) throw new ValidationFailed(`Phone number ${raw.trim().slice(0, 40)} is incorrect.`);
+  if (!phone || !phone.isValid()) throw new ValidationFailed(`Phone number ${cutText(raw.trim(), 40)} is incorrect.`);
   return phone.number;
 }
 

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { AccessLanguage, accessLanguageOf } from './access-requests';
 import { InputFields } from './input';
 import { ValidationFailed } from './domain-error';
+import { cutText } from './text';
 import { validateUserIdentity } from './users';
 
 /**
@@ -52,7 +53,7 @@ export function raLanguageOf(body: unknown): AccessLanguage {
 /** The identity a refused body named, when it named one: echoed in the refusal's model. */
 export function raIdentityOf(body: unknown): string | null {
   const identity = InputFields.lenient(body).get('identity');
-  return typeof identity === 'string' && identity.trim() !== '' ? identity.trim().slice(0, 256) : null;
+  return typeof identity === 'string' && identity.trim() !== '' ? cutText(identity.trim(), 256) : null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ValidationFailed } from './domain-error';
+import { cutText } from './text';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-requests';
 
 /**
@@ -21,11 +22,11 @@ function shown(value: unknown): string {
   let text: string;
   try {
     text =
-      typeof value === 'string' ? JSON.stringify(value.slice(0, SHOWN_VALUE_MAX_CHARS + 1)) : String(JSON.stringify(value) ?? typeof value);
+      typeof value === 'string' ? JSON.stringify(cutText(value, SHOWN_VALUE_MAX_CHARS + 1)) : String(JSON.stringify(value) ?? typeof value);
   } catch {
     text = typeof value;
   }
-  return text.length > SHOWN_VALUE_MAX_CHARS ? `${text.slice(0, SHOWN_VALUE_MAX_CHARS)}…` : text;
+  return text.length > SHOWN_VALUE_MAX_CHARS ? `${cutText(text, SHOWN_VALUE_MAX_CHARS)}…` : text;
 }
 
 /** `JwtHS256` or `JwtRS256`, in any case; the canonical spelling is returned. */
