@@ -29,9 +29,16 @@ export function throttleKeyOf(ip: string): string {
   return `${network.join(':')}::/64`;
 }
 
+/** The row of a client (address or /64) in `auth_failures`: the block that refuses right calls is kept per client only. */
+function clientRowOf(ip: string): string {
+  return `ip:${throttleKeyOf(ip)}`;
+}
+
+const isClientRow = (client: string): boolean => client.startsWith('ip:');
+
 /** Whom failures are counted against: the client (address or /64) and the API key tried (hashed: it is input). */
 export function throttledClients(ip: string, apiKey: string | undefined): string[] {
-  const clients = [`ip:${throttleKeyOf(ip)}`];
+  const clients = [clientRowOf(ip)];
   if (apiKey) clients.push(`key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`);
   return clients;
 }
@@ -62,7 +69,7 @@ export class AuthThrottle {
 
   /** Seconds until a blocked client may try again, or 0 when it may try now. */
   retryAfterSeconds(ip: string): number {
-    const key = `ip:${throttleKeyOf(ip)}`;
+    const key = clientRowOf(ip);
     const until = this.blockedUntil.get(key);
     if (until === undefined) return 0;
     const wait = until - this.clock.now().getTime();
@@ -83,7 +90,7 @@ export class AuthThrottle {
       if (count.failures <= AUTH_FAILURES_ALLOWED_PER_WINDOW) continue;
       const until = count.windowStartedAt.getTime() + AUTH_THROTTLE_WINDOW_MS;
       wait = Math.max(wait, Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
-      if (count.client.startsWith('ip:')) this.block(count.client, until);
+      if (isClientRow(count.client)) this.block(count.client, until);
     }
     return wait;
   }
