@@ -1,6 +1,4 @@
 import {
-  ADMIN_EMAIL_MAX_LENGTH,
-  cutText,
   AdminRole,
   InputFields,
   isGiven,
@@ -11,7 +9,6 @@ import {
   validateSettableAdminStatus,
   ValidationFailed,
 } from '@twofold/domain';
-import { JournalFields, JournalRequest } from '@twofold/journal';
 import { QueryParameters } from '../http/parsed-input';
 
 /**
@@ -43,12 +40,6 @@ export function parseRegisterAdmin(body: unknown): RegisterAdminCommand {
   const email = validateAdminEmail(fields.get('email'));
   const name = isGiven(fields.get('name')) ? validateAdminName(fields.get('name')) : email;
   return { email, name, role: validateAdminRole(fields.get('role')) };
-}
-
-/** POST /admins: the e-mail asked for, journaled even when the body is refused. */
-export function journalNewAdminIdentity({ body }: JournalRequest): JournalFields<string | undefined> {
-  const email = InputFields.lenient(body).get('email');
-  return { EmployeeIdentity: typeof email === 'string' ? cutText(email.trim(), ADMIN_EMAIL_MAX_LENGTH) : undefined };
 }
 
 /**

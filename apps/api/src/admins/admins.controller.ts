@@ -5,7 +5,6 @@ import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { PagedModel } from '../http/envelope';
 import { ParsedBody, ParsedQuery } from '../http/parsed-input';
 import {
-  journalNewAdminIdentity,
   ListAdminsQuery,
   parseListAdminsQuery,
   parseRegisterAdmin,
@@ -19,6 +18,7 @@ import { AdminsService } from './admins.service';
 import { Transactional } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { ADMIN_DOCS } from './admins.openapi';
+import { journalNewAdminIdentity } from './admins.journal';
 
 /**
  * SPEC.md "Administrators": every path with and without /v1. Bare objects, not the model envelope;
