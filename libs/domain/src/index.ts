@@ -16,4 +16,5 @@ export * from './lib/resources';
 export * from './lib/ra-requests';
 export * from './lib/account-id';
 export * from './lib/access-submission';
+export * from './lib/code-lockouts';
 export * from './lib/text';

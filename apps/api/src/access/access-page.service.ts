@@ -10,6 +10,7 @@ import {
   decideCodeCheck,
   decideSubmission,
   DomainError,
+  minutesUntil,
   effectiveAccessStatus,
   isCallbackForFrame,
   SubmissionState,
@@ -34,9 +35,10 @@ import { PageLanguage } from '../pages/i18n/languages';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { formFromItsBrowser, newBrowserNonce, PresentedBrowser } from './access-page-binding';
-import { acceptOtpCode, OtpCheckResult, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
+import { acceptOtpCode, OtpCheck, otpAuthenticators } from './access-otp';
+import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
 import { AccessPageForm } from './access-page.form';
-import { AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
+import { AccessCodeError, AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
 import { AccessTokensService } from '../tokens/access-tokens.service';
 import { AppMetrics } from '../metrics/app-metrics';
 
@@ -73,6 +75,8 @@ interface LoadedSubmission {
   user: UserEntity | null;
   otp: AuthenticatorEntity[];
   pendingEnc: Buffer | null;
+  /** the wrong-code streaks of this visitor's address and of the request's resource (none read for a user without OTP) */
+  streaks: CodeAttemptStreaks;
 }
 
 const FINAL_OF_STATUS = { Granted: 'used', Denied: 'denied', Expired: 'expired' } as const;
@@ -100,6 +104,7 @@ export class AccessPageService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly accessTokens: AccessTokensService,
     private readonly metrics: AppMetrics,
+    private readonly lockouts: CodeLockouts,
   ) {
     this.formTokens = new AccessFormTokens(config.encryptionKey);
   }
@@ -140,7 +145,8 @@ export class AccessPageService {
 
     return this.db.transaction(async (): Promise<AccessPageOutcome> => {
       // submissions of one request queue up here: of parallel correct codes only the first grants
-      const loaded = await this.loadSubmission(found, resolved.user.id);
+      const origin: CodeOrigin = { address: visitor.ip, resourceId: found.resourceId, channel: 'page' };
+      const loaded = await this.loadSubmission(found, resolved.user.id, origin);
       const decision = decideSubmission(loaded.state);
       switch (decision.kind) {
         case 'gone':
@@ -151,33 +157,49 @@ export class AccessPageService {
           await this.requests.decide(found.accountId, found.id, 'Expired');
           return final('expired');
         case 'refused':
-          if (decision.reason === 'tooManyCodes') this.metrics.lockout('page', 'user');
-          if (decision.reason === 'tooManyCodes' || decision.reason === 'locked') this.metrics.otpVerification('page', 'locked');
+          if (decision.reason === 'locked') this.metrics.otpVerification('page', 'locked');
           await this.requests.decide(found.accountId, found.id, 'Denied', { userId: resolved.user.id });
           return final(decision.reason);
       }
-      const { row, user, otp, pendingEnc } = loaded;
+      const { row, user, otp, pendingEnc, streaks } = loaded;
       // the decisions left are taken only for a request and a user that exist
       if (!row || !user) throw new Error('decideSubmission went on without the request or its user');
+      const now = loaded.state.now;
+      const codeForm = async (error: AccessCodeError): Promise<AccessPageOutcome> => ({
+        ...frame,
+        kind: 'code',
+        model: { ...(await this.codeModel(row, browserNonce)), error },
+        browserNonce,
+      });
+      if (decision.kind === 'lockedOut') {
+        this.metrics.otpVerification('page', 'locked');
+        return codeForm({ kind: 'lockedOut', minutes: minutesUntil(decision.until, now) });
+      }
       if (decision.kind === 'showSecret')
         return { ...frame, kind: 'enroll', model: await this.enrollModel(row, user, browserNonce), browserNonce };
 
-      const now = loaded.state.now;
-      const accepted = await this.acceptCode(decision.against, row, user, otp, pendingEnc, form.code, now);
-      const next = decideCodeCheck(
-        accepted
-          ? { accepted: true, authenticator: accepted }
-          : { accepted: false, counted: await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES) },
+      const check = await this.checkCode(decision.against, row, user, otp, pendingEnc, form.code, now);
+      this.metrics.otpVerification('page', check.result);
+      if (check.result === 'wrong' && decision.against === 'authenticators')
+        await this.lockouts.countWrongCode(row.accountId, user, origin, streaks, now);
+      if (check.result === 'granted') await this.lockouts.forgetOnGrant(row.accountId, user.id, streaks, now);
+      const next = decideCodeCheck<AuthenticatorKind>(
+        check.result === 'granted'
+          ? { result: 'granted', authenticator: check.authenticator.kind }
+          : check.result === 'replayed'
+            ? { result: 'replayed' }
+            : { result: 'wrong', counted: await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES) },
       );
       if (next.kind === 'outOfCodes') {
         this.metrics.lockout('page', 'request');
         return final('tooManyCodes');
       }
+      if (next.kind === 'alreadyUsed') return codeForm({ kind: 'alreadyUsed' });
       if (next.kind === 'wrongCode') {
         const error = { attemptsLeft: next.attemptsLeft };
         if (decision.against === 'shownSecret')
           return { ...frame, kind: 'enroll', model: { ...(await this.enrollModel(row, user, browserNonce)), error }, browserNonce };
-        return { ...frame, kind: 'code', model: { ...(await this.codeModel(row, browserNonce)), error }, browserNonce };
+        return codeForm({ kind: 'wrongCode', attemptsLeft: next.attemptsLeft });
       }
       const granted = await this.requests.decide(row.accountId, row.id, 'Granted', {
         userId: user.id,
@@ -197,7 +219,7 @@ export class AccessPageService {
    * What decideSubmission looks at, read under the row locks of the request, then of its user (the
    * order every submission takes). The user's factors are read for the user the page admitted.
    */
-  private async loadSubmission(found: AccessRequestEntity, userId: string): Promise<LoadedSubmission> {
+  private async loadSubmission(found: AccessRequestEntity, userId: string, origin: CodeOrigin): Promise<LoadedSubmission> {
     const { accountId } = found;
     const row = await this.requests.findByIdForUpdate(accountId, found.id);
     // after the lock: a submission that waited for another is decided at the time it gets its turn
@@ -207,16 +229,18 @@ export class AccessPageService {
     const otp = otpAuthenticators(all);
     // the shown secret matters only to a user without OTP authenticators: not read for the others
     const pendingEnc = otp.length === 0 ? await this.requests.pendingSecret(accountId, found.id) : null;
+    // lockouts guard the user's authenticators: a user enrolling on this page has no code to guess
+    const streaks = otp.length > 0 ? await this.lockouts.streaksOf(accountId, userId, origin) : { keys: [], rows: [] };
     const state: SubmissionState = {
       request: row,
       now,
       user,
-      userOutOfCodeAttempts: await userOutOfCodeAttempts(this.requests, accountId, userId, now),
+      codesLockedUntil: lockoutInForce(streaks, now)?.until ?? null,
       otpAuthenticators: otp.length,
       hasSecondFactor: await this.hasOtherSecondFactor(accountId, userId, all),
       secretShown: pendingEnc !== null,
     };
-    return { state, row, user, otp, pendingEnc };
+    return { state, row, user, otp, pendingEnc, streaks };
   }
 
   /**
@@ -329,8 +353,8 @@ export class AccessPageService {
     return all.length > 0 || (await this.users.phoneRowsOf(accountId, userId)).length > 0;
   }
 
-  /** The kind of the authenticator that accepted the code (and spent it), or null. */
-  private async acceptCode(
+  /** The code checked against the user's authenticators, or against the secret shown on this request (which it then enrolls). */
+  private async checkCode(
     against: 'shownSecret' | 'authenticators',
     row: AccessRequestEntity,
     user: UserEntity,
@@ -338,13 +362,11 @@ export class AccessPageService {
     pendingEnc: Buffer | null,
     code: string,
     now: Date,
-  ): Promise<AuthenticatorKind | null> {
-    const observe = (result: OtpCheckResult) => this.metrics.otpVerification('page', result);
-    if (against === 'authenticators') return (await acceptOtpCode(this.authenticators, this.cipher, otp, code, now, observe))?.kind ?? null;
+  ): Promise<OtpCheck | { result: 'granted'; authenticator: { kind: AuthenticatorKind } }> {
+    if (against === 'authenticators') return acceptOtpCode(this.authenticators, this.cipher, otp, code, now);
     // decideSubmission checks against the shown secret only when there is one
     const enrolled = pendingEnc !== null && (await this.enrollPending(row, user, pendingEnc, code, now));
-    observe(enrolled ? 'granted' : 'wrong');
-    return enrolled ? 'Totp' : null;
+    return enrolled ? { result: 'granted', authenticator: { kind: 'Totp' } } : { result: 'wrong' };
   }
 
   /** The first valid code of the secret bound to this request becomes the user's Totp authenticator. */

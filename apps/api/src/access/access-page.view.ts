@@ -50,7 +50,23 @@ export interface AccessCodeModel {
   identity: string;
   hidden: Record<string, string>;
   expiry: AccessExpiry;
-  error?: { attemptsLeft: number };
+  error?: AccessCodeError;
+}
+
+/** What the code prompt says above its field after a submission that granted nothing. */
+export type AccessCodeError =
+  | { kind: 'wrongCode'; attemptsLeft: number }
+  /** a code already spent (sent twice, or from the same time step): not counted */
+  | { kind: 'alreadyUsed' }
+  /** too many wrong codes from this address or through this resource: no code is checked for a while */
+  | { kind: 'lockedOut'; minutes: number };
+
+function codeErrorText(lang: PageLanguage, error: AccessCodeError | undefined): string | null {
+  const t = messagesOf(lang).access;
+  if (!error) return null;
+  if (error.kind === 'wrongCode') return t.wrongCode(error.attemptsLeft);
+  if (error.kind === 'alreadyUsed') return t.codeAlreadyUsed;
+  return t.lockedOut(error.minutes);
 }
 
 /** The code prompt of an enrolled user: the code is all it asks for, so the field has the focus. */
@@ -65,7 +81,7 @@ export function renderAccessCode(lang: PageLanguage, nonce: string, model: Acces
 <p>${t.codeIntro(model.identity)}</p>
 ${expiryHint(lang, model.expiry)}<form method="post">
   ${hiddenInputs(model.hidden)}
-  ${codeField(t.codeLabel, model.error ? t.wrongCode(model.error.attemptsLeft) : null, { autofocus: true, title: t.codePattern })}
+  ${codeField(t.codeLabel, codeErrorText(lang, model.error), { autofocus: true, title: t.codePattern })}
   <button type="submit">${t.submit}</button>
 </form>`,
   );

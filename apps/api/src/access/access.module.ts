@@ -5,6 +5,7 @@ import { AccessPageController } from './access-page.controller';
 import { AccessPageService } from './access-page.service';
 import { AccessRequestsController } from './access-requests.controller';
 import { AccessRequestsService } from './access-requests.service';
+import { CodeLockouts } from './code-lockouts';
 import { RaRequestsController } from './ra-requests.controller';
 import { RaRequestsService } from './ra-requests.service';
 
@@ -12,6 +13,6 @@ import { RaRequestsService } from './ra-requests.service';
   imports: [UsersModule, EnrollmentModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
-  providers: [AccessRequestsService, RaRequestsService, AccessPageService],
+  providers: [AccessRequestsService, RaRequestsService, AccessPageService, CodeLockouts],
 })
 export class AccessModule {}

@@ -11,7 +11,11 @@ export type RaReply =
   | { kind: 'enterCode' }
   | { kind: 'wrongCodeRetry'; attemptsLeft: number }
   | { kind: 'wrongCode' }
-  | { kind: 'tooManyCodes' }
+  /** a code already spent (a retransmission, or the same time step again): not a wrong code */
+  | { kind: 'codeAlreadyUsed' }
+  | { kind: 'codeAlreadyUsedRetry' }
+  /** too many wrong codes from the user's address or through this resource (libs/domain code-lockouts.ts) */
+  | { kind: 'lockedOut'; minutes: number }
   | { kind: 'unknownUser' }
   | { kind: 'locked' }
   | { kind: 'noSecondFactor' }
@@ -39,9 +43,13 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
       case 'wrongCodeRetry':
         return `Wrong code. Enter the code again (${reply.attemptsLeft} of ${ATTEMPTS} attempts left).`;
       case 'wrongCode':
-        return 'Access denied: wrong or already used code.';
-      case 'tooManyCodes':
-        return 'Access denied: too many wrong codes. Try again later.';
+        return 'Access denied: wrong code.';
+      case 'codeAlreadyUsed':
+        return 'Access denied: this code has already been used. Wait for the next code.';
+      case 'codeAlreadyUsedRetry':
+        return 'This code has already been used. Wait for the next code and enter it.';
+      case 'lockedOut':
+        return `Access denied: too many wrong codes. Try again in ${reply.minutes} min.`;
       case 'unknownUser':
         return 'Access denied: the user is not registered.';
       case 'locked':
@@ -71,9 +79,13 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
       case 'wrongCodeRetry':
         return `Неверный код. Введите код ещё раз (осталось попыток: ${reply.attemptsLeft} из ${ATTEMPTS}).`;
       case 'wrongCode':
-        return 'Доступ запрещён: неверный или уже использованный код.';
-      case 'tooManyCodes':
-        return 'Доступ запрещён: слишком много неверных кодов. Попробуйте позже.';
+        return 'Доступ запрещён: неверный код.';
+      case 'codeAlreadyUsed':
+        return 'Доступ запрещён: этот код уже использован. Дождитесь следующего кода.';
+      case 'codeAlreadyUsedRetry':
+        return 'Этот код уже использован. Дождитесь следующего кода и введите его.';
+      case 'lockedOut':
+        return `Доступ запрещён: слишком много неверных кодов. Повторите через ${reply.minutes} мин.`;
       case 'unknownUser':
         return 'Доступ запрещён: пользователь не зарегистрирован.';
       case 'locked':

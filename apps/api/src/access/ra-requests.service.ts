@@ -4,6 +4,7 @@ import {
   ACCESS_REQUEST_MAX_FAILED_CODES,
   Clock,
   effectiveAccessStatus,
+  minutesUntil,
   RaChallengeInput,
   RaRequestInput,
   PassCodeIntent,
@@ -24,7 +25,8 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { ResourcePrincipal } from '../auth/principal';
 import { ModelEnvelope } from '../http/envelope';
 import { RaModelDto } from './access.dto';
-import { acceptOtpCode, otpAuthenticators, userOutOfCodeAttempts } from './access-otp';
+import { acceptOtpCode, otpAuthenticators } from './access-otp';
+import { CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
 import { raAnswer, RaFacts } from './ra-answer';
 import { RaReply } from './ra-replies';
 
@@ -33,8 +35,8 @@ type RaEnvelope = ModelEnvelope<RaModelDto>;
 /**
  * The `ra` family (CONTRACT §8.2-8.4): codes checked without a browser, for a RADIUS adapter (VPN, RD
  * Gateway) and a directory server's LDAP bind. Every outcome is HTTP 200 with the whole model (§8.1);
- * every call that names a request is a history item like the page's, under the same per-user
- * wrong-code window and the same replay guard.
+ * every call that names a request is a history item like the page's, under the same code lockouts
+ * (the user's address being the `ip` or `callingStationId` the client sends) and the same replay guard.
  */
 @Injectable()
 export class RaRequestsService {
@@ -46,6 +48,7 @@ export class RaRequestsService {
     private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: AppMetrics,
+    private readonly lockouts: CodeLockouts,
   ) {}
 
   /**
@@ -96,20 +99,27 @@ export class RaRequestsService {
       if (otp.length === 0)
         return deny(authenticators.length > 0 || firstPhone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
       if (input.passCodeIntent.kind === 'delivery') return deny({ kind: 'deliveryUnavailable', method: input.passCodeIntent.method });
-      if (await userOutOfCodeAttempts(this.requests, principal.accountId, user.id, now)) {
-        this.metrics.lockout(channel, 'user');
+      const origin: CodeOrigin = { address: input.userIp, resourceId: principal.resourceId, channel };
+      const streaks = await this.lockouts.streaksOf(principal.accountId, user.id, origin);
+      const lockout = lockoutInForce(streaks, now);
+      if (lockout) {
         if (submitted) this.metrics.otpVerification(channel, 'locked');
-        return deny({ kind: 'tooManyCodes' });
+        return deny({ kind: 'lockedOut', minutes: minutesUntil(lockout.until, now) });
       }
       if (input.passCodeIntent.kind === 'none') {
         const id = await record({ status: 'AwaitingAuthentication', failedAttempts: 0, grantedAt: null, authenticator: null });
         return raAnswer('AwaitingAuthentication', { kind: 'enterCode' }, input.language, { id, identity, phone: firstPhone });
       }
 
-      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, input.passCodeIntent.code, now, (result) =>
-        this.metrics.otpVerification(channel, result),
-      );
-      if (!accepted) return deny({ kind: 'wrongCode' }, true);
+      const check = await acceptOtpCode(this.authenticators, this.cipher, otp, input.passCodeIntent.code, now);
+      this.metrics.otpVerification(channel, check.result);
+      if (check.result === 'replayed') return deny({ kind: 'codeAlreadyUsed' });
+      if (check.result === 'wrong') {
+        await this.lockouts.countWrongCode(principal.accountId, user, origin, streaks, now);
+        return deny({ kind: 'wrongCode' }, true);
+      }
+      await this.lockouts.forgetOnGrant(principal.accountId, user.id, streaks, now);
+      const accepted = check.authenticator;
       const id = await record({ status: 'Granted', failedAttempts: 0, grantedAt: now, authenticator: accepted.kind });
       return raAnswer('Granted', { kind: 'granted' }, input.language, { id, identity, phone: firstPhone, ...acceptedFacts(accepted) });
     });
@@ -152,20 +162,24 @@ export class RaRequestsService {
         return deny({ kind: 'locked' });
       }
       facts.phone = firstPhone;
-      if (await userOutOfCodeAttempts(this.requests, row.accountId, user.id, now)) {
-        this.metrics.lockout(channel, 'user');
-        if (submitted) this.metrics.otpVerification(channel, 'locked');
-        return deny({ kind: 'tooManyCodes' });
-      }
       const otp = otpAuthenticators(authenticators);
       if (otp.length === 0) return deny({ kind: 'noSecondFactor' });
+      // the user's address is the one its ra step recorded
+      const origin: CodeOrigin = { address: row.ip, resourceId: row.resourceId, channel };
+      const streaks = await this.lockouts.streaksOf(row.accountId, user.id, origin);
+      const lockout = lockoutInForce(streaks, now);
+      if (lockout) {
+        if (submitted) this.metrics.otpVerification(channel, 'locked');
+        return deny({ kind: 'lockedOut', minutes: minutesUntil(lockout.until, now) });
+      }
       const code = codeOf(input.challenge);
       if (code === null) return raAnswer('AwaitingAuthentication', challengeReply(input.challenge), language, facts);
 
-      const accepted = await acceptOtpCode(this.authenticators, this.cipher, otp, code, now, (result) =>
-        this.metrics.otpVerification(channel, result),
-      );
-      if (!accepted) {
+      const check = await acceptOtpCode(this.authenticators, this.cipher, otp, code, now);
+      this.metrics.otpVerification(channel, check.result);
+      if (check.result === 'replayed') return raAnswer('AwaitingAuthentication', { kind: 'codeAlreadyUsedRetry' }, language, facts);
+      if (check.result === 'wrong') {
+        await this.lockouts.countWrongCode(row.accountId, user, origin, streaks, now);
         const failed = await this.requests.recordFailedAttempt(row.accountId, row.id, ACCESS_REQUEST_MAX_FAILED_CODES);
         if (!failed || failed.status !== 'AwaitingAuthentication') {
           if (failed) this.metrics.lockout(channel, 'request');
@@ -174,6 +188,8 @@ export class RaRequestsService {
         const attemptsLeft = ACCESS_REQUEST_MAX_FAILED_CODES - failed.failedAttempts;
         return raAnswer('AwaitingAuthentication', { kind: 'wrongCodeRetry', attemptsLeft }, language, facts);
       }
+      await this.lockouts.forgetOnGrant(row.accountId, user.id, streaks, now);
+      const accepted = check.authenticator;
       if (!(await this.grant(row, user, accepted, now))) return raAnswer('Denied', { kind: 'requestNotValid' }, language, facts);
       return raAnswer('Granted', { kind: 'granted' }, language, { ...facts, ...acceptedFacts(accepted) });
     });

@@ -15,6 +15,7 @@ import {
   SecretCipher,
   TokenSigningKeysRepository,
   UsersRepository,
+  WrongCodeStreaksRepository,
 } from '@twofold/persistence';
 import { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
@@ -51,6 +52,7 @@ const REPOSITORIES = [
   UsersRepository,
   AuthenticatorsRepository,
   TokenSigningKeysRepository,
+  WrongCodeStreaksRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -1,7 +1,7 @@
 import { Clock } from '@twofold/domain';
 import { AuthFailuresRepository } from '@twofold/persistence';
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
+import { addressNetworkOf } from '../http/client-address';
 
 /** CONTRACT §4: the 21st failed attempt within a minute from one client is refused, and all after it. */
 export const AUTH_FAILURES_ALLOWED_PER_WINDOW = 20;
@@ -9,29 +9,9 @@ export const AUTH_THROTTLE_WINDOW_MS = 60_000;
 /** bound on remembered blocks, so a flood of addresses cannot grow memory without limit */
 const MAX_TRACKED_CLIENTS = 100_000;
 
-/**
- * Whom a failure is counted against: an IPv4 address, or an IPv6 address's /64 network. One host
- * is handed a whole /64 (SLAAC, privacy addresses), so counting exact IPv6 addresses would give an
- * attacker 2^64 fresh budgets (issue 13, finding 8). An IPv4-mapped IPv6 address counts as its IPv4.
- */
-export function throttleKeyOf(ip: string): string {
-  const address = ip.split('%')[0].toLowerCase();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
-  if (mapped) return mapped[1];
-  if (isIP(address) !== 6) return address;
-  const [head, tail] = address.split('::');
-  const groups = (text: string | undefined) => (text ? text.split(':') : []);
-  const width = (list: string[]) => list.reduce((sum, group) => sum + (group.includes('.') ? 2 : 1), 0);
-  const left = groups(head);
-  const right = groups(tail);
-  const zeros = tail === undefined ? [] : Array<string>(8 - width(left) - width(right)).fill('0');
-  const network = [...left, ...zeros, ...right].slice(0, 4).map((group) => parseInt(group, 16).toString(16));
-  return `${network.join(':')}::/64`;
-}
-
 /** The row of a client (address or /64) in `auth_failures`: the block that refuses right calls is kept per client only. */
 function clientRowOf(ip: string): string {
-  return `ip:${throttleKeyOf(ip)}`;
+  return `ip:${addressNetworkOf(ip)}`;
 }
 
 const isClientRow = (client: string): boolean => client.startsWith('ip:');

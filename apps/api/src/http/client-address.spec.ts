@@ -1,5 +1,5 @@
 import { ConfigError, parseTrustedProxies } from '../config/app-config';
-import { ClientAddressResolver } from './client-address';
+import { addressNetworkOf, ClientAddressResolver } from './client-address';
 
 describe('client address behind trusted proxies', () => {
   it('ignores X-Forwarded-For from a peer that is not a trusted proxy', () => {
@@ -25,5 +25,21 @@ describe('client address behind trusted proxies', () => {
     for (const bad of ['10.0.0', '10.0.0.0/33', 'fd00::/129', 'proxy.example', '10.0.0.1/8/1', '10.0.0.1,']) {
       expect(() => parseTrustedProxies(bad)).toThrow(ConfigError);
     }
+  });
+});
+
+describe('addressNetworkOf', () => {
+  it.each([
+    ['1.2.3.4', '1.2.3.4'],
+    ['::ffff:1.2.3.4', '1.2.3.4'],
+    ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['64:ff9b::192.0.2.1', '64:ff9b:0:0::/64'],
+    ['2001:db8:1:2:3:4:192.0.2.1', '2001:db8:1:2::/64'],
+  ])('%s counts as %s', (ip, key) => {
+    expect(addressNetworkOf(ip)).toBe(key);
   });
 });

@@ -50,3 +50,24 @@ export class ClientAddressResolver {
     return client;
   }
 }
+
+/**
+ * The network a client address counts as, for throttles and code lockouts: an IPv4 address, or an
+ * IPv6 address's /64 network. One host
+ * is handed a whole /64 (SLAAC, privacy addresses), so counting exact IPv6 addresses would give an
+ * attacker 2^64 fresh budgets (issue 13, finding 8). An IPv4-mapped IPv6 address counts as its IPv4.
+ */
+export function addressNetworkOf(ip: string): string {
+  const address = ip.split('%')[0].toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (mapped) return mapped[1];
+  if (isIP(address) !== 6) return address;
+  const [head, tail] = address.split('::');
+  const groups = (text: string | undefined) => (text ? text.split(':') : []);
+  const width = (list: string[]) => list.reduce((sum, group) => sum + (group.includes('.') ? 2 : 1), 0);
+  const left = groups(head);
+  const right = groups(tail);
+  const zeros = tail === undefined ? [] : Array<string>(8 - width(left) - width(right)).fill('0');
+  const network = [...left, ...zeros, ...right].slice(0, 4).map((group) => parseInt(group, 16).toString(16));
+  return `${network.join(':')}::/64`;
+}

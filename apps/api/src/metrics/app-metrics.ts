@@ -11,15 +11,16 @@ export type OtpChannel = AccessRequestChannel | 'enrollment';
 /**
  * What became of a submitted code. `replayed`: a code of a time step or counter already spent (sent
  * again, or spent first by a parallel submission); still refused. `locked`: not checked at all, the
- * user being locked by an administrator or out of wrong-code attempts.
+ * user being locked by an administrator or locked out for wrong codes.
  */
 export type OtpResult = 'granted' | 'wrong' | 'replayed' | 'locked';
 
 /**
- * `user`: the user's wrong-code window over all their requests is full (refused before any check);
- * `request`: a request's own attempts are spent and it is Denied.
+ * `address`, `resource`: a wrong code started a lockout of the user's codes from one address network
+ * or through one resource (libs/domain code-lockouts.ts); `request`: a request's own five attempts
+ * are spent and it is Denied.
  */
-export type LockoutScope = 'user' | 'request';
+export type LockoutScope = 'address' | 'resource' | 'request';
 
 /** What `pg.Pool` exposes of its state (the TypeORM postgres driver's `master`). */
 interface PoolState {
@@ -69,7 +70,7 @@ export class AppMetrics {
   });
   private readonly lockouts = new Counter({
     name: 'twofold_code_lockouts_total',
-    help: 'Code submissions refused for too many wrong codes, by channel and scope (user: the per-user window; request: its attempts spent)',
+    help: 'Lockouts for too many wrong codes, by channel and scope (address, resource: a user locked out from one network or through one resource; request: its five attempts spent)',
     labelNames: ['channel', 'scope'] as const,
     registers: [this.registry],
   });

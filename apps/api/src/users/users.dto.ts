@@ -1,8 +1,24 @@
-import { SYSTEM_GROUP_NAME } from '@twofold/domain';
-import { UserDetails, UserEntity } from '@twofold/persistence';
-import { configuredKinds } from '@twofold/domain';
+import { CodeLockoutScope, configuredKinds, SYSTEM_GROUP_NAME } from '@twofold/domain';
+import { CodeLockoutRecord, UserDetails, UserEntity } from '@twofold/persistence';
 
-/** SPEC.md "User". `phones` only when the list was asked withPhones=true (CONTRACT §6). */
+/**
+ * A lockout of the user's codes in force (issue 13, finding 4): from one address network (`address`:
+ * an IPv4 address, an IPv6 /64, or `unknown` when the client sent none) or through one resource. The
+ * user can still sign in from elsewhere; `POST /v2/users/{id}/unlock` clears every lockout.
+ */
+export interface CodeLockoutDto {
+  scope: CodeLockoutScope;
+  address: string | null;
+  resource: { id: string; name: string | null } | null;
+  wrongCodes: number;
+  lockedUntil: string;
+}
+
+/**
+ * SPEC.md "User". `phones` only when the list was asked withPhones=true (CONTRACT §6). `codeLockouts`
+ * is ours: what a helpdesk needs when a user says their codes are refused (`isLocked` is only an
+ * administrator's lock, as SPEC.md has it).
+ */
 export interface UserDto {
   id: string;
   identity: string;
@@ -15,6 +31,7 @@ export interface UserDto {
   groups: string[];
   authenticators: string[];
   customFields: { name: string; value: string }[];
+  codeLockouts: CodeLockoutDto[];
   phones?: string[];
 }
 
@@ -58,7 +75,20 @@ export function groupNamesOf(details: UserDetails): string[] {
   return [SYSTEM_GROUP_NAME, ...details.groups];
 }
 
-export function toUserDto(user: UserEntity, details: UserDetails, options: { withPhones: boolean }): UserDto {
+/** The lockouts still in force at `now`. */
+export function codeLockoutsAt(lockouts: readonly CodeLockoutRecord[], now: Date): CodeLockoutDto[] {
+  return lockouts
+    .filter((lockout) => lockout.lockedUntil.getTime() > now.getTime())
+    .map((lockout) => ({
+      scope: lockout.scope,
+      address: lockout.scope === 'address' ? lockout.scopeKey : null,
+      resource: lockout.scope === 'resource' ? { id: lockout.scopeKey, name: lockout.resourceName } : null,
+      wrongCodes: lockout.failures,
+      lockedUntil: lockout.lockedUntil.toISOString(),
+    }));
+}
+
+export function toUserDto(user: UserEntity, details: UserDetails, options: { withPhones: boolean; now: Date }): UserDto {
   const authenticators = configuredKinds(details.authenticatorKinds, details.phones.length > 0);
   const dto: UserDto = {
     id: user.id,
@@ -72,6 +102,7 @@ export function toUserDto(user: UserEntity, details: UserDetails, options: { wit
     groups: groupNamesOf(details),
     authenticators,
     customFields: details.customFields,
+    codeLockouts: codeLockoutsAt(details.codeLockouts, options.now),
   };
   if (options.withPhones) dto.phones = details.phones;
   return dto;

@@ -8,6 +8,30 @@ export class CustomField {
   @ApiProperty() value!: string;
 }
 
+/** Ours (issue 13): a lockout of the user's codes in force, from one address network or through one resource. */
+export class CodeLockout {
+  @ApiProperty({ enum: ['address', 'resource'] }) scope!: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'scope address: an IPv4 address, an IPv6 /64 network, or `unknown` when the client sent no user address',
+  })
+  address!: string | null;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string', nullable: true, description: 'null when the resource was deleted since' },
+    },
+    required: ['id', 'name'],
+    description: 'scope resource: the resource the codes came through',
+  })
+  resource!: { id: string; name: string | null } | null;
+  @ApiProperty({ description: 'wrong codes in a row in this scope' }) wrongCodes!: number;
+  @ApiProperty({ format: 'date-time', description: 'no code of the user is checked in this scope until then' }) lockedUntil!: string;
+}
+
 /** SPEC.md "User"; `phones` only when the list was asked `withPhones=true` (CONTRACT §6). */
 export class User {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -21,6 +45,11 @@ export class User {
   @ApiProperty({ type: [String], description: 'the system group AllUsers first' }) groups!: string[];
   @ApiProperty({ type: 'array', items: { type: 'string', enum: [...AUTHENTICATOR_KINDS] } }) authenticators!: string[];
   @ApiProperty({ type: [CustomField] }) customFields!: CustomField[];
+  @ApiProperty({
+    type: [CodeLockout],
+    description: 'ours: lockouts for wrong codes in force (isLocked is only an administrator lock); POST /v2/users/{id}/unlock clears them',
+  })
+  codeLockouts!: CodeLockout[];
   @ApiPropertyOptional({ type: 'array', items: { type: 'string', pattern: '^\\+\\d{7,15}$' }, description: 'E.164; with withPhones=true' })
   phones?: string[];
 }
@@ -146,8 +175,17 @@ const USER = {
   groups: ['AllUsers', 'VPN'],
   authenticators: ['Totp'],
   customFields: [{ name: 'Department', value: 'Sales' }],
+  codeLockouts: [{ scope: 'address', address: '203.0.113.7', resource: null, wrongCodes: 5, lockedUntil: EXAMPLE.later }],
 };
-const NEW_USER = { ...USER, isEnrolled: false, lastLogin: null, authenticators: [], groups: ['AllUsers'], customFields: [] };
+const NEW_USER = {
+  ...USER,
+  isEnrolled: false,
+  lastLogin: null,
+  authenticators: [],
+  groups: ['AllUsers'],
+  customFields: [],
+  codeLockouts: [],
+};
 const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
 
 const NOT_FOUND = 'User not found.';
@@ -256,6 +294,7 @@ export const USER_DOCS = {
   },
   unlock: {
     summary: 'Unlock a user',
+    description: 'Ends an administrator lock (isLocked) and every lockout for wrong codes (codeLockouts).',
     envelope: 'model',
     ok: { schema: modelEnvelope(null), example: ok(null, 'User unlocked.') },
     errors: { 404: NOT_FOUND },

@@ -14,7 +14,15 @@ import {
   UserFieldChanges,
 } from '@twofold/domain';
 import { JournalField, journalDetails, JournalWriter, JournalFields, journalFacts } from '@twofold/journal';
-import { AccountsRepository, GroupsRepository, isUniqueViolation, UserDetails, UserEntity, UsersRepository } from '@twofold/persistence';
+import {
+  AccountsRepository,
+  GroupsRepository,
+  isUniqueViolation,
+  UserDetails,
+  UserEntity,
+  UsersRepository,
+  WrongCodeStreaksRepository,
+} from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { AccountPrincipal } from '../auth/principal';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
@@ -38,7 +46,7 @@ import { userEnrollmentMail } from '../mail/messages';
  * The user API of every generation (SPEC.md "Users", CONTRACT §6). Handlers run in the request's
  * transaction (JournalInterceptor); a change of one user's sets locks the user row first.
  */
-const NO_DETAILS: UserDetails = { groups: [], authenticatorKinds: [], phones: [], customFields: [] };
+const NO_DETAILS: UserDetails = { groups: [], authenticatorKinds: [], phones: [], customFields: [], codeLockouts: [] };
 
 @Injectable()
 export class UsersService {
@@ -50,6 +58,7 @@ export class UsersService {
     private readonly links: EnrollmentLinksService,
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly wrongCodes: WrongCodeStreaksRepository,
   ) {}
 
   async count(accountId: AccountId): Promise<UsersCountDto> {
@@ -60,7 +69,8 @@ export class UsersService {
   async list(accountId: AccountId, query: ListUsersQuery): Promise<UserDto[]> {
     const filter = query.identity ? { identity: query.identity } : {};
     const found = await this.users.listWithDetails(accountId, filter, query.page);
-    return found.map(({ user, details }) => toUserDto(user, details, { withPhones: query.withPhones }));
+    const now = this.clock.now();
+    return found.map(({ user, details }) => toUserDto(user, details, { withPhones: query.withPhones, now }));
   }
 
   async create(principal: AccountPrincipal, command: CreateUserCommand): Promise<CreatedUserDto> {
@@ -95,7 +105,7 @@ export class UsersService {
     const [dto] =
       groups.length > 0 || phone
         ? await this.toDtos(accountId, [user], { withPhones: false })
-        : [toUserDto(user, NO_DETAILS, { withPhones: false })];
+        : [toUserDto(user, NO_DETAILS, { withPhones: false, now: this.clock.now() })];
     return enrollmentLink ? { ...dto, enrollmentLink } : dto;
   }
 
@@ -106,6 +116,7 @@ export class UsersService {
     const toAdd = requireExistingGroups(addGroups, await this.groups.findByNames(accountId, addGroups));
     const toRemove = requireExistingGroups(removeGroups, await this.groups.findByNames(accountId, removeGroups));
     await this.applyFieldChanges(accountId, user, command.changes);
+    if (command.changes.isLocked === false) await this.clearCodeLockouts(accountId, user);
     await this.users.addToGroups(
       accountId,
       user.id,
@@ -132,6 +143,16 @@ export class UsersService {
     const user = await this.findForUpdate(accountId, id);
     journalDetails.add({ UserLocked: String(isLocked) });
     await this.users.update(accountId, user.id, { isLocked });
+    if (!isLocked) await this.clearCodeLockouts(accountId, user);
+  }
+
+  /**
+   * An unlock also ends the user's lockouts for wrong codes (the helpdesk's one button, issue 13):
+   * every streak goes, and the journal says how many lockouts were in force.
+   */
+  private async clearCodeLockouts(accountId: AccountId, user: UserEntity): Promise<void> {
+    const cleared = await this.wrongCodes.clear(accountId, user.id, this.clock.now());
+    journalDetails.add({ CodeLockoutsCleared: String(cleared) });
   }
 
   /** V2: the one SMS/call number; adds it, or replaces the stored one. */
@@ -245,7 +266,8 @@ export class UsersService {
       accountId,
       users.map((user) => user.id),
     );
-    return users.map((user) => toUserDto(user, details.get(user.id) ?? NO_DETAILS, options));
+    const now = this.clock.now();
+    return users.map((user) => toUserDto(user, details.get(user.id) ?? NO_DETAILS, { ...options, now }));
   }
 
   private async mustFind(accountId: AccountId, id: string): Promise<UserEntity> {

@@ -35,6 +35,7 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
         groups: ['AllUsers'],
         authenticators: ['Sms'],
         customFields: [],
+        codeLockouts: [],
       },
       success: true,
       message: null,

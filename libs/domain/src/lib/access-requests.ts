@@ -13,12 +13,6 @@ export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 export const ACCESS_REQUEST_CLAIMS_MAX_CHARS = 8192;
 export const ACCESS_REQUEST_CALLBACK_URL_MAX_CHARS = 2048;
 export const ACCESS_REQUEST_PHONE_MAX_CHARS = 32;
-/**
- * Wrong codes of one user, summed over the requests created in the last ACCESS_REQUEST_TTL_MINUTES:
- * from this many on, no code of that user is checked until older requests leave the window. Stops
- * guessing across many requests (each has only five tries) and through /access/requests/ra.
- */
-export const ACCESS_USER_MAX_RECENT_FAILED_CODES = 10;
 
 export const ACCESS_REQUEST_STATUSES = ['AwaitingAuthentication', 'Granted', 'Denied', 'Expired'] as const;
 export type AccessRequestStatusName = (typeof ACCESS_REQUEST_STATUSES)[number];

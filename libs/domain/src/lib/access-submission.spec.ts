@@ -3,6 +3,7 @@ import { decideCodeCheck, decideSubmission, SubmissionState } from './access-sub
 
 const created = new Date('2026-03-01T10:00:00Z');
 const minutes = (n: number) => new Date(created.getTime() + n * 60_000);
+const lockedUntil = minutes(3);
 
 /** An awaiting request of an unlocked user with one TOTP app, a minute after it was created. */
 function state(changes: Partial<SubmissionState> = {}): SubmissionState {
@@ -10,7 +11,7 @@ function state(changes: Partial<SubmissionState> = {}): SubmissionState {
     request: { status: 'AwaitingAuthentication', createdAt: created },
     now: minutes(1),
     user: { isLocked: false },
-    userOutOfCodeAttempts: false,
+    codesLockedUntil: null,
     otpAuthenticators: 1,
     hasSecondFactor: true,
     secretShown: false,
@@ -55,15 +56,21 @@ describe('decideSubmission: what a code submitted on the access page does, befor
   });
 
   it('a locked user is refused, before the attempts are counted', () => {
-    expect(decideSubmission(state({ user: { isLocked: true }, userOutOfCodeAttempts: true }))).toEqual({
+    expect(decideSubmission(state({ user: { isLocked: true }, codesLockedUntil: lockedUntil }))).toEqual({
       kind: 'refused',
       reason: 'locked',
     });
   });
 
-  it('a user out of code attempts over their recent requests is refused before any code is checked', () => {
-    expect(decideSubmission(state({ userOutOfCodeAttempts: true }))).toEqual({ kind: 'refused', reason: 'tooManyCodes' });
-    expect(decideSubmission(state({ ...newcomer, userOutOfCodeAttempts: true }))).toEqual({ kind: 'refused', reason: 'tooManyCodes' });
+  it('a user locked out for wrong codes (from this address or through this resource) has no code checked, and the request waits', () => {
+    expect(decideSubmission(state({ codesLockedUntil: lockedUntil }))).toEqual({ kind: 'lockedOut', until: lockedUntil });
+  });
+
+  it('a lockout does not stop a user without authenticators from enrolling: there is no code of theirs to guess', () => {
+    expect(decideSubmission(state({ ...newcomer, secretShown: true, codesLockedUntil: lockedUntil }))).toEqual({
+      kind: 'checkCode',
+      against: 'shownSecret',
+    });
   });
 
   it('a user whose only second factor the page cannot check (a phone, Telegram) is refused, not enrolled over it', () => {
@@ -88,27 +95,31 @@ describe('decideSubmission: what a code submitted on the access page does, befor
 
 describe('decideCodeCheck: what the checked code does', () => {
   it('an accepted code grants', () => {
-    expect(decideCodeCheck({ accepted: true, authenticator: 'HotpToken' })).toEqual({ kind: 'granted', authenticator: 'HotpToken' });
+    expect(decideCodeCheck({ result: 'granted', authenticator: 'HotpToken' })).toEqual({ kind: 'granted', authenticator: 'HotpToken' });
   });
 
   it('a wrong code counted on an awaiting request shows the attempts left', () => {
-    expect(decideCodeCheck({ accepted: false, counted: { failedAttempts: 1, status: 'AwaitingAuthentication' } })).toEqual({
+    expect(decideCodeCheck({ result: 'wrong', counted: { failedAttempts: 1, status: 'AwaitingAuthentication' } })).toEqual({
       kind: 'wrongCode',
       attemptsLeft: ACCESS_REQUEST_MAX_FAILED_CODES - 1,
     });
-    expect(decideCodeCheck({ accepted: false, counted: { failedAttempts: 4, status: 'AwaitingAuthentication' } })).toEqual({
+    expect(decideCodeCheck({ result: 'wrong', counted: { failedAttempts: 4, status: 'AwaitingAuthentication' } })).toEqual({
       kind: 'wrongCode',
       attemptsLeft: 1,
     });
   });
 
+  it('a replayed code (already spent) counts nothing and shows the form again', () => {
+    expect(decideCodeCheck({ result: 'replayed' })).toEqual({ kind: 'alreadyUsed' });
+  });
+
   it('the wrong code whose count denied the request ends it', () => {
-    expect(decideCodeCheck({ accepted: false, counted: { failedAttempts: ACCESS_REQUEST_MAX_FAILED_CODES, status: 'Denied' } })).toEqual({
+    expect(decideCodeCheck({ result: 'wrong', counted: { failedAttempts: ACCESS_REQUEST_MAX_FAILED_CODES, status: 'Denied' } })).toEqual({
       kind: 'outOfCodes',
     });
   });
 
   it('a wrong code on a request another submission decided meanwhile ends it', () => {
-    expect(decideCodeCheck({ accepted: false, counted: null })).toEqual({ kind: 'outOfCodes' });
+    expect(decideCodeCheck({ result: 'wrong', counted: null })).toEqual({ kind: 'outOfCodes' });
   });
 });

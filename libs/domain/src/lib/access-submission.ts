@@ -10,8 +10,11 @@ export interface SubmissionState {
   now: Date;
   /** null: the request's user is gone */
   user: { isLocked: boolean } | null;
-  /** the user's wrong codes over their recent requests reached ACCESS_USER_MAX_RECENT_FAILED_CODES */
-  userOutOfCodeAttempts: boolean;
+  /**
+   * until when the user's codes from this address or through this resource are locked out
+   * (code-lockouts.ts), null when they are not; read only for a user with OTP authenticators
+   */
+  codesLockedUntil: Date | null;
   /** the user's authenticators whose codes the page checks (Totp, TotpToken, HotpToken) */
   otpAuthenticators: number;
   /** the user has a second factor of any kind: an authenticator (OTP or not) or a phone */
@@ -21,7 +24,7 @@ export interface SubmissionState {
 }
 
 /** Why a submission denies the request, before any code is checked. */
-export type SubmissionRefusal = 'locked' | 'tooManyCodes' | 'noOtpFactor';
+export type SubmissionRefusal = 'locked' | 'noOtpFactor';
 
 /** What a submission does before its code is looked at; the refusals come in this order. */
 export type SubmissionDecision =
@@ -33,6 +36,8 @@ export type SubmissionDecision =
   | { kind: 'expire' }
   /** the request becomes Denied, whatever the code */
   | { kind: 'refused'; reason: SubmissionRefusal }
+  /** no code is checked until then (the right one neither); the request keeps waiting, nothing is counted */
+  | { kind: 'lockedOut'; until: Date }
   /** nothing to check the code against yet: the page shows a secret to enroll, and no attempt is counted */
   | { kind: 'showSecret' }
   /** the code is checked against the secret shown on this request, or against the user's authenticators */
@@ -46,9 +51,11 @@ export function decideSubmission(state: SubmissionState): SubmissionDecision {
     return request.status === 'AwaitingAuthentication' ? { kind: 'expire' } : { kind: 'closed', status };
   if (!user) return { kind: 'gone' };
   if (user.isLocked) return { kind: 'refused', reason: 'locked' };
-  // guessing across many requests of one user: refused before any code is checked
-  if (state.userOutOfCodeAttempts) return { kind: 'refused', reason: 'tooManyCodes' };
-  if (state.otpAuthenticators > 0) return { kind: 'checkCode', against: 'authenticators' };
+  if (state.otpAuthenticators > 0) {
+    // guessing from one place or through one resource: no code is looked at, so none answers a guess
+    if (state.codesLockedUntil) return { kind: 'lockedOut', until: state.codesLockedUntil };
+    return { kind: 'checkCode', against: 'authenticators' };
+  }
   // a factor the page cannot check (a phone, Telegram): enrolling an app over it would let whoever holds
   // the page's URL replace it, so the administrator sends an enrollment link instead
   if (state.hasSecondFactor) return { kind: 'refused', reason: 'noOtpFactor' };
@@ -57,23 +64,28 @@ export function decideSubmission(state: SubmissionState): SubmissionDecision {
 }
 
 /**
- * How checking the code came out: accepted (by the kind of authenticator), or wrong and counted on the request. `counted` is the
- * request after the count, null when it was no longer awaiting (another submission decided it first).
+ * How checking the code came out: accepted (by the kind of authenticator); replayed (a code already
+ * spent: not a guess, nothing counted); or wrong and counted on the request. `counted` is the request
+ * after the count, null when it was no longer awaiting (another submission decided it first).
  */
 export type CodeCheck<Authenticator> =
-  | { accepted: true; authenticator: Authenticator }
-  | { accepted: false; counted: { failedAttempts: number; status: AccessRequestStatusName } | null };
+  | { result: 'granted'; authenticator: Authenticator }
+  | { result: 'replayed' }
+  | { result: 'wrong'; counted: { failedAttempts: number; status: AccessRequestStatusName } | null };
 
 export type CodeCheckDecision<Authenticator> =
   /** the request is to be Granted by that authenticator (unless another submission granted it first) */
   | { kind: 'granted'; authenticator: Authenticator }
   /** the form again, with the attempts left on this request */
   | { kind: 'wrongCode'; attemptsLeft: number }
+  /** the form again, saying the code was used already: wait for the next one */
+  | { kind: 'alreadyUsed' }
   /** the count of this wrong code denied the request (the fifth), or it was decided meanwhile */
   | { kind: 'outOfCodes' };
 
 export function decideCodeCheck<Authenticator>(check: CodeCheck<Authenticator>): CodeCheckDecision<Authenticator> {
-  if (check.accepted) return { kind: 'granted', authenticator: check.authenticator };
+  if (check.result === 'granted') return { kind: 'granted', authenticator: check.authenticator };
+  if (check.result === 'replayed') return { kind: 'alreadyUsed' };
   const { counted } = check;
   if (!counted || counted.status !== 'AwaitingAuthentication') return { kind: 'outOfCodes' };
   return { kind: 'wrongCode', attemptsLeft: ACCESS_REQUEST_MAX_FAILED_CODES - counted.failedAttempts };

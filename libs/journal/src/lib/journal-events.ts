@@ -50,6 +50,8 @@ export const OUR_JOURNAL_FIELDS = [
   'AuthenticatorKind',
   'AuthenticatorName',
   'AuthenticatorPreviousName',
+  'Channel',
+  'CodeLockoutsCleared',
   'CopyIds',
   'CustomFields',
   'EmployeeId',
@@ -58,6 +60,8 @@ export const OUR_JOURNAL_FIELDS = [
   'GroupId',
   'GroupName',
   'GroupNames',
+  'LockedUntil',
+  'LockoutScope',
   'PhonesAdded',
   'PhonesRemoved',
   'Reason',
@@ -70,6 +74,7 @@ export const OUR_JOURNAL_FIELDS = [
   'TargetUserIds',
   'UserId',
   'UserLocked',
+  'WrongCodes',
 ] as const;
 
 /** Every key an event's additionalFields may carry. */

@@ -20,6 +20,7 @@ describe('migrations', () => {
         'AccountUserCount1764300000000',
         'SettledDayTotals1764400000000',
         'AuthFailures1764500000000',
+        'WrongCodeStreaks1764600000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -47,6 +48,7 @@ describe('migrations', () => {
         'token_signing_keys',
         'user_groups',
         'users',
+        'wrong_code_streaks',
       ]);
       const indexNames = indexes.rows.map((r) => r.indexname);
       for (const expected of [
@@ -57,10 +59,13 @@ describe('migrations', () => {
         'access_requests_account_awaiting',
         'groups_account_name',
         'token_signing_keys_one_active',
-        'access_requests_user_wrong_codes',
+        'wrong_code_streaks_locked',
       ]) {
         expect(indexNames).toContain(expected);
       }
+
+      // the per-user sum of recent wrong codes gave way to wrong_code_streaks (issue 13, finding 4)
+      expect(indexNames).not.toContain('access_requests_user_wrong_codes');
 
       for (let i = 0; i < applied.length; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await dataSource.showMigrations()).toBe(true);

@@ -35,6 +35,9 @@ export const en: PageMessages = {
     submit: 'Confirm',
     expiresIn: (minutes: number) => `This request expires in ${minutes} ${plural('en', minutes, { one: 'minute', other: 'minutes' })}.`,
     wrongCode: (left: number) => `That code is not right. ${left} attempt(s) left.`,
+    codeAlreadyUsed: 'That code has already been used. Wait for the next code and enter it.',
+    lockedOut: (minutes: number) =>
+      `Too many wrong codes. Try again in ${minutes} ${plural('en', minutes, { one: 'minute', other: 'minutes' })}, or ask your administrator to unlock your sign-in.`,
     grantedTitle: 'Access granted',
     granted: 'Returning you to the application… If nothing happens, press Continue.',
     grantedNoCallback: 'Sign-in confirmed. You can close this page and return to the application.',

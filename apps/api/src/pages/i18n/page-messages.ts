@@ -40,6 +40,8 @@ export interface AccessMessages {
   submit: string;
   expiresIn: (minutes: number) => string;
   wrongCode: (left: number) => string;
+  codeAlreadyUsed: string;
+  lockedOut: (minutes: number) => string;
   grantedTitle: string;
   granted: string;
   grantedNoCallback: string;

@@ -36,6 +36,9 @@ export const ru: PageMessages = {
     expiresIn: (minutes: number) =>
       `Запрос действует ещё ${minutes} ${plural('ru', minutes, { one: 'минуту', few: 'минуты', many: 'минут', other: 'минуты' })}.`,
     wrongCode: (left: number) => `Неверный код. Осталось попыток: ${left}.`,
+    codeAlreadyUsed: 'Этот код уже использован. Дождитесь следующего кода и введите его.',
+    lockedOut: (minutes: number) =>
+      `Слишком много неверных кодов. Попробуйте снова через ${minutes} ${plural('ru', minutes, { one: 'минуту', few: 'минуты', many: 'минут', other: 'минуты' })} или попросите администратора разблокировать вход.`,
     grantedTitle: 'Доступ разрешён',
     granted: 'Возвращаем вас в приложение… Если ничего не происходит, нажмите «Продолжить».',
     grantedNoCallback: 'Вход подтверждён. Закройте эту страницу и вернитесь в приложение.',

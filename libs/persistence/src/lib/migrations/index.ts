@@ -8,6 +8,7 @@ import { WrongCodesIndex1764200000000 } from './1764200000000-wrong-codes-index'
 import { AccountUserCount1764300000000 } from './1764300000000-account-user-count';
 import { SettledDayTotals1764400000000 } from './1764400000000-settled-day-totals';
 import { AuthFailures1764500000000 } from './1764500000000-auth-failures';
+import { WrongCodeStreaks1764600000000 } from './1764600000000-wrong-code-streaks';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const ALL_MIGRATIONS = [
   AccountUserCount1764300000000,
   SettledDayTotals1764400000000,
   AuthFailures1764500000000,
+  WrongCodeStreaks1764600000000,
 ];

@@ -251,18 +251,6 @@ export class AccessRequestsRepository {
     return row ? { failedAttempts: row.failed_attempts, status: row.status } : null;
   }
 
-  /** Wrong codes of one user over the requests created since `since`. */
-  async recentFailedAttempts(accountId: AccountId, userId: string, since: Date): Promise<number> {
-    const rows: { n: number }[] = await this.db
-      .manager()
-      // only requests with a wrong code count: the partial index access_requests_user_wrong_codes holds just those
-      .query(
-        'SELECT COALESCE(SUM(failed_attempts), 0)::int AS n FROM access_requests WHERE user_id = $2 AND created_at >= $3 AND failed_attempts > 0 AND account_id = $1',
-        [accountId, userId, since],
-      );
-    return rows[0]?.n ?? 0;
-  }
-
   /**
    * Moves an awaiting request to its final status; true for exactly one of parallel callers. A pending
    * secret is dropped: once decided, the request can no longer enroll anything.

@@ -10,4 +10,5 @@ export * from './authenticators.repository';
 export * from './access-requests.repository';
 export * from './token-signing-keys.repository';
 export * from './auth-failures.repository';
+export * from './wrong-code-streaks.repository';
 export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';

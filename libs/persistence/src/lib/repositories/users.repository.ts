@@ -1,4 +1,4 @@
-import { AccountId, Page } from '@twofold/domain';
+import { AccountId, CodeLockoutScope, Page } from '@twofold/domain';
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
 import {
@@ -28,6 +28,17 @@ export interface UserDetails {
   authenticatorKinds: string[];
   phones: string[];
   customFields: { name: string; value: string }[];
+  /** the user's code lockouts that were set, in force or ended (the caller compares `lockedUntil` with its clock) */
+  codeLockouts: CodeLockoutRecord[];
+}
+
+/** A wrong-code streak that locked (wrong_code_streaks), with the resource's name for a resource's streak. */
+export interface CodeLockoutRecord {
+  scope: CodeLockoutScope;
+  scopeKey: string;
+  failures: number;
+  lockedUntil: Date;
+  resourceName: string | null;
 }
 
 /** The columns of a `UserRow`, read from `users` under the alias `u` by every hand-written statement. */
@@ -70,12 +81,13 @@ interface UserWithDetailsRow extends UserRow {
   kinds: string[];
   phones: string[];
   custom_fields: { name: string; value: string }[];
+  code_lockouts: { scope: CodeLockoutScope; scopeKey: string; failures: number; lockedUntil: string; resourceName: string | null }[];
 }
 
 /**
- * A user's groups (by name, case-insensitively ordered), authenticator kinds, phones and custom fields,
- * each aggregated by an index look-up on (user_id, …): the columns `groups`, `kinds`, `phones` and
- * `custom_fields` of a select over `users u`.
+ * A user's groups (by name, case-insensitively ordered), authenticator kinds, phones, custom fields
+ * and code lockouts, each aggregated by an index look-up on (user_id, …): the columns `groups`,
+ * `kinds`, `phones`, `custom_fields` and `code_lockouts` of a select over `users u`.
  */
 const USER_DETAILS_COLUMNS = `
   ARRAY(SELECT g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id
@@ -83,10 +95,21 @@ const USER_DETAILS_COLUMNS = `
   ARRAY(SELECT DISTINCT a.kind FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id) AS kinds,
   ARRAY(SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number) AS phones,
   COALESCE((SELECT json_agg(json_build_object('name', f.name, 'value', f.value) ORDER BY f.name)
-              FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields`;
+              FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields,
+  COALESCE((SELECT json_agg(json_build_object('scope', s.scope, 'scopeKey', s.scope_key, 'failures', s.failures,
+                    'lockedUntil', s.locked_until, 'resourceName', r.name) ORDER BY s.locked_until, s.scope, s.scope_key)
+              FROM wrong_code_streaks s
+              LEFT JOIN resources r ON s.scope = 'resource' AND r.account_id = s.account_id AND r.id::text = s.scope_key
+             WHERE s.account_id = u.account_id AND s.user_id = u.id AND s.locked_until IS NOT NULL), '[]'::json) AS code_lockouts`;
 
-function detailsOfRow(row: Pick<UserWithDetailsRow, 'groups' | 'kinds' | 'phones' | 'custom_fields'>): UserDetails {
-  return { groups: row.groups, authenticatorKinds: row.kinds, phones: row.phones, customFields: row.custom_fields };
+function detailsOfRow(row: Pick<UserWithDetailsRow, 'groups' | 'kinds' | 'phones' | 'custom_fields' | 'code_lockouts'>): UserDetails {
+  return {
+    groups: row.groups,
+    authenticatorKinds: row.kinds,
+    phones: row.phones,
+    customFields: row.custom_fields,
+    codeLockouts: row.code_lockouts.map((lockout) => ({ ...lockout, lockedUntil: new Date(lockout.lockedUntil) })),
+  };
 }
 
 /**
@@ -236,10 +259,10 @@ export class UsersRepository {
   /** Groups, authenticator kinds, phones and custom fields of many users at once, in one round trip. */
   async detailsOf(accountId: AccountId, userIds: readonly string[]): Promise<Map<string, UserDetails>> {
     const details = new Map<string, UserDetails>(
-      userIds.map((id) => [id, { groups: [], authenticatorKinds: [], phones: [], customFields: [] }]),
+      userIds.map((id) => [id, { groups: [], authenticatorKinds: [], phones: [], customFields: [], codeLockouts: [] }]),
     );
     if (userIds.length === 0) return details;
-    const rows: Array<Pick<UserWithDetailsRow, 'id' | 'groups' | 'kinds' | 'phones' | 'custom_fields'>> = await this.db
+    const rows: Array<Pick<UserWithDetailsRow, 'id' | 'groups' | 'kinds' | 'phones' | 'custom_fields' | 'code_lockouts'>> = await this.db
       .manager()
       .query(`SELECT u.id, ${USER_DETAILS_COLUMNS} FROM users u WHERE u.account_id = $1 AND u.id = ANY($2::uuid[])`, [
         accountId,

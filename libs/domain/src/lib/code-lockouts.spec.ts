@@ -1,0 +1,94 @@
+import {
+  CODE_LOCKOUT_MAX_MINUTES,
+  CodeLockoutScope,
+  lockedUntilOf,
+  minutesUntil,
+  streakAfterWrongCode,
+  WRONG_CODES_BEFORE_LOCKOUT,
+  WRONG_CODES_PER_DAY_AT_MOST,
+  WrongCodeStreak,
+} from './code-lockouts';
+
+const T0 = new Date('2026-11-26T08:00:00Z');
+const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
+
+/** An attacker who sends a wrong code whenever the scope lets one be checked, for `hours`: how many were checked. */
+function wrongCodesCheckedIn(scope: CodeLockoutScope, hours: number): number {
+  const end = T0.getTime() + hours * 3_600_000;
+  let now = T0;
+  let streak: WrongCodeStreak | null = null;
+  let checked = 0;
+  while (now.getTime() < end) {
+    const lockedUntil = lockedUntilOf(streak, now);
+    if (lockedUntil) {
+      now = lockedUntil;
+      continue;
+    }
+    streak = streakAfterWrongCode(scope, streak, now).streak;
+    checked += 1;
+  }
+  return checked;
+}
+
+describe('code lockouts (issue 13, finding 4)', () => {
+  it('takes 5 wrong codes from an address, and 20 through a resource, before the first lockout', () => {
+    for (const scope of ['address', 'resource'] as const) {
+      let streak: WrongCodeStreak | null = null;
+      for (let n = 1; n < WRONG_CODES_BEFORE_LOCKOUT[scope]; n += 1) {
+        const next = streakAfterWrongCode(scope, streak, T0);
+        expect(next.lockedOut).toBe(false);
+        streak = next.streak;
+      }
+      const last = streakAfterWrongCode(scope, streak, T0);
+      expect({ scope, lockedOut: last.lockedOut, until: last.streak.lockedUntil }).toEqual({ scope, lockedOut: true, until: minutes(1) });
+    }
+    expect(WRONG_CODES_BEFORE_LOCKOUT).toEqual({ address: 5, resource: 20 });
+  });
+
+  it('doubles the lockout with every further wrong code, up to an hour', () => {
+    let streak: WrongCodeStreak | null = null;
+    for (let n = 0; n < 5; n += 1) streak = streakAfterWrongCode('address', streak, T0).streak;
+    const lengths: number[] = [];
+    let now = T0;
+    for (let n = 0; n < 9; n += 1) {
+      const until = lockedUntilOf(streak, now) as Date;
+      lengths.push((until.getTime() - now.getTime()) / 60_000);
+      now = until;
+      streak = streakAfterWrongCode('address', streak, now).streak;
+    }
+    expect(lengths).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60]);
+    expect(CODE_LOCKOUT_MAX_MINUTES).toBe(60);
+  });
+
+  it('refuses until the lockout ends, and not a moment after', () => {
+    const streak: WrongCodeStreak = { failures: 5, lastFailureAt: T0, lockedUntil: minutes(1) };
+    expect(lockedUntilOf(streak, T0)).toEqual(minutes(1));
+    expect(lockedUntilOf(streak, new Date(minutes(1).getTime() - 1))).toEqual(minutes(1));
+    expect(lockedUntilOf(streak, minutes(1))).toBeNull();
+    expect(lockedUntilOf(null, T0)).toBeNull();
+  });
+
+  it('forgets a streak whose last wrong code is a day old', () => {
+    const old: WrongCodeStreak = { failures: 30, lastFailureAt: T0, lockedUntil: minutes(60) };
+    const dayLater = minutes(24 * 60);
+    expect(streakAfterWrongCode('address', old, dayLater)).toEqual({
+      streak: { failures: 1, lastFailureAt: dayLater, lockedUntil: null },
+      lockedOut: false,
+    });
+    expect(streakAfterWrongCode('address', old, minutes(24 * 60 - 1)).streak.failures).toBe(31);
+  });
+
+  it('keeps the guess budget per day to the documented figures (33 from one address, 48 through one resource)', () => {
+    expect(wrongCodesCheckedIn('address', 24)).toBe(WRONG_CODES_PER_DAY_AT_MOST.address);
+    expect(wrongCodesCheckedIn('resource', 24)).toBe(WRONG_CODES_PER_DAY_AT_MOST.resource);
+    expect(WRONG_CODES_PER_DAY_AT_MOST).toEqual({ address: 33, resource: 48 });
+    // and the second day of a steady attack is slower still: one code an hour
+    expect(wrongCodesCheckedIn('address', 48) - wrongCodesCheckedIn('address', 24)).toBe(24);
+  });
+
+  it('tells the user whole minutes to wait, at least one', () => {
+    expect(minutesUntil(minutes(1), T0)).toBe(1);
+    expect(minutesUntil(new Date(T0.getTime() + 61_000), T0)).toBe(2);
+    expect(minutesUntil(T0, T0)).toBe(1);
+  });
+});
