@@ -57,6 +57,24 @@ describe('operator CLI (CONTRACT §2)', () => {
     ]);
   });
 
+  it('marks every operator event, so that a user whose identity is `cli` cannot pass for the operator (issue 13, finding 8)', async () => {
+    const out = JSON.parse(
+      (await cli('account', 'create', '--name', 'Op', '--owner-email', 'op@op.test', '--enable-api', '--json')).stdout,
+    );
+    await cli('api', 'rotate-secret', '--account', out.account.id, '--json');
+    await cli('api', 'disable', '--account', out.account.id, '--json');
+    const marked = await database.dataSource.query(
+      `SELECT object, action, additional_fields->>'Source' AS source FROM journal_events WHERE account_id = $1 AND subject = 'cli' ORDER BY seq`,
+      [out.account.id],
+    );
+    expect(marked).toEqual([
+      { object: 'Employee', action: 'Create', source: 'OperatorCli' },
+      { object: 'Api', action: 'Enable', source: 'OperatorCli' },
+      { object: 'PublicApiSecret', action: 'Update', source: 'OperatorCli' },
+      { object: 'Api', action: 'Disable', source: 'OperatorCli' },
+    ]);
+  });
+
   it('gives null credentials without --enable-api, and honours --licenses and --owner-name', async () => {
     const out = JSON.parse(
       (await cli('account', 'create', '--name', 'B', '--owner-email', 'b@b.test', '--owner-name', 'Bea', '--licenses', '7', '--json'))

@@ -8,7 +8,7 @@ import {
   validateAdminEmail,
   ValidationFailed,
 } from '@twofold/domain';
-import { JournalWriter } from '@twofold/journal';
+import { JournalAction, JournalFields, JournalObject, JournalWriter } from '@twofold/journal';
 import {
   AccountEntity,
   AccountsRepository,
@@ -26,6 +26,12 @@ import { CliRefusal } from './cli-errors';
 export const DEFAULT_LICENSES = 100;
 /** the journal's subject for the operator's actions (CONTRACT §4) */
 export const CLI_SUBJECT = 'cli';
+/**
+ * CONTRACT §4 fixes the subject `cli`, which a user may also have as an identity (a user's own
+ * actions, such as registering on the access page, carry their identity as subject). So every
+ * operator event also carries this marker, which only the CLI writes (issue 13, finding 8).
+ */
+export const OPERATOR_MARKER = { Source: 'OperatorCli' } as const;
 
 export interface CreatedAccount {
   account: { id: string; name: string; licenses: number };
@@ -101,13 +107,7 @@ export class Provisioning {
         registrationDate: now,
         lastLoginDate: null,
       });
-      await this.journal.record(account.id, {
-        object: 'Employee',
-        action: 'Create',
-        subject: CLI_SUBJECT,
-        success: true,
-        additionalFields: { EmployeeId: owner.id, EmployeeIdentity: owner.identity },
-      });
+      await this.recordOperatorEvent(account.id, 'Employee', 'Create', { EmployeeId: owner.id, EmployeeIdentity: owner.identity });
       const api: ApiState = input.enableApi ? await this.enableApiOf(account) : { enabled: false };
       return {
         account: { id: account.id, name: account.name, licenses: account.licenses },
@@ -126,7 +126,7 @@ export class Provisioning {
     return this.db.transaction(async () => {
       const account = await this.find(accountId);
       await this.accounts.setApi(account.id, { apiEnabled: false });
-      await this.journal.record(account.id, { object: 'Api', action: 'Disable', subject: CLI_SUBJECT, success: true });
+      await this.recordOperatorEvent(account.id, 'Api', 'Disable');
       return { enabled: false };
     });
   }
@@ -141,7 +141,7 @@ export class Provisioning {
         apiEnabled: account.apiEnabled,
         apiSecretEnc: this.cipher.encrypt('account.api-secret', secret),
       });
-      await this.journal.record(account.id, { object: 'PublicApiSecret', action: 'Update', subject: CLI_SUBJECT, success: true });
+      await this.recordOperatorEvent(account.id, 'PublicApiSecret', 'Update');
       return { enabled: account.apiEnabled, key: account.apiKey, secret };
     });
   }
@@ -195,8 +195,19 @@ export class Provisioning {
         apiSecretEnc: this.cipher.encrypt('account.api-secret', secret),
       });
     }
-    await this.journal.record(account.id, { object: 'Api', action: 'Enable', subject: CLI_SUBJECT, success: true });
+    await this.recordOperatorEvent(account.id, 'Api', 'Enable');
     return { enabled: true, key, secret };
+  }
+
+  /** An operator's event: subject `cli` and the operator marker. */
+  private recordOperatorEvent<O extends JournalObject>(accountId: string, object: O, action: JournalAction<O>, fields: JournalFields = {}) {
+    return this.journal.record(asAccountId(accountId), {
+      object,
+      action,
+      subject: CLI_SUBJECT,
+      success: true,
+      additionalFields: { ...fields, ...OPERATOR_MARKER },
+    });
   }
 
   private async find(accountId: string): Promise<AccountEntity> {
