@@ -8,6 +8,7 @@ import { AccessRequestsService } from './access-requests.service';
 import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
 import { ACCESS_DOCS } from './access.openapi';
+import { AccessRequestRateGuard } from './access-request-throttle';
 
 /**
  * `/access/requests` (CONTRACT §7); the `ra` family is RaRequestsController. Registered before the
@@ -24,7 +25,7 @@ export class AccessRequestsController {
   @ApiResourceAuth('model')
   @Post()
   @HttpCode(200)
-  @UseGuards(ResourceAuthGuard)
+  @UseGuards(ResourceAuthGuard, AccessRequestRateGuard)
   create(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(validateAccessRequest) input: AccessRequestInput) {
     return this.requests.create(principal, input);
   }

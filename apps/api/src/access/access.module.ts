@@ -6,6 +6,7 @@ import { AccessPageService } from './access-page.service';
 import { AccessRequestsController } from './access-requests.controller';
 import { AccessRequestsService } from './access-requests.service';
 import { CodeLockouts } from './code-lockouts';
+import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
 import { RaRequestsController } from './ra-requests.controller';
 import { RaRequestsService } from './ra-requests.service';
 
@@ -13,6 +14,6 @@ import { RaRequestsService } from './ra-requests.service';
   imports: [UsersModule, EnrollmentModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
-  providers: [AccessRequestsService, RaRequestsService, AccessPageService, CodeLockouts],
+  providers: [AccessRequestsService, RaRequestsService, AccessPageService, CodeLockouts, AccessRequestThrottle, AccessRequestRateGuard],
 })
 export class AccessModule {}

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { AccessRequestRateGuard } from './access-request-throttle';
 import { parseRaChallenge, parseRaRequest, RaChallengeInput, RaRequestInput } from '@twofold/domain';
 import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
@@ -25,6 +26,7 @@ export class RaRequestsController {
   @ApiRoute(ACCESS_DOCS.passCode)
   @Post('ra')
   @HttpCode(200)
+  @UseGuards(AccessRequestRateGuard)
   passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
     return this.ra.passCode(principal, 'ra', input);
   }
@@ -41,6 +43,7 @@ export class RaRequestsController {
   @ApiRoute(ACCESS_DOCS.directoryBind)
   @Post('md')
   @HttpCode(200)
+  @UseGuards(AccessRequestRateGuard)
   directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
     return this.ra.passCode(principal, 'md', input);
   }

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Clock } from '@twofold/domain';
 import { JournalInterceptor, JournalWriter } from '@twofold/journal';
 import {
+  AccessRequestRatesRepository,
   AccessRequestsRepository,
   AccountsRepository,
   AdministratorsRepository,
@@ -42,6 +43,7 @@ export interface AppRuntime {
 /** Every repository of the API, registered here and nowhere else. */
 const REPOSITORIES = [
   AuthFailuresRepository,
+  AccessRequestRatesRepository,
   AccessRequestsRepository,
   AccountsRepository,
   AdministratorsRepository,

@@ -66,7 +66,14 @@ describe('API_DOCS', () => {
     });
   });
 
+  it('lets a resource create 6000 access requests a minute unless ACCESS_REQUESTS_PER_MINUTE says otherwise', () => {
+    expect(loadConfig(base).accessRequestsPerMinute).toBe(6000);
+    expect(loadConfig({ ...base, ACCESS_REQUESTS_PER_MINUTE: '120' }).accessRequestsPerMinute).toBe(120);
+  });
+
   it.each([
+    ['ACCESS_REQUESTS_PER_MINUTE', '0'],
+    ['ACCESS_REQUESTS_PER_MINUTE', 'lots'],
     ['DATABASE_START_ATTEMPTS', '0'],
     ['DATABASE_START_ATTEMPTS', 'ten'],
     ['DATABASE_START_ATTEMPTS', '1001'],

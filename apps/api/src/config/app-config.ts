@@ -50,6 +50,12 @@ export interface AppConfig {
    * absent: pretty when stdout is a terminal, else json.
    */
   logFormat?: LogFormat;
+  /**
+   * ACCESS_REQUESTS_PER_MINUTE: access requests one resource may create a minute (`POST /access/requests`,
+   * `/ra`, `/md`), counted across instances; more is 429 (access/access-request-throttle.ts). Absent:
+   * DEFAULT_ACCESS_REQUESTS_PER_MINUTE.
+   */
+  accessRequestsPerMinute?: number;
 }
 
 export interface MetricsSettings {
@@ -134,6 +140,17 @@ export function parseBooleanSetting(name: string, value: string | undefined, fal
   throw new ConfigError(`${name} must be true or false, got "${value}"`);
 }
 
+/** 100 a second per resource: above a VPN's login storm at nine, below what floods the history. */
+export const DEFAULT_ACCESS_REQUESTS_PER_MINUTE = 6000;
+
+function parseAccessRequestsPerMinute(text: string | undefined): number {
+  if (text === undefined || text.trim() === '') return DEFAULT_ACCESS_REQUESTS_PER_MINUTE;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 1_000_000) {
+    throw new ConfigError(`ACCESS_REQUESTS_PER_MINUTE must be an integer from 1 to 1000000, got "${text}"`);
+  }
+  return Number(text);
+}
+
 function parseMilliseconds(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 600_000) {
@@ -192,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ),
   };
   const shutdownTimeoutMs = parseMilliseconds('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], DEFAULT_SHUTDOWN_TIMEOUT_MS);
+  const accessRequestsPerMinute = parseAccessRequestsPerMinute(env['ACCESS_REQUESTS_PER_MINUTE']);
   return {
     port,
     databaseUrl,
@@ -210,5 +228,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs,
     databaseStartAttempts: Number(attemptsText),
     logFormat,
+    accessRequestsPerMinute,
   };
 }

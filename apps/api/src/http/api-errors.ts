@@ -14,9 +14,26 @@ export class ApiDisabled extends HttpException {
   }
 }
 
+/** 429 with `Retry-After`: a throttle's refusal. */
+export class Throttled extends HttpException {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
 /** 429 after too many failed authentications from one client. */
-export class TooManyAttempts extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too many failed authentication attempts. Try again later.', HttpStatus.TOO_MANY_REQUESTS);
+export class TooManyAttempts extends Throttled {
+  constructor(retryAfterSeconds: number) {
+    super('Too many failed authentication attempts. Try again later.', retryAfterSeconds);
+  }
+}
+
+/** 429 when a resource creates more access requests a minute than ACCESS_REQUESTS_PER_MINUTE. */
+export class TooManyAccessRequests extends Throttled {
+  constructor(retryAfterSeconds: number) {
+    super('Too many access requests from this resource. Try again later.', retryAfterSeconds);
   }
 }

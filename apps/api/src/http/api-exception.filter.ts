@@ -3,7 +3,7 @@ import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { raBadRequestAnswer } from '../access/ra-answer';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, DatabaseHealth } from '../health/database-health';
-import { TooManyAttempts } from './api-errors';
+import { Throttled } from './api-errors';
 import { unreadableBodyAnswer } from './body-parsing';
 import { RouteRulesTable } from './route-rules';
 import { TRACE_HEADER, traceIdOf } from './trace-id';
@@ -109,7 +109,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
 
     if (status === HttpStatus.UNAUTHORIZED) res.header('WWW-Authenticate', BASIC_CHALLENGE);
-    if (exception instanceof TooManyAttempts) res.header('Retry-After', String(exception.retryAfterSeconds));
+    if (exception instanceof Throttled) res.header('Retry-After', String(exception.retryAfterSeconds));
     res.header(TRACE_HEADER, traceId);
 
     const rules = this.routeRules.of(req);

@@ -21,6 +21,7 @@ describe('migrations', () => {
         'SettledDayTotals1764400000000',
         'AuthFailures1764500000000',
         'WrongCodeStreaks1764600000000',
+        'AccessRequestRates1764600000001',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -32,6 +33,7 @@ describe('migrations', () => {
       const indexes = await client.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public'`);
       await client.end();
       expect(tables.rows.map((r) => r.table_name)).toEqual([
+        'access_request_rates',
         'access_requests',
         'accounts',
         'administrators',

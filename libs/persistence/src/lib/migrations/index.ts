@@ -9,6 +9,7 @@ import { AccountUserCount1764300000000 } from './1764300000000-account-user-coun
 import { SettledDayTotals1764400000000 } from './1764400000000-settled-day-totals';
 import { AuthFailures1764500000000 } from './1764500000000-auth-failures';
 import { WrongCodeStreaks1764600000000 } from './1764600000000-wrong-code-streaks';
+import { AccessRequestRates1764600000001 } from './1764600000001-access-request-rates';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const ALL_MIGRATIONS = [
   SettledDayTotals1764400000000,
   AuthFailures1764500000000,
   WrongCodeStreaks1764600000000,
+  AccessRequestRates1764600000001,
 ];

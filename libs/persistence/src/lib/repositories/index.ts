@@ -11,4 +11,5 @@ export * from './access-requests.repository';
 export * from './token-signing-keys.repository';
 export * from './auth-failures.repository';
 export * from './wrong-code-streaks.repository';
+export * from './access-request-rates.repository';
 export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';

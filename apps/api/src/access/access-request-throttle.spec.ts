@@ -1,0 +1,100 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { openDatabase } from '@twofold/persistence';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp, initApp } from '../app/create-app';
+import { AppConfig } from '../config/app-config';
+import { startTestApp, TestApp } from '../testing/test-app';
+
+/**
+ * Issue 13: access requests created per resource are throttled (ACCESS_REQUESTS_PER_MINUTE), one
+ * limit for every instance. Two applications on one database here, each with its own pool and Nest
+ * container, as two processes would be.
+ */
+describe('access request creation throttled per resource, across instances', () => {
+  const LIMIT = 5;
+  let t: TestApp;
+  let second: NestFastifyApplication;
+  let secondDataSource: DataSource;
+  let flooding: Awaited<ReturnType<TestApp['newResource']>>;
+  let quiet: Awaited<ReturnType<TestApp['newResource']>>;
+
+  beforeAll(async () => {
+    t = await startTestApp({ accessRequestsPerMinute: LIMIT });
+    const config = t.app.get<AppConfig>('twofold:app-config');
+    secondDataSource = await openDatabase({ url: t.database.url, poolSize: 4, applicationName: 'twofold-second-instance' });
+    second = await createApp({ config, dataSource: secondDataSource, clock: t.clock });
+    await initApp(second);
+    const accountId = (await t.newAccount()).account.id;
+    flooding = await t.newResource(accountId, 'Flooding');
+    quiet = await t.newResource(accountId, 'Quiet');
+  });
+  afterAll(async () => {
+    await second.close();
+    await t.close();
+  });
+
+  const servers = () => [t.app.getHttpServer(), second.getHttpServer()];
+  const create = (server: number, resource = flooding) =>
+    request(servers()[server]).post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'flood' });
+  const requestsOf = async (resourceId: string) =>
+    (await t.database.dataSource.query('SELECT count(*)::int AS n FROM access_requests WHERE resource_id = $1', [resourceId]))[0].n;
+
+  it('creates the limit over both instances, then answers 429 with Retry-After on both; another resource is untouched', async () => {
+    const statuses: number[] = [];
+    for (let n = 0; n < LIMIT; n += 1) statuses.push((await create(n % 2)).status);
+    expect(statuses).toEqual(Array(LIMIT).fill(200));
+    t.clock.advance(20_000);
+    for (const server of [0, 1]) {
+      const refused = await create(server);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('40');
+      expect(refused.body).toMatchObject({ message: 'Too many access requests from this resource. Try again later.' });
+    }
+    // the ra family creates requests too, and is refused alike (429: clients read it as Denied)
+    const ra = await request(servers()[1])
+      .post('/access/requests/ra')
+      .set('Authorization', flooding.authorization)
+      .send({ identity: 'flood' });
+    expect(ra.status).toBe(429);
+    expect(await requestsOf(flooding.resource.id)).toBe(LIMIT);
+    expect((await create(0, quiet)).status).toBe(200);
+  });
+
+  it('admits the resource again when its minute has passed', async () => {
+    t.clock.advance(40_000);
+    expect((await create(1)).status).toBe(200);
+    expect((await create(0)).status).toBe(200);
+  });
+});
+
+describe('access request throttle: counted in batches of 1% of the limit', () => {
+  let t: TestApp;
+  let resource: Awaited<ReturnType<TestApp['newResource']>>;
+  beforeAll(async () => {
+    t = await startTestApp({ accessRequestsPerMinute: 500 });
+    resource = await t.newResource((await t.newAccount()).account.id);
+  });
+  afterAll(() => t.close());
+
+  const counted = async () =>
+    (await t.database.dataSource.query('SELECT created FROM access_request_rates WHERE resource_id = $1', [resource.resource.id]))[0]
+      ?.created ?? 0;
+
+  it('writes the shared count once per 5 requests (500 a minute), not per request', async () => {
+    const seen: number[] = [];
+    for (let n = 0; n < 12; n += 1) {
+      expect(
+        (
+          await t
+            .http()
+            .post('/access/requests')
+            .set('Authorization', resource.authorization)
+            .send({ identity: `b${n}` })
+        ).status,
+      ).toBe(200);
+      seen.push(await counted());
+    }
+    expect(seen).toEqual([0, 0, 0, 0, 5, 5, 5, 5, 5, 10, 10, 10]);
+  });
+});
