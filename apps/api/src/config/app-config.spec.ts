@@ -66,7 +66,14 @@ describe('API_DOCS', () => {
     });
   });
 
+  it('takes TWOFOLD_CLI_COMMAND, how the CLI is run where the API runs, for the provisioning hint', () => {
+    expect(loadConfig(base).cliCommand).toBeUndefined();
+    expect(loadConfig({ ...base, TWOFOLD_CLI_COMMAND: ' node dist/apps/cli/main.js ' }).cliCommand).toBe('node dist/apps/cli/main.js');
+    expect(loadConfig({ ...base, TWOFOLD_CLI_COMMAND: '' }).cliCommand).toBeUndefined();
+  });
+
   it.each([
+    ['TWOFOLD_CLI_COMMAND', 'node cli.js\nrm -rf /'],
     ['DATABASE_START_ATTEMPTS', '0'],
     ['DATABASE_START_ATTEMPTS', 'ten'],
     ['DATABASE_START_ATTEMPTS', '1001'],
