@@ -13,7 +13,9 @@
 # Only classic-builder syntax is used (no heredocs, no RUN --mount, no COPY --chmod), so it builds
 # with BuildKit and with the legacy builder alike (e.g. docker-compose v1).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 22 LTS, pinned to the patch release: a rebuild gets the same Node until this line changes.
+# Node 24 runs it too (npm run test:node-versions); tools/scripts/test-container.mjs builds through this ARG.
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
@@ -39,7 +41,7 @@ WORKDIR /app
 # "overrides"); it covers the api and the cli alike. Not the lockfile `nx build api` generates in
 # dist/apps/api: Nx's pruning can misplace nested packages (with qrcode in the tree `npm ci` rejected
 # it: "Missing: string-width@7.2.0 from lock file"), and the cli has none of its own.
-#   --omit=optional  npm 10 (node:20's npm) keeps "devOptional" packages under --omit=dev alone:
+#   --omit=optional  npm 10 (node 22's npm) keeps "devOptional" packages under --omit=dev alone:
 #                    typeorm's optional peer ts-node would bring TypeScript (~35 MB). Also drops the
 #                    embedded PostgreSQL binaries (@embedded-postgres/*) and pg-cloudflare.
 #   --ignore-scripts only the embedded PostgreSQL binaries have install scripts.
@@ -67,9 +69,12 @@ RUN node -e 'const fs = require("fs"), { builtinModules } = require("module"); c
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# TWOFOLD_CLI_COMMAND: the start-up hint names this command (the image has no npm scripts); run it
+# with `docker exec <container> …` or `docker compose exec api …`
 ENV NODE_ENV=production \
     PORT=3000 \
-    TWOFOLD_DATA_DIR=/app/.data
+    TWOFOLD_DATA_DIR=/app/.data \
+    TWOFOLD_CLI_COMMAND="node dist/apps/cli/main.js"
 WORKDIR /app
 
 # Code and dependencies stay owned by root (read-only for the service); only the data directory

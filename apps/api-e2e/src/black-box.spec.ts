@@ -131,6 +131,39 @@ describe('the built API without DATABASE_URL: embedded PostgreSQL under the data
   });
 });
 
+describe('the provisioning hint where there are no npm scripts', () => {
+  it('names the command TWOFOLD_CLI_COMMAND gives, as the image sets it, and that command creates the account', async () => {
+    const database = await createEmptyDatabase();
+    const env = cleanEnv({
+      DATABASE_URL: database.url,
+      SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      PORT: String(await freePort()),
+      // the Dockerfile's value: the image has the bundles, but neither npm scripts nor tools/
+      TWOFOLD_CLI_COMMAND: 'node dist/apps/cli/main.js',
+    });
+    const api = await startApi(env);
+    try {
+      const output = await api.waitForOutput('"msg":"No account yet.');
+      const hint = output.split('\n').find((line) => line.includes('"msg":"No account yet.'));
+      const { msg } = JSON.parse(hint ?? '{}');
+      expect(msg).toBe(
+        'No account yet. Create one with: node dist/apps/cli/main.js account create --name "My company" --owner-email you@example.com --enable-api --json',
+      );
+      expect(output).not.toContain('npm run');
+      // the hint's command, as printed, from the directory the image runs it in
+      const command = msg.slice('No account yet. Create one with: '.length).replace('"My company"', 'Hinted');
+      const [program, ...args] = command.split(' ');
+      expect(program).toBe('node');
+      const created = spawnSync(process.execPath, args, { cwd: ROOT, env, encoding: 'utf8', timeout: 90_000 });
+      expect(created.stderr).toBe('');
+      expect(JSON.parse(created.stdout).account.name).toBe('Hinted');
+    } finally {
+      await api.stop();
+      await database.drop();
+    }
+  });
+});
+
 describe('configuration is validated at start', () => {
   it.each([
     [{ PORT: 'abc' }, 'PORT must be an integer from 1 to 65535'],

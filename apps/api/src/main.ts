@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutDown } from './app/shutdown';
 import { createLogger, flushLogs, prettyDestination } from './app/logger';
-import { connectWithRetry, describeDatabase, startupFailureLine } from './app/startup';
+import { connectWithRetry, describeDatabase, provisioningHint, startupFailureLine } from './app/startup';
 
 /**
  * Every interface, IPv6 and IPv4, as a plain node server listens by default (Fastify alone would take
@@ -110,9 +110,7 @@ async function main(): Promise<void> {
 
   // last of the start-up lines, where an operator looks first
   if ((await app.get(AccountsRepository).count()) === 0) {
-    log.info(
-      'No account yet. Create one with: npm run --silent cli -- account create --name "My company" --owner-email you@example.com --enable-api --json',
-    );
+    log.info(provisioningHint(config.cliCommand));
   }
   flushLogs();
 }

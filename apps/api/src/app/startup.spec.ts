@@ -1,4 +1,4 @@
-import { backoffDelayMs, connectWithRetry, DatabaseUnreachable, describeDatabase, startupFailureLine } from './startup';
+import { backoffDelayMs, connectWithRetry, DatabaseUnreachable, describeDatabase, provisioningHint, startupFailureLine } from './startup';
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
@@ -54,6 +54,20 @@ describe('start-up', () => {
 
     it('caps the delay', () => {
       expect([0, 1, 2, 3, 4, 5, 20].map(backoffDelayMs)).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
+    });
+  });
+
+  describe('provisioningHint', () => {
+    it('names npm run cli in a checkout, where the npm scripts are', () => {
+      expect(provisioningHint(undefined)).toBe(
+        'No account yet. Create one with: npm run --silent cli -- account create --name "My company" --owner-email you@example.com --enable-api --json',
+      );
+    });
+
+    it('names the command TWOFOLD_CLI_COMMAND gives where there are no npm scripts (the container image)', () => {
+      expect(provisioningHint('docker compose exec api node dist/apps/cli/main.js')).toBe(
+        'No account yet. Create one with: docker compose exec api node dist/apps/cli/main.js account create --name "My company" --owner-email you@example.com --enable-api --json',
+      );
     });
   });
 

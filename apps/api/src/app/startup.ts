@@ -112,3 +112,11 @@ export function startupFailureLine(error: unknown, context: { port: number; data
   if (code && REFUSALS[code]) return `cannot use the database at ${database}: ${REFUSALS[code]}; check DATABASE_URL`;
   return undefined;
 }
+
+/** How the CLI is run in a checkout of the repository; the image names its own (TWOFOLD_CLI_COMMAND). */
+export const DEFAULT_CLI_COMMAND = 'npm run --silent cli --';
+
+/** The last start-up line while the database holds no account: the command that creates the first one. */
+export function provisioningHint(cliCommand: string | undefined): string {
+  return `No account yet. Create one with: ${cliCommand ?? DEFAULT_CLI_COMMAND} account create --name "My company" --owner-email you@example.com --enable-api --json`;
+}

@@ -71,9 +71,16 @@ describe('API_DOCS', () => {
     expect(loadConfig({ ...base, ACCESS_REQUESTS_PER_MINUTE: '120' }).accessRequestsPerMinute).toBe(120);
   });
 
+  it('takes TWOFOLD_CLI_COMMAND, how the CLI is run where the API runs, for the provisioning hint', () => {
+    expect(loadConfig(base).cliCommand).toBeUndefined();
+    expect(loadConfig({ ...base, TWOFOLD_CLI_COMMAND: ' node dist/apps/cli/main.js ' }).cliCommand).toBe('node dist/apps/cli/main.js');
+    expect(loadConfig({ ...base, TWOFOLD_CLI_COMMAND: '' }).cliCommand).toBeUndefined();
+  });
+
   it.each([
     ['ACCESS_REQUESTS_PER_MINUTE', '0'],
     ['ACCESS_REQUESTS_PER_MINUTE', 'lots'],
+    ['TWOFOLD_CLI_COMMAND', 'node cli.js\nrm -rf /'],
     ['DATABASE_START_ATTEMPTS', '0'],
     ['DATABASE_START_ATTEMPTS', 'ten'],
     ['DATABASE_START_ATTEMPTS', '1001'],

@@ -56,6 +56,11 @@ export interface AppConfig {
    * DEFAULT_ACCESS_REQUESTS_PER_MINUTE.
    */
   accessRequestsPerMinute?: number;
+  /**
+   * TWOFOLD_CLI_COMMAND: how the operator CLI is run where this API runs, for the start-up hint; absent:
+   * `npm run --silent cli --` (a checkout). The image has no npm scripts and sets its own (Dockerfile).
+   */
+  cliCommand?: string;
 }
 
 export interface MetricsSettings {
@@ -208,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS,
     ),
   };
+  const cliCommand = env['TWOFOLD_CLI_COMMAND']?.trim() || undefined;
+  if (cliCommand !== undefined && /[\r\n]/.test(cliCommand)) throw new ConfigError('TWOFOLD_CLI_COMMAND must be one line');
   const shutdownTimeoutMs = parseMilliseconds('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], DEFAULT_SHUTDOWN_TIMEOUT_MS);
   const accessRequestsPerMinute = parseAccessRequestsPerMinute(env['ACCESS_REQUESTS_PER_MINUTE']);
   return {
@@ -229,5 +236,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseStartAttempts: Number(attemptsText),
     logFormat,
     accessRequestsPerMinute,
+    cliCommand,
   };
 }
