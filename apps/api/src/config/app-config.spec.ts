@@ -66,11 +66,20 @@ describe('API_DOCS', () => {
     });
   });
 
+  it('listens for credential changes on DATABASE_LISTEN_URL when given (past a transaction pooler), else on the pool', () => {
+    expect(loadConfig(base).databaseListenUrl).toBeUndefined();
+    expect(loadConfig({ ...base, DATABASE_LISTEN_URL: 'postgres://twofold@db.example:5432/twofold' }).databaseListenUrl).toBe(
+      'postgres://twofold@db.example:5432/twofold',
+    );
+  });
+
   it.each([
     ['DATABASE_START_ATTEMPTS', '0'],
     ['DATABASE_START_ATTEMPTS', 'ten'],
     ['DATABASE_START_ATTEMPTS', '1001'],
     ['LOG_FORMAT', 'fancy'],
+    ['DATABASE_LISTEN_URL', 'mysql://db.example/twofold'],
+    ['DATABASE_LISTEN_URL', 'not a url'],
   ])('stops at %s=%p', (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(ConfigError);
   });
