@@ -207,11 +207,7 @@ describeWithPgbouncer('two API processes on one database through PgBouncer in tr
     ];
     const scopeAdmins = async () =>
       (
-        await direct.query(
-          `SELECT id FROM administrators WHERE status = 'Active' AND role = 'Admin' AND account_id = (
-           SELECT account_id FROM administrators WHERE id = $1)`,
-          [ownerId],
-        )
+        await direct.query(`SELECT id FROM administrators WHERE status = 'Active' AND role = 'Admin' AND account_id = $1`, [accountId])
       ).rows.map((row) => row.id as string);
     const rounds: string[] = [];
     let survivor = ownerId;
