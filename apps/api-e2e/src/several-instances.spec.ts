@@ -304,15 +304,17 @@ describeWithPgbouncer('two API processes on one database through PgBouncer in tr
     const jwks = async (api: RunningApi) => (await (await fetch(`${api.baseUrl}/.well-known/jwks.json`)).json()) as { keys: any[] };
     const kidOf = (token: string) => decodeProtectedHeader(token).kid;
 
-    /** The access page of `api` as a browser uses it: the page, its cookie, the code; the token it posts back. */
-    async function tokenThroughPage(api: RunningApi, user: { identity: string; key: Buffer }): Promise<string> {
-      const created = await call(api, 'POST', '/access/requests', rsAuth, {
+    /**
+     * The access page as a browser behind a load balancer without sticky sessions uses it: the page and
+     * its cookie from `shown`, the code posted to `signer`, which answers with the signed token.
+     */
+    async function tokenThroughPage(shown: RunningApi, signer: RunningApi, user: { identity: string; key: Buffer }): Promise<string> {
+      const created = await call(shown, 'POST', '/access/requests', rsAuth, {
         identity: user.identity,
         callback: { action: 'https://portal.scale.test/back', target: '_self' },
       });
       expect(created.body.success).toBe(true);
-      const pageUrl = `${api.baseUrl}/access/${created.body.model.id}`;
-      const page = await fetch(pageUrl);
+      const page = await fetch(`${shown.baseUrl}/access/${created.body.model.id}`);
       expect(page.status).toBe(200);
       const cookie = page.headers
         .getSetCookie()
@@ -326,7 +328,7 @@ describeWithPgbouncer('two API processes on one database through PgBouncer in tr
         ]),
       );
       form.set('code', totpOfKey(user.key));
-      const granted = await fetch(pageUrl, {
+      const granted = await fetch(`${signer.baseUrl}/access/${created.body.model.id}`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
         body: form.toString(),
@@ -355,7 +357,7 @@ describeWithPgbouncer('two API processes on one database through PgBouncer in tr
     expect((await jwks(b)).keys[0].kid).toBe(before);
     const early = await userWithTotpToken('rs-early');
     const late = await userWithTotpToken('rs-late');
-    const signedBeforeByB = await tokenThroughPage(b, early);
+    const signedBeforeByB = await tokenThroughPage(a, b, early);
     expect(kidOf(signedBeforeByB)).toBe(before);
 
     const { kid: rotated } = cli('token-key', 'rotate');
@@ -365,7 +367,7 @@ describeWithPgbouncer('two API processes on one database through PgBouncer in tr
       await eventually(async () => (await jwks(api)).keys[0].kid === rotated, `${api.baseUrl} publishes the new key first`);
       expect((await jwks(api)).keys.map((k) => k.kid)).toEqual([rotated, before]);
     }
-    const signedAfterByA = await tokenThroughPage(a, late);
+    const signedAfterByA = await tokenThroughPage(b, a, late);
     expect(kidOf(signedAfterByA)).toBe(rotated);
     expect((await verifiedBy(b, signedAfterByA)).sub).toBe(late.identity);
 
