@@ -32,8 +32,9 @@ export function credentialsProbePayload(): string {
  * A LISTEN that succeeds does not prove that notifications arrive: through a transaction pooler
  * (PgBouncer in transaction mode) the listening server connection goes back to the pooler's pool and
  * what is sent to it never reaches this client. So the cache is switched on only once this connection
- * has heard a probe announced through the pool, the way every change is announced; a connection that
- * does not hear it is treated as lost. DATABASE_LISTEN_URL points the listener past the pooler.
+ * has heard a probe announced through the pool, the way every change is announced; until then every
+ * call is verified against the database (a late probe still switches the cache on). DATABASE_LISTEN_URL
+ * points the listener past the pooler.
  */
 @Injectable()
 export class CredentialsChangeListener implements OnApplicationBootstrap, OnApplicationShutdown {
