@@ -94,6 +94,14 @@ describe('start-up', () => {
       );
     });
 
+    it('names the setting a connection pooler in front of PostgreSQL refuses, and where it is let through', () => {
+      // what PgBouncer answers a pool that sets statement_timeout at connect (DATABASE_STATEMENT_TIMEOUT_MS)
+      const refusal = Object.assign(new Error('unsupported startup parameter: statement_timeout'), { code: '08P01' });
+      expect(startupFailureLine(refusal, context)).toBe(
+        'cannot use the database at db.internal:6432/twofold: a connection pooler in front of PostgreSQL refuses the connection setting statement_timeout; add it to ignore_startup_parameters in pgbouncer.ini and set it on the database role instead (docs/operations/scaling.md)',
+      );
+    });
+
     it('leaves anything else to the stack trace', () => {
       expect(startupFailureLine(new TypeError('bug'), context)).toBeUndefined();
     });

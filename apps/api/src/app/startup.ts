@@ -98,6 +98,17 @@ const REFUSALS: Record<string, string> = {
   '3D000': 'the database does not exist',
 };
 
+/**
+ * PgBouncer refuses a connection that sets a parameter it does not track (the pool sets
+ * statement_timeout at connect): protocol violation 08P01 with the parameter's name.
+ */
+function refusedStartupParameter(error: unknown): string | undefined {
+  if (codeOf(error) !== '08P01') return undefined;
+  const message = (error as { message?: unknown }).message;
+  const match = typeof message === 'string' ? /^unsupported startup parameter: ([a-z_]+)/.exec(message) : null;
+  return match?.[1];
+}
+
 /** The one line for a start-up failure an operator can fix; undefined for anything else (a bug: keep its stack). */
 export function startupFailureLine(error: unknown, context: { port: number; databaseUrl?: string }): string | undefined {
   const code = codeOf(error);
@@ -110,6 +121,10 @@ export function startupFailureLine(error: unknown, context: { port: number; data
     return `cannot reach the database at ${database} (${error.reason}) after ${error.attempts} attempt(s); check DATABASE_URL and that PostgreSQL is running (DATABASE_START_ATTEMPTS sets the attempts)`;
   }
   if (code && REFUSALS[code]) return `cannot use the database at ${database}: ${REFUSALS[code]}; check DATABASE_URL`;
+  const pooler = refusedStartupParameter(error);
+  if (pooler !== undefined) {
+    return `cannot use the database at ${database}: a connection pooler in front of PostgreSQL refuses the connection setting ${pooler}; add it to ignore_startup_parameters in pgbouncer.ini and set it on the database role instead (docs/operations/scaling.md)`;
+  }
   return undefined;
 }
 

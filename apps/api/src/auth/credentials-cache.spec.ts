@@ -1,12 +1,22 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AccountsRepository, Db, generateApiCredentials, openDatabase } from '@twofold/persistence';
-import { basicAuthorization } from '@twofold/persistence/testing';
+import { ManualClock } from '@twofold/domain';
+import {
+  AccountsRepository,
+  credentialsChangePayload,
+  CREDENTIALS_CHANGED_CHANNEL,
+  Db,
+  generateApiCredentials,
+  openDatabase,
+  SecretCipher,
+} from '@twofold/persistence';
+import { basicAuthorization, createTestDatabase, newAccount } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
 import { countQueries } from '../testing/query-counter';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TEST_NOW, testConfig, TestApp } from '../testing/test-app';
+import { credentialsProbePayload } from './credentials-change.listener';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 /**
@@ -102,5 +112,112 @@ describe('verified credentials cache across instances', () => {
       await onSecond().get('/users/count').set('Authorization', authorization);
       return cache.size() > 0;
     }, 'the listener is back and the cache in use again');
+  });
+});
+
+/**
+ * Through a transaction pooler (PgBouncer in transaction mode, docs/operations/scaling.md) a LISTEN
+ * succeeds, but the listening server connection goes back to the pooler's pool and the notifications
+ * sent to it never reach the listener: the instance would trust a revoked pair for a minute. So a
+ * listener trusts itself only once it has heard its own probe, announced through the pool as every
+ * change is. A listener on another database (notifications are per database) hears nothing, exactly
+ * as one behind a transaction pooler does; DATABASE_LISTEN_URL gives the listener a connection of its own.
+ */
+describe('the listener hears its own probe before the cache is used', () => {
+  function logOf() {
+    const written: string[] = [];
+    return {
+      destination: { write: (line: string) => void written.push(line) },
+      messages: () => written.map((line) => (JSON.parse(line) as { msg?: string }).msg ?? ''),
+    };
+  }
+
+  /** An instance on a fresh database whose listener connects to `listenUrl(databaseUrl)`. */
+  async function instance(listenUrl: (databaseUrl: string) => string, log = logOf()) {
+    const database = await createTestDatabase();
+    const clock = new ManualClock(TEST_NOW);
+    const config = testConfig(database.url, { logLevel: 'warn', databaseListenUrl: listenUrl(database.url) });
+    const app = await createApp({ config, dataSource: database.dataSource, clock, logDestination: log.destination });
+    await initApp(app);
+    const db = new Db(database.dataSource);
+    const cipher = new SecretCipher(config.encryptionKey);
+    return {
+      app,
+      log,
+      newAccount: () => newAccount(db, cipher, { now: clock.now() }),
+      http: () => request(app.getHttpServer()),
+      close: async () => {
+        await app.close();
+        await database.drop();
+      },
+    };
+  }
+
+  /** Queries of a first use of a pair, and of a use of a pair used before. */
+  async function roundTrips(t: Awaited<ReturnType<typeof instance>>, cached: boolean) {
+    const known = await t.newAccount();
+    const other = await t.newAccount();
+    const cache = t.app.get(VerifiedCredentialsCache);
+    // the accounts' own announcements may still be on their way: a pair verified meanwhile is not kept
+    const until = Date.now() + 10_000;
+    do {
+      expect((await t.http().get('/users/count').set('Authorization', known.authorization)).status).toBe(200);
+    } while (cached && cache.size() === 0 && Date.now() < until);
+    const firstUse = await countQueries(() => t.http().get('/users/count').set('Authorization', other.authorization).expect(200));
+    const again = await countQueries(() => t.http().get('/users/count').set('Authorization', known.authorization).expect(200));
+    return { firstUse, again };
+  }
+
+  it('one that hears nothing keeps the cache off (every call verified against the database) and says why, once', async () => {
+    const elsewhere = await createTestDatabase();
+    const t = await instance(() => elsewhere.url);
+    try {
+      const { firstUse, again } = await roundTrips(t, false);
+      expect(again).toBe(firstUse);
+      expect(t.app.get(VerifiedCredentialsCache).size()).toBe(0);
+      expect(t.log.messages().filter((msg) => msg.includes('credential changes are not heard'))).toHaveLength(1);
+    } finally {
+      await t.close();
+      await elsewhere.drop();
+    }
+  }, 30_000);
+
+  it('DATABASE_LISTEN_URL of the same database: heard there, so the cache is used', async () => {
+    const t = await instance((url) => url);
+    try {
+      const { firstUse, again } = await roundTrips(t, true);
+      expect(again).toBe(firstUse - 1);
+      expect(t.log.messages().filter((msg) => msg.includes('credential changes are not heard'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("another instance's probe does not empty the cache (an instance starting costs the others nothing)", async () => {
+    const t = await startTestApp();
+    try {
+      const { authorization } = await t.newAccount();
+      const { account: unrelated } = await t.newAccount();
+      const cache = t.app.get(VerifiedCredentialsCache);
+      const until = Date.now() + 10_000;
+      // the accounts' own announcements may still be on their way: a pair verified meanwhile is not kept
+      do {
+        expect((await t.http().get('/users/count').set('Authorization', authorization)).status).toBe(200);
+      } while (cache.size() === 0 && Date.now() < until);
+      expect(cache.size()).toBe(1);
+      const before = cache.generation();
+      await t.database.dataSource.query('SELECT pg_notify($1, $2)', [CREDENTIALS_CHANGED_CHANNEL, credentialsProbePayload()]);
+      // announced after the probe, so heard after it: once it is, the probe has been too
+      await t.database.dataSource.query('SELECT pg_notify($1, $2)', [
+        CREDENTIALS_CHANGED_CHANNEL,
+        credentialsChangePayload({ kind: 'account', id: unrelated.id }),
+      ]);
+      const heardBy = Date.now() + 10_000;
+      while (cache.generation() === before && Date.now() < heardBy) await new Promise((resolve) => setImmediate(resolve));
+      expect(cache.generation()).toBe(before + 1);
+      expect(cache.size()).toBe(1);
+    } finally {
+      await t.close();
+    }
   });
 });

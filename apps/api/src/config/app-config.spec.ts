@@ -77,6 +77,13 @@ describe('API_DOCS', () => {
     expect(loadConfig({ ...base, TWOFOLD_CLI_COMMAND: '' }).cliCommand).toBeUndefined();
   });
 
+  it('listens for credential changes on DATABASE_LISTEN_URL when given (past a transaction pooler), else on the pool', () => {
+    expect(loadConfig(base).databaseListenUrl).toBeUndefined();
+    expect(loadConfig({ ...base, DATABASE_LISTEN_URL: 'postgres://twofold@db.example:5432/twofold' }).databaseListenUrl).toBe(
+      'postgres://twofold@db.example:5432/twofold',
+    );
+  });
+
   it.each([
     ['ACCESS_REQUESTS_PER_MINUTE', '0'],
     ['ACCESS_REQUESTS_PER_MINUTE', 'lots'],
@@ -85,6 +92,8 @@ describe('API_DOCS', () => {
     ['DATABASE_START_ATTEMPTS', 'ten'],
     ['DATABASE_START_ATTEMPTS', '1001'],
     ['LOG_FORMAT', 'fancy'],
+    ['DATABASE_LISTEN_URL', 'mysql://db.example/twofold'],
+    ['DATABASE_LISTEN_URL', 'not a url'],
   ])('stops at %s=%p', (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(ConfigError);
   });

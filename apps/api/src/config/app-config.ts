@@ -10,6 +10,12 @@ export interface AppConfig {
   port: number;
   /** absent: the embedded PostgreSQL under dataDir */
   databaseUrl?: string;
+  /**
+   * DATABASE_LISTEN_URL: where the one connection that LISTENs for credential changes goes, when
+   * DATABASE_URL leads through a transaction pooler, which cannot deliver notifications (PostgreSQL
+   * itself, or a session-mode pool: docs/operations/scaling.md). Absent: the pool's own settings.
+   */
+  databaseListenUrl?: string;
   publicUrl: string;
   accessUrl: string;
   /** TOKEN_ISSUER: the `iss` of access tokens (CONTRACT §1, §7); default PUBLIC_URL */
@@ -173,6 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const port = Number(portText);
   const databaseUrl = env['DATABASE_URL'] ? parseUrl('DATABASE_URL', env['DATABASE_URL'], ['postgres:', 'postgresql:']) : undefined;
+  const databaseListenUrl = env['DATABASE_LISTEN_URL']
+    ? parseUrl('DATABASE_LISTEN_URL', env['DATABASE_LISTEN_URL'], ['postgres:', 'postgresql:'])
+    : undefined;
   const publicUrl = parseUrl('PUBLIC_URL', env['PUBLIC_URL'] || `http://localhost:${port}`, ['http:', 'https:']);
   const accessUrl = parseUrl('ACCESS_URL', env['ACCESS_URL'] || `${publicUrl}/access`, ['http:', 'https:']);
   const tokenIssuer = env['TOKEN_ISSUER'] ? parseTokenIssuer(env['TOKEN_ISSUER']) : publicUrl;
@@ -220,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     databaseUrl,
+    databaseListenUrl,
     publicUrl,
     accessUrl,
     tokenIssuer,

@@ -53,19 +53,27 @@ export const MIGRATION_LOCK_ID = 7_276_365_000;
 
 /**
  * Runs `fn` holding the migration lock, so the API starting and the operator's `migrate` commands
- * never change the schema at once; waits for a holder to finish. The lock is a session lock on a
- * connection of its own, released even when `fn` fails.
+ * never change the schema at once; waits for a holder to finish. The lock belongs to an open
+ * transaction on a connection of its own (`pg_advisory_xact_lock`), not to the session: through a
+ * transaction pooler (PgBouncer in transaction mode, docs/operations/scaling.md) a transaction keeps
+ * its server connection to its end, while a session lock would stay on whichever server connection
+ * took it and never be released. The transaction ends after `fn`, or with the connection, whatever happens.
  */
 export async function withMigrationLock<T>(dataSource: DataSource, fn: () => Promise<T>): Promise<T> {
   const lock = dataSource.createQueryRunner();
   try {
     await lock.connect();
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await lock.startTransaction();
+    let result: T;
     try {
-      return await fn();
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+      await lock.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+      result = await fn();
+    } catch (error) {
+      await lock.rollbackTransaction().catch(() => undefined);
+      throw error;
     }
+    await lock.commitTransaction();
+    return result;
   } finally {
     if (!lock.isReleased) await lock.release();
   }
