@@ -59,7 +59,7 @@ export async function startTestApp(
   const app = await createApp({ config, dataSource: database.dataSource, clock, ...appRuntime });
   await initApp(app);
   const db = new Db(database.dataSource);
-  const cipher = new SecretCipher(config.encryptionKey);
+  const cipher = new SecretCipher(config.encryptionKey, config.previousEncryptionKeys);
   return {
     app,
     http: () => request(app.getHttpServer()),
