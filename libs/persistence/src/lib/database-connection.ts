@@ -39,8 +39,8 @@ export function loadEncryptionKey(env: NodeJS.ProcessEnv, dataDir: string, embed
 }
 
 /**
- * SECRET_ENCRYPTION_PREVIOUS_KEYS: keys a key rotation replaced, which only decrypt (docs/operations/
- * rotating-the-encryption-key.md). Absent: none.
+ * SECRET_ENCRYPTION_PREVIOUS_KEYS: keys a key rotation replaced, which only decrypt (docs/operations/encryption-key-rotation.md).
+ * Absent: none.
  */
 export function loadPreviousEncryptionKeys(env: NodeJS.ProcessEnv): Buffer[] {
   try {
