@@ -13,13 +13,14 @@ export default async function globalTeardown(): Promise<void> {
   if (!dir) return;
   holder.twofoldSecretScanDir = undefined;
   delete process.env[SCAN_DIR_VARIABLE];
+  const started = process.hrtime.bigint();
   let result;
   try {
     result = scanRunDirectory(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\n${summaryLine(result)}`);
+  console.log(`\n${summaryLine(result)} (${(process.hrtime.bigint() - started) / 1_000_000n} ms)`);
   if (result.findings.length > 0) {
     throw new Error(
       `secrets found where none may be (log lines, error bodies, journal rows, mails):\n${describeFindings(result.findings)}`,

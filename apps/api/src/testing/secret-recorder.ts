@@ -56,8 +56,10 @@ export class SecretRecorder {
     this.records.push({ t: 'secret', kind, value });
   }
 
-  text(source: ScannedSource, text: string): void {
-    this.records.push({ t: source, text, at: currentTest() });
+  /** `where` adds to the finding's place, e.g. the request of an error body; it is not scanned. */
+  text(source: ScannedSource, text: string, where?: string): void {
+    const at = currentTest();
+    this.records.push({ t: source, text, at: where ? `${at ?? ''} (${where})` : at });
   }
 
   /** Writes what was recorded so far to the run directory. */
@@ -114,9 +116,12 @@ export class SecretRecorder {
       this.codesOf(request.body);
       if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
         const text = payload.toString();
-        if (reply.statusCode >= 400 || isFailedEnvelope(text))
-          this.text('error-body', `${reply.statusCode} ${request.method} ${request.url} ${text}`);
-        else this.handedOut(text);
+        if (reply.statusCode >= 400 || isFailedEnvelope(text)) {
+          // the body only: the request's own URL may carry what the client was given (an enrollment link)
+          this.text('error-body', text, `${reply.statusCode} ${request.method} ${request.url}`);
+        } else {
+          this.handedOut(text);
+        }
       }
       done(null, payload);
     });
