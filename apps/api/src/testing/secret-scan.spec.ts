@@ -6,9 +6,8 @@ import { Logger } from '@nestjs/common';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { asAccountId } from '@twofold/domain';
 import { SecretRecorder } from './secret-recorder';
-import { appendRecords, binaryForms, SCAN_DIR_VARIABLE, ScanRecord, scanRecords, scanRunDirectory, summaryLine } from './secret-scan';
+import { appendRecords, binaryForms, finishSecretScan, ScanRecord, scanRecords, scanRunDirectory, summaryLine } from './secret-scan';
 import { startTestApp, TestApp } from './test-app';
-import globalTeardown from './jest-global-teardown';
 
 describe('secrets scan: matching', () => {
   const key = randomBytes(20);
@@ -48,21 +47,17 @@ describe('secrets scan: matching', () => {
 });
 
 describe('secrets scan: the end of the run', () => {
-  it('fails the run on a finding, naming the source and the test, and removes the run directory', async () => {
+  it('fails the run on a finding, naming the source and the test, and removes the run directory', () => {
     const dir = mkdtempSync(join(tmpdir(), 'twofold-secret-scan-spec-'));
     appendRecords(dir, 'worker.jsonl', [
       { t: 'secret', kind: 'account-api-secret', value: 'bKgRr2vN0x9QeLq7Tz4sYw1uJ' },
       { t: 'log', text: '{"msg":"bKgRr2vN0x9QeLq7Tz4sYw1uJ"}', at: 'apps/api/src/x.spec.ts › a test' },
     ]);
-    const holder = globalThis as { twofoldSecretScanDir?: string };
-    const runDir = process.env[SCAN_DIR_VARIABLE];
-    holder.twofoldSecretScanDir = dir;
-    try {
-      await expect(globalTeardown()).rejects.toThrow(/account-api-secret \(bKgR…\) in a log of apps\/api\/src\/x\.spec\.ts › a test/);
-    } finally {
-      // the teardown forgets the run's directory: later apps of this worker still record into it
-      if (runDir) process.env[SCAN_DIR_VARIABLE] = runDir;
-    }
+    const printed: string[] = [];
+    expect(() => finishSecretScan(dir, (line) => printed.push(line))).toThrow(
+      /account-api-secret \(bKgR…\) in a log of apps\/api\/src\/x\.spec\.ts › a test/,
+    );
+    expect(printed).toEqual([expect.stringMatching(/^secrets scan: 1 secrets compared with 1 log lines, .*: 1 FOUND \(\d+ ms\)$/)]);
     expect(existsSync(dir)).toBe(false);
   });
 });

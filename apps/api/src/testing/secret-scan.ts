@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -179,4 +179,25 @@ export function describeFindings(findings: readonly Finding[], limit = 20): stri
 /** Reads a run directory and scans it. */
 export function scanRunDirectory(dir: string): ScanResult {
   return scanRecords(readRecords(dir));
+}
+
+/**
+ * The end of the run (the api project's globalTeardown): scans the run directory, removes it, prints
+ * the summary and throws on any finding, which fails the jest run.
+ */
+export function finishSecretScan(dir: string, print: (line: string) => void): ScanResult {
+  const started = process.hrtime.bigint();
+  let result: ScanResult;
+  try {
+    result = scanRunDirectory(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  print(`${summaryLine(result)} (${(process.hrtime.bigint() - started) / 1_000_000n} ms)`);
+  if (result.findings.length > 0) {
+    throw new Error(
+      `secrets found where none may be (log lines, error bodies, journal rows, mails):\n${describeFindings(result.findings)}`,
+    );
+  }
+  return result;
 }
