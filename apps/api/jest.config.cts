@@ -2,8 +2,8 @@ module.exports = {
   displayName: 'api',
   preset: '../../jest.preset.js',
   testEnvironment: 'node',
-  globalSetup: '../../tools/testing/jest-global-setup.ts',
-  globalTeardown: '../../tools/testing/jest-global-teardown.ts',
+  globalSetup: '../../tools/testing/api-jest-global-setup.ts',
+  globalTeardown: '../../tools/testing/api-jest-global-teardown.ts',
   transform: {
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },

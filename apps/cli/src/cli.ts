@@ -1,7 +1,14 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@twofold/domain';
-import { migrationStatus, revertLastMigration, runPendingMigrations, SettingError } from '@twofold/persistence';
+import {
+  DEFAULT_ROTATION_BATCH_SIZE,
+  migrationStatus,
+  revertLastMigration,
+  rotateSecretEncryptionKey,
+  runPendingMigrations,
+  SettingError,
+} from '@twofold/persistence';
 import { CliRefusal, UsageError } from './cli-errors';
 import { Provisioning } from './provisioning';
 
@@ -147,6 +154,45 @@ const COMMANDS: Command[] = [
     build:
       () =>
       async ({ provisioning }) => ({ ...(await provisioning.rotateTokenKey()) }),
+  },
+  {
+    name: 'secrets rotate-key',
+    summary:
+      're-encrypts every stored secret under SECRET_ENCRYPTION_KEY (the keys it replaces in SECRET_ENCRYPTION_PREVIOUS_KEYS); safe while the API runs, and to run again',
+    flags: {
+      'batch-size': { type: 'string', value: 'N', help: `rows read and written per statement (default ${DEFAULT_ROTATION_BATCH_SIZE})` },
+    },
+    example: 'secrets rotate-key --batch-size 500 --json',
+    build: (values) => {
+      const text = values['batch-size'];
+      if (typeof text === 'string' && (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100_000))
+        throw new UsageError('--batch-size must be an integer from 1 to 100000');
+      const batchSize = typeof text === 'string' ? Number(text) : DEFAULT_ROTATION_BATCH_SIZE;
+      return async ({ provisioning, dataSource }) => {
+        const result = await rotateSecretEncryptionKey(dataSource, provisioning.cipher, { batchSize });
+        if (result.undecryptable > 0) {
+          throw new CliRefusal(
+            'UNDECRYPTABLE_SECRETS',
+            `${result.undecryptable} stored secrets could not be decrypted with the configured keys and were left as they are ` +
+              `(re-encrypted ${result.reencrypted}, already current ${result.alreadyCurrent}, skipped ${result.skipped}); ` +
+              `add their keys to SECRET_ENCRYPTION_PREVIOUS_KEYS and run again: ${result.undecryptableRows.join('; ')}`,
+          );
+        }
+        return {
+          keyId: result.keyId,
+          reencrypted: result.reencrypted,
+          alreadyCurrent: result.alreadyCurrent,
+          skipped: result.skipped,
+          columns: result.columns.map(({ column, reencrypted, alreadyCurrent, skipped }) => ({
+            column,
+            reencrypted,
+            alreadyCurrent,
+            skipped,
+          })),
+          ...(result.skipped > 0 ? { note: 'skipped rows changed while this ran: run again to check them' } : {}),
+        };
+      };
+    },
   },
   {
     name: 'migrate status',

@@ -1,5 +1,5 @@
 import { systemClock } from '@twofold/domain';
-import { connectDatabase, Db, loadEncryptionKey, resolveDataDir, SecretCipher } from '@twofold/persistence';
+import { connectDatabase, Db, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SecretCipher } from '@twofold/persistence';
 import { runCli } from './cli';
 import { Provisioning } from './provisioning';
 
@@ -11,7 +11,7 @@ async function main(): Promise<number> {
     process.argv.slice(2),
     { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
     async ({ migrate }) => {
-      const cipher = new SecretCipher(loadEncryptionKey(env, dataDir, databaseUrl === undefined));
+      const cipher = new SecretCipher(loadEncryptionKey(env, dataDir, databaseUrl === undefined), loadPreviousEncryptionKeys(env));
       // stdout carries only the result: the embedded server's own messages are not printed
       const connection = await connectDatabase({ databaseUrl, dataDir, poolSize: 2, applicationName: 'twofold-cli', migrate });
       return {

@@ -56,7 +56,8 @@ export class Provisioning {
 
   constructor(
     private readonly db: Db,
-    private readonly cipher: SecretCipher,
+    /** the CLI's configured keys: SECRET_ENCRYPTION_KEY and SECRET_ENCRYPTION_PREVIOUS_KEYS */
+    readonly cipher: SecretCipher,
     private readonly clock: Clock,
   ) {
     this.accounts = new AccountsRepository(db);

@@ -11,3 +11,4 @@ export * from './lib/repositories';
 export * from './lib/database-connection';
 export * from './lib/credential-changes';
 export * from './lib/database-unavailable';
+export * from './lib/secret-key-rotation';

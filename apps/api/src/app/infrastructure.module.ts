@@ -68,7 +68,7 @@ export class InfrastructureModule {
       { provide: MAILER, useValue: createMailer(runtime.config) },
       { provide: DataSource, useValue: runtime.dataSource },
       { provide: Db, useValue: new Db(runtime.dataSource) },
-      { provide: SecretCipher, useValue: new SecretCipher(runtime.config.encryptionKey) },
+      { provide: SecretCipher, useValue: new SecretCipher(runtime.config.encryptionKey, runtime.config.previousEncryptionKeys) },
       ...REPOSITORIES.map((repository) => ({ provide: repository, useFactory: (db: Db) => new repository(db), inject: [Db] })),
       { provide: JournalWriter, useFactory: (db: Db, clock: Clock) => new JournalWriter(db, clock), inject: [Db, CLOCK] },
       JournalInterceptor,

@@ -98,3 +98,33 @@ describe('API_DOCS', () => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(ConfigError);
   });
 });
+
+describe('SECRET_ENCRYPTION_PREVIOUS_KEYS', () => {
+  const base = {
+    DATABASE_URL: 'postgres://twofold@db.example:5432/twofold',
+    SECRET_ENCRYPTION_KEY: '00'.repeat(32),
+    TWOFOLD_DATA_DIR: tmpdir(),
+  };
+
+  it('has none by default, and reads a comma-separated list of keys that only decrypt', () => {
+    expect(loadConfig(base).previousEncryptionKeys).toEqual([]);
+    const previous = loadConfig({
+      ...base,
+      SECRET_ENCRYPTION_PREVIOUS_KEYS: `${'11'.repeat(32)},${Buffer.alloc(32, 2).toString('base64')}`,
+    });
+    expect(previous.previousEncryptionKeys).toEqual([Buffer.alloc(32, 0x11), Buffer.alloc(32, 2)]);
+  });
+
+  it('stops at a wrong entry, naming its position and not its text', () => {
+    const wrong = 'ab'.repeat(31);
+    let error: unknown;
+    try {
+      loadConfig({ ...base, SECRET_ENCRYPTION_PREVIOUS_KEYS: `${'11'.repeat(32)},${wrong}` });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('SECRET_ENCRYPTION_PREVIOUS_KEYS entry 2');
+    expect((error as Error).message).not.toContain(wrong);
+  });
+});

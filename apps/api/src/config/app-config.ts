@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../app/shutdown';
 import { DEFAULT_DATABASE_START_ATTEMPTS } from '../app/startup';
-import { DatabaseTimeouts, loadEncryptionKey, resolveDataDir, SettingError } from '@twofold/persistence';
+import { DatabaseTimeouts, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SettingError } from '@twofold/persistence';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -20,7 +20,10 @@ export interface AppConfig {
   accessUrl: string;
   /** TOKEN_ISSUER: the `iss` of access tokens (CONTRACT §1, §7); default PUBLIC_URL */
   tokenIssuer: string;
+  /** SECRET_ENCRYPTION_KEY: encrypts secrets at rest */
   encryptionKey: Buffer;
+  /** SECRET_ENCRYPTION_PREVIOUS_KEYS: keys replaced by a rotation, which only decrypt; absent: none */
+  previousEncryptionKeys?: readonly Buffer[];
   smtpUrl?: string;
   /** sender of invitations and enrollment links */
   mailFrom: string;
@@ -191,8 +194,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   let encryptionKey: Buffer;
+  let previousEncryptionKeys: Buffer[];
   try {
     encryptionKey = loadEncryptionKey(env, dataDir, databaseUrl === undefined);
+    previousEncryptionKeys = loadPreviousEncryptionKeys(env);
   } catch (error) {
     if (error instanceof SettingError) throw new ConfigError(error.message);
     throw error;
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     accessUrl,
     tokenIssuer,
     encryptionKey,
+    previousEncryptionKeys,
     smtpUrl,
     mailFrom,
     logLevel,

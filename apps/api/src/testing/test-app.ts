@@ -5,10 +5,12 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AccountId, ManualClock } from '@twofold/domain';
 import { Db, SecretCipher } from '@twofold/persistence';
 import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase, TestDatabaseOptions } from '@twofold/persistence/testing';
+import { Client } from 'pg';
 import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 import { AppRuntime } from '../app/infrastructure.module';
+import { SecretRecorder } from './secret-recorder';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -47,19 +49,31 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
 /**
  * The real application on a fresh database of the run's PostgreSQL server, with a manual clock.
  * `database` sets the pool's timeouts or puts something between the pool and the server.
+ * In the api project's jest run the app records for the whole-suite secrets scan (secret-recorder.ts):
+ * its log lines (at `trace` unless the test chose a level), error bodies, journal and mails, and the
+ * secrets it saw; `secretRecorder` gives a recorder of the test's own, `null` none.
  */
 export async function startTestApp(
   overrides: Partial<AppConfig> = {},
-  runtime: Pick<AppRuntime, 'logDestination'> & { database?: TestDatabaseOptions } = {},
+  runtime: Pick<AppRuntime, 'logDestination'> & { database?: TestDatabaseOptions; secretRecorder?: SecretRecorder | null } = {},
 ): Promise<TestApp> {
-  const { database: databaseOptions, ...appRuntime } = runtime;
+  const { database: databaseOptions, secretRecorder, ...appRuntime } = runtime;
+  const recorder = secretRecorder === undefined ? SecretRecorder.forRun() : (secretRecorder ?? undefined);
   const database = await createTestDatabase(databaseOptions);
   const clock = new ManualClock(TEST_NOW);
-  const config = testConfig(database.url, overrides);
-  const app = await createApp({ config, dataSource: database.dataSource, clock, ...appRuntime });
+  // the scan reads every line the app would write; a test that reads its own lines keeps its level
+  const level: Partial<AppConfig> = recorder && !appRuntime.logDestination ? { logLevel: 'trace' } : {};
+  const config = testConfig(database.url, { ...level, ...overrides });
+  const logDestination = recorder ? recorder.logDestination(appRuntime.logDestination) : appRuntime.logDestination;
+  const app = await createApp({ config, dataSource: database.dataSource, clock, ...appRuntime, logDestination });
+  if (recorder) {
+    recorder.watchHttp(app.getHttpAdapter().getInstance());
+    recorder.watchCipher(app.get(SecretCipher));
+  }
   await initApp(app);
   const db = new Db(database.dataSource);
-  const cipher = new SecretCipher(config.encryptionKey);
+  const cipher = new SecretCipher(config.encryptionKey, config.previousEncryptionKeys);
+  recorder?.watchCipher(cipher);
   return {
     app,
     http: () => request(app.getHttpServer()),
@@ -72,7 +86,24 @@ export async function startTestApp(
     newResource: (accountId, name) => newResource(db, cipher, accountId, name),
     close: async () => {
       await app.close();
+      if (recorder) await recordJournalAndMails(recorder, database.url, config.dataDir);
       await database.drop();
     },
   };
+}
+
+/**
+ * The journal and the outbox for the scan, read once the app is closed (nothing is written any more),
+ * on a connection of its own: the app's pool may have gone through a proxy the test stopped.
+ */
+async function recordJournalAndMails(recorder: SecretRecorder, databaseUrl: string, dataDir: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await recorder.readJournal((sql) => client.query(sql).then((r) => r.rows));
+  } finally {
+    await client.end();
+  }
+  recorder.readOutbox(dataDir);
+  recorder.flush();
 }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DatabaseTimeouts, openDatabase } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
-import { parseEncryptionKey } from './secret-cipher';
+import { parseEncryptionKey, parsePreviousEncryptionKeys } from './secret-cipher';
 
 /** Where the embedded database, the generated key and the mail outbox live: TWOFOLD_DATA_DIR or ./.data */
 export function resolveDataDir(env: NodeJS.ProcessEnv): string {
@@ -36,6 +36,18 @@ export function loadEncryptionKey(env: NodeJS.ProcessEnv, dataDir: string, embed
     writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600 });
   }
   return parseEncryptionKey(readFileSync(file, 'utf8'));
+}
+
+/**
+ * SECRET_ENCRYPTION_PREVIOUS_KEYS: keys a key rotation replaced, which only decrypt (docs/operations/encryption-key-rotation.md).
+ * Absent: none.
+ */
+export function loadPreviousEncryptionKeys(env: NodeJS.ProcessEnv): Buffer[] {
+  try {
+    return parsePreviousEncryptionKeys(env['SECRET_ENCRYPTION_PREVIOUS_KEYS']);
+  } catch (error) {
+    throw new SettingError((error as Error).message);
+  }
 }
 
 export interface DatabaseConnection {

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { parseEncryptionKey, SecretCipher, SecretDecryptionError } from './secret-cipher';
+import { legacyCiphertext } from '../testing/legacy-ciphertext';
+import {
+  ciphertextKeyId,
+  encryptionKeyId,
+  parseEncryptionKey,
+  parsePreviousEncryptionKeys,
+  SecretCipher,
+  SecretDecryptionError,
+  UnknownEncryptionKeyError,
+} from './secret-cipher';
 
 describe('SecretCipher', () => {
   const key = randomBytes(32);
@@ -35,6 +44,76 @@ describe('SecretCipher', () => {
 
   it('requires a 32-byte key', () => {
     expect(() => new SecretCipher(randomBytes(16))).toThrow('32 bytes');
+    expect(() => new SecretCipher(key, [randomBytes(31)])).toThrow('SECRET_ENCRYPTION_PREVIOUS_KEYS must be exactly 32 bytes');
+  });
+});
+
+describe('SecretCipher key ids and rotation', () => {
+  const oldKey = randomBytes(32);
+  const newKey = randomBytes(32);
+
+  it('writes the key id into every ciphertext, and the id is no part of the key', () => {
+    const cipher = new SecretCipher(newKey);
+    expect(cipher.keyId).toMatch(/^[0-9a-f]{8}$/);
+    expect(cipher.keyId).toBe(encryptionKeyId(newKey));
+    expect(newKey.toString('hex')).not.toContain(cipher.keyId);
+    expect(ciphertextKeyId(cipher.encrypt('authenticator.secret', 'x'))).toBe(cipher.keyId);
+  });
+
+  it('decrypts with a previous key what that key encrypted, and encrypts with the current key only', () => {
+    const before = new SecretCipher(oldKey).encrypt('authenticator.secret', 'otp key');
+    const rotated = new SecretCipher(newKey, [oldKey]);
+    expect(rotated.decryptText('authenticator.secret', before)).toBe('otp key');
+    const after = rotated.encrypt('authenticator.secret', 'otp key');
+    expect(ciphertextKeyId(after)).toBe(encryptionKeyId(newKey));
+    expect(() => new SecretCipher(oldKey).decrypt('authenticator.secret', after)).toThrow(UnknownEncryptionKeyError);
+  });
+
+  it('reads ciphertexts of the first format (no key id) with whichever configured key opens them', () => {
+    const legacy = legacyCiphertext(oldKey, 'resource.api-secret', 'resource secret');
+    expect(ciphertextKeyId(legacy)).toBeNull();
+    expect(new SecretCipher(oldKey).decryptText('resource.api-secret', legacy)).toBe('resource secret');
+    expect(new SecretCipher(newKey, [randomBytes(32), oldKey]).decryptText('resource.api-secret', legacy)).toBe('resource secret');
+    expect(() => new SecretCipher(newKey).decrypt('resource.api-secret', legacy)).toThrow(SecretDecryptionError);
+    expect(() => new SecretCipher(oldKey).decrypt('account.api-secret', legacy)).toThrow(SecretDecryptionError);
+  });
+
+  it('says which key id is missing, and never prints a key', () => {
+    const stored = new SecretCipher(oldKey).encrypt('authenticator.secret', 'x');
+    const cipher = new SecretCipher(newKey, [randomBytes(32)]);
+    let error: unknown;
+    try {
+      cipher.decrypt('authenticator.secret', stored);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UnknownEncryptionKeyError);
+    const message = (error as Error).message;
+    expect(message).toContain(encryptionKeyId(oldKey));
+    expect(message).toContain(encryptionKeyId(newKey));
+    expect(message).toContain('SECRET_ENCRYPTION_PREVIOUS_KEYS');
+    for (const k of [oldKey, newKey]) {
+      expect(message).not.toContain(k.toString('hex'));
+      expect(message).not.toContain(k.toString('base64'));
+    }
+  });
+
+  it('authenticates the key id: a ciphertext relabelled with another configured key id is refused', () => {
+    const rotated = new SecretCipher(newKey, [oldKey]);
+    const stored = new SecretCipher(oldKey).encrypt('authenticator.secret', 'x');
+    Buffer.from(encryptionKeyId(newKey), 'hex').copy(stored, 1);
+    expect(() => rotated.decrypt('authenticator.secret', stored)).toThrow(SecretDecryptionError);
+  });
+
+  it('tells current ciphertexts from those rotation must rewrite', () => {
+    const rotated = new SecretCipher(newKey, [oldKey]);
+    expect(rotated.isCurrent(rotated.encrypt('authenticator.secret', 'x'))).toBe(true);
+    expect(rotated.isCurrent(new SecretCipher(oldKey).encrypt('authenticator.secret', 'x'))).toBe(false);
+    expect(rotated.isCurrent(legacyCiphertext(newKey, 'authenticator.secret', 'x'))).toBe(false);
+  });
+
+  it('takes a previous key equal to the current one as harmless', () => {
+    expect(new SecretCipher(newKey, [newKey, oldKey, oldKey]).keyIds).toEqual([encryptionKeyId(newKey), encryptionKeyId(oldKey)]);
   });
 });
 
@@ -48,5 +127,29 @@ describe('parseEncryptionKey', () => {
 
   it.each(['', 'abc', randomBytes(31).toString('base64'), randomBytes(33).toString('hex')])('refuses %p', (text) => {
     expect(() => parseEncryptionKey(text)).toThrow('SECRET_ENCRYPTION_KEY');
+  });
+});
+
+describe('parsePreviousEncryptionKeys', () => {
+  const a = randomBytes(32);
+  const b = randomBytes(32);
+
+  it('reads a comma-separated list of hex or base64 keys; absent or blank is none', () => {
+    expect(parsePreviousEncryptionKeys(`${a.toString('hex')}, ${b.toString('base64')}`)).toEqual([a, b]);
+    expect(parsePreviousEncryptionKeys(undefined)).toEqual([]);
+    expect(parsePreviousEncryptionKeys('  ')).toEqual([]);
+  });
+
+  it('names the wrong entry by its position, never by its text', () => {
+    const wrong = randomBytes(31).toString('hex');
+    let message = '';
+    try {
+      parsePreviousEncryptionKeys(`${a.toString('hex')},${wrong}`);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('SECRET_ENCRYPTION_PREVIOUS_KEYS entry 2');
+    expect(message).not.toContain(wrong);
+    expect(message).not.toContain(a.toString('hex'));
   });
 });
