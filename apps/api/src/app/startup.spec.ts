@@ -34,7 +34,8 @@ describe('start-up', () => {
     });
 
     it.each([
-      ['a timeout of node-postgres', new Error('Connection terminated due to connection timeout'), 'connection timeout'],
+      ['a timeout of node-postgres', new Error('Connection terminated due to connection timeout'), 'CONNECT_TIMEOUT'],
+      ['a server restarting', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), '57P01'],
       ['PostgreSQL still starting', Object.assign(new Error('the database system is starting up'), { code: '57P03' }), '57P03'],
       ['localhost refusing on ::1 and 127.0.0.1', Object.assign(new AggregateError([refused(), refused()]), {}), 'ECONNREFUSED'],
     ])('counts %s as unreachable', async (_what, error, reason) => {
@@ -43,11 +44,13 @@ describe('start-up', () => {
       expect(h.retries).toEqual([expect.objectContaining({ reason })]);
     });
 
-    it('does not retry what no wait fixes (a wrong password), nor our own errors', async () => {
+    it('does not retry what no wait fixes (a wrong password, a setting a pooler refuses), nor our own errors', async () => {
       const wrongPassword = Object.assign(new Error('password authentication failed for user "x"'), { code: '28P01' });
       const h = harness([wrongPassword]);
       await expect(h.run(10)).rejects.toBe(wrongPassword);
       expect(h.slept).toEqual([]);
+      const pooler = Object.assign(new Error('unsupported startup parameter: statement_timeout'), { code: '08P01' });
+      await expect(harness([pooler]).run(10)).rejects.toBe(pooler);
       const bug = new TypeError('x is not a function');
       await expect(harness([bug]).run(10)).rejects.toBe(bug);
     });

@@ -1,3 +1,5 @@
+import { databaseUnavailableCode } from '@twofold/persistence';
+
 /**
  * Start-up failures an operator can fix (a busy port, a database that is not there yet) end in one
  * line saying what to change; a stack is kept for our own bugs. The database is retried with back-off
@@ -11,37 +13,19 @@ export const START_RETRY_MAX_DELAY_MS = 8000;
 export const DEFAULT_DATABASE_START_ATTEMPTS = 10;
 
 /**
- * Network errors, and PostgreSQL's "starting up" (57P03) and "too many connections" (53300): a later
- * attempt may succeed. A wrong password or a missing database will not, so those fail at once.
+ * A short reason for the log when the database cannot answer now (the same causes the running API
+ * answers 503 for: refused, reset or timed-out sockets, a server starting up or full), so a later
+ * attempt may succeed; undefined for what no wait fixes (a wrong password, a missing database, our bug).
  */
-const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  '57P03',
-  '53300',
-]);
+export function unreachableReason(error: unknown): string | undefined {
+  // a pooler refusing a setting is a protocol error (class 08) too, but only a configuration change fixes it
+  if (refusedStartupParameter(error) !== undefined) return undefined;
+  return databaseUnavailableCode(error);
+}
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
-}
-
-/** A short reason for the log: the error's code where it has one (a message may carry a host name, never a password). */
-export function unreachableReason(error: unknown): string | undefined {
-  const code = codeOf(error);
-  if (code && TRANSIENT_CODES.has(code)) return code;
-  // node-postgres' own connection timeout and a server gone mid-handshake carry no code
-  const message = (error as { message?: unknown } | null)?.message;
-  if (typeof message === 'string' && /connection (timeout|terminated)/i.test(message)) return 'connection timeout';
-  // "localhost" resolves to ::1 and 127.0.0.1: both refusals come together
-  const inner = (error as { errors?: unknown } | null)?.errors;
-  if (Array.isArray(inner)) return inner.map(unreachableReason).find((r) => r !== undefined);
-  return undefined;
 }
 
 export class DatabaseUnreachable extends Error {
