@@ -9,7 +9,7 @@
  *   header; one JSON log line per request on stdout, written in batches like the API's pino
  *   destination (8 KB or once a second).
  * - `GET /users[?identity=][&limit&offset]`: one indexed select with the groups, authenticator kinds,
- *   phones and custom fields aggregated per user (no count: the answer has no total).
+ *   phones, custom fields and code lockouts aggregated per user (no count: the answer has no total).
  * - `POST /users`: one transaction: the account row locked, then the licence count and the identity
  *   check in one statement, then the user and its journal event inserted by one statement.
  * - `GET /journal`, `GET /access/requests` (history): one statement for the page and its total; a
@@ -18,7 +18,7 @@
  *   without writing it.
  * - `POST /access/requests`: one INSERT … SELECT that checks "known identity or a free licence".
  * - `POST /access/requests/ra` (with a code): one transaction: the user row locked, read with its first
- *   phone, its wrong codes of the last 15 minutes and its authenticators in the same statement; the
+ *   phone, whether a code lockout of it is in force and its authenticators in the same statement; the
  *   secret decrypted and verified (HOTP look-ahead 10, TOTP window 1); then one statement moving the
  *   counter (conditional UPDATE, the replay guard), stamping lastLogin and inserting the decided request.
  *   Without a code (the two-step flow): the same read without the lock, and one INSERT of the awaiting
@@ -54,7 +54,6 @@ if (!DATABASE_URL || !KEY) {
 // The constants of libs/domain (CONTRACT §4, §7), repeated: libs/domain is imported through an alias.
 const ACCESS_REQUEST_TTL_MS = 15 * 60_000;
 const ACCESS_REQUEST_MAX_FAILED_CODES = 5;
-const ACCESS_USER_MAX_RECENT_FAILED_CODES = 10;
 const HOTP_LOOK_AHEAD = 10;
 const TOTP_WINDOW_STEPS = 1;
 const OTP_DIGITS = 6;
@@ -311,9 +310,11 @@ interface UserRow {
   kinds: string[];
   phones: string[];
   custom_fields: { name: string; value: string }[];
+  code_lockouts: { scope: string; scopeKey: string; failures: number; lockedUntil: string; resourceName: string | null }[];
 }
 
 function userDto(row: UserRow, withPhones: boolean) {
+  const now = Date.now();
   const authenticators = AUTHENTICATOR_KINDS.filter((kind) => row.kinds.includes(kind) || (kind === 'Sms' && row.phones.length > 0));
   const dto: Record<string, unknown> = {
     id: row.id,
@@ -327,6 +328,15 @@ function userDto(row: UserRow, withPhones: boolean) {
     groups: [SYSTEM_GROUP_NAME, ...row.groups],
     authenticators,
     customFields: row.custom_fields,
+    codeLockouts: row.code_lockouts
+      .filter((lockout) => new Date(lockout.lockedUntil).getTime() > now)
+      .map((lockout) => ({
+        scope: lockout.scope,
+        address: lockout.scope === 'address' ? lockout.scopeKey : null,
+        resource: lockout.scope === 'resource' ? { id: lockout.scopeKey, name: lockout.resourceName } : null,
+        wrongCodes: lockout.failures,
+        lockedUntil: new Date(lockout.lockedUntil).toISOString(),
+      })),
   };
   if (withPhones) dto['phones'] = row.phones;
   return dto;
@@ -338,7 +348,12 @@ const USER_COLUMNS = `u.id, u.identity, u.name, u.email, u.is_locked, u.created_
   ARRAY(SELECT DISTINCT a.kind FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id) AS kinds,
   ARRAY(SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number) AS phones,
   COALESCE((SELECT json_agg(json_build_object('name', f.name, 'value', f.value) ORDER BY f.name)
-              FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields`;
+              FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields,
+  COALESCE((SELECT json_agg(json_build_object('scope', s.scope, 'scopeKey', s.scope_key, 'failures', s.failures,
+                    'lockedUntil', s.locked_until, 'resourceName', r.name) ORDER BY s.locked_until, s.scope, s.scope_key)
+              FROM wrong_code_streaks s
+              LEFT JOIN resources r ON s.scope = 'resource' AND r.account_id = s.account_id AND r.id::text = s.scope_key
+             WHERE s.account_id = u.account_id AND s.user_id = u.id AND s.locked_until IS NOT NULL), '[]'::json) AS code_lockouts`;
 
 async function listUsers(x: Exchange, url: URL): Promise<void> {
   const principal = await authenticateAccount(x.req);
@@ -822,8 +837,8 @@ interface StoredAuthenticator {
 /** The user's facts a code check needs, read with the user row (in one statement). */
 const USER_CHECK_COLUMNS = `u.id AS user_id, u.identity AS user_identity, u.is_locked,
   (SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number, p.id LIMIT 1) AS phone,
-  (SELECT COALESCE(SUM(q.failed_attempts), 0)::int FROM access_requests q
-    WHERE q.account_id = u.account_id AND q.user_id = u.id AND q.created_at >= $3 AND q.failed_attempts > 0) AS recent_failed,
+  (SELECT count(*)::int FROM wrong_code_streaks s
+    WHERE s.account_id = u.account_id AND s.user_id = u.id AND s.locked_until > $3) AS locked_scopes,
   COALESCE((SELECT json_agg(json_build_object('id', a.id, 'kind', a.kind, 'name', a.name, 'secret', encode(a.secret_enc, 'base64'),
                                               'algorithm', a.algorithm, 'hotp_counter', a.hotp_counter::text,
                                               'last_time_step', a.last_time_step::text) ORDER BY a.created_at, a.id)
@@ -834,7 +849,7 @@ interface UserCheckRow {
   user_identity: string;
   is_locked: boolean;
   phone: string | null;
-  recent_failed: number;
+  locked_scopes: number;
   authenticators: StoredAuthenticator[];
 }
 
@@ -910,7 +925,6 @@ async function ra(x: Exchange): Promise<void> {
     return send(x, 200, { ...answer, message: error.message });
   }
   const now = new Date();
-  const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MS);
   const insertRequest = (
     client: Pool | PoolClient,
     values: { userId: string | null; identity: string; status: string; failed: number; authenticator?: string },
@@ -949,7 +963,7 @@ async function ra(x: Exchange): Promise<void> {
     const otp = user.authenticators.filter((a) => OTP_KINDS.includes(a.kind) && a.secret !== null);
     if (otp.length === 0) return user.authenticators.length > 0 || user.phone ? 'unusableSecondFactor' : 'noSecondFactor';
     if (passCode.kind === 'delivery') throw badRequest('the baseline does not implement delivery methods (t, m, s, c)');
-    if (user.recent_failed >= ACCESS_USER_MAX_RECENT_FAILED_CODES) return 'tooManyCodes';
+    if (user.locked_scopes > 0) return 'tooManyCodes';
     return null;
   };
 
@@ -957,7 +971,7 @@ async function ra(x: Exchange): Promise<void> {
     // the first step of the two-step flow: nothing is checked, so nothing needs the user row lock
     const { rows } = await pool.query<UserCheckRow>(
       `SELECT ${USER_CHECK_COLUMNS} FROM users u WHERE u.account_id = $1 AND lower(u.identity) = lower($2)`,
-      [principal.accountId, identity, since],
+      [principal.accountId, identity, now],
     );
     const user = rows[0];
     const refusal = precheck(user);
@@ -984,7 +998,7 @@ async function ra(x: Exchange): Promise<void> {
     // the user row lock queues one user's checks: the wrong-code count cannot be outrun
     const { rows } = await client.query<UserCheckRow>(
       `SELECT ${USER_CHECK_COLUMNS} FROM users u WHERE u.account_id = $1 AND lower(u.identity) = lower($2) FOR UPDATE OF u`,
-      [principal.accountId, identity, since],
+      [principal.accountId, identity, now],
     );
     const user = rows[0];
     const refusal = precheck(user);
@@ -1065,14 +1079,13 @@ async function raChallenge(x: Exchange): Promise<void> {
   }
   if (!requestId) return send(x, 200, raAnswer('Denied', 'requestNotValid', bodyLanguage, { identity }));
   const now = new Date();
-  const since = new Date(now.getTime() - ACCESS_REQUEST_TTL_MS);
   const answer = await inTransaction(async (client) => {
     // the request and its user, both locked, in one statement: submissions of one request queue up
     const { rows } = await client.query<ChallengeRow>(
       `SELECT r.id, r.resource_id, r.channel, r.identity, r.status, r.created_at, r.language, ${USER_CHECK_COLUMNS}
          FROM access_requests r JOIN users u ON u.account_id = r.account_id AND u.id = r.user_id
         WHERE r.account_id = $1 AND r.id = $2 FOR UPDATE OF r, u`,
-      [principal.accountId, requestId, since],
+      [principal.accountId, requestId, now],
     );
     const row = rows[0];
     if (!row) {
@@ -1108,8 +1121,7 @@ async function raChallenge(x: Exchange): Promise<void> {
     if (status !== 'AwaitingAuthentication') return raAnswer('Denied', 'requestNotValid', language, facts);
     if (row.is_locked) return decide('Denied').then(() => raAnswer('Denied', 'locked', language, facts));
     facts.phone = row.phone;
-    if (row.recent_failed >= ACCESS_USER_MAX_RECENT_FAILED_CODES)
-      return decide('Denied').then(() => raAnswer('Denied', 'tooManyCodes', language, facts));
+    if (row.locked_scopes > 0) return decide('Denied').then(() => raAnswer('Denied', 'tooManyCodes', language, facts));
     if (!row.authenticators.some((a) => OTP_KINDS.includes(a.kind) && a.secret !== null)) {
       return decide('Denied').then(() => raAnswer('Denied', 'noSecondFactor', language, facts));
     }
