@@ -5,8 +5,11 @@ import { AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, Secre
 /** The kinds whose codes the access page and /access/requests/ra check (CONTRACT §7). */
 export const OTP_KINDS: readonly AuthenticatorKind[] = ['Totp', 'TotpToken', 'HotpToken'];
 
+/** The ones whose codes are checked: of an OTP kind, with a secret, and not disabled by an administrator (issue 14). */
 export function otpAuthenticators(all: readonly AuthenticatorEntity[]): AuthenticatorEntity[] {
-  return all.filter((authenticator) => OTP_KINDS.includes(authenticator.kind) && authenticator.secretEnc !== null);
+  return all.filter(
+    (authenticator) => OTP_KINDS.includes(authenticator.kind) && authenticator.secretEnc !== null && !authenticator.disabled,
+  );
 }
 
 function algorithmOf(authenticator: AuthenticatorEntity): OtpAlgorithm {

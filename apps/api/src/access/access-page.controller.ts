@@ -24,6 +24,7 @@ const FINAL_STATUS = {
   tooManyCodes: 403,
   noLicense: 403,
   noOtpFactor: 403,
+  factorsDisabled: 403,
   forged: 403,
 } as const;
 

@@ -12,6 +12,7 @@ import {
   DomainError,
   minutesUntil,
   effectiveAccessStatus,
+  everyFactorDisabled,
   isCallbackForFrame,
   SubmissionState,
 } from '@twofold/domain';
@@ -120,9 +121,10 @@ export class AccessPageService {
     // a reload, or a second tab of the same request, keeps the nonce its browser already holds
     const browserNonce = visitor.browser.cookieNonce ?? newBrowserNonce();
     if (otp.length === 0) {
-      if (await this.hasOtherSecondFactor(row.accountId, resolved.user.id, all)) {
+      const factors = await this.otherSecondFactors(row.accountId, resolved.user.id, all);
+      if (factors.hasSecondFactor) {
         await this.requests.decide(row.accountId, row.id, 'Denied', { userId: resolved.user.id });
-        return { ...frame, kind: 'final', reason: 'noOtpFactor' };
+        return { ...frame, kind: 'final', reason: factors.everyFactorDisabled ? 'factorsDisabled' : 'noOtpFactor' };
       }
       return { ...frame, kind: 'enroll', model: await this.enrollModel(row, resolved.user, browserNonce), browserNonce };
     }
@@ -237,7 +239,7 @@ export class AccessPageService {
       user,
       codesLockedUntil: lockoutInForce(streaks, now)?.until ?? null,
       otpAuthenticators: otp.length,
-      hasSecondFactor: await this.hasOtherSecondFactor(accountId, userId, all),
+      ...(await this.otherSecondFactors(accountId, userId, all)),
       secretShown: pendingEnc !== null,
     };
     return { state, row, user, otp, pendingEnc, streaks };
@@ -348,9 +350,17 @@ export class AccessPageService {
    * A second factor the page cannot check (an SMS phone, Telegram): the user is enrolled (`isEnrolled`),
    * so whoever holds the request's URL must not enroll an app of their own over it (CONTRACT §7 offers
    * the enrollment only to a user without a second factor). The administrator sends an enrollment link.
+   * Authenticators an administrator disabled count as factors too, and when they are all the user has,
+   * the page says so (issue 14). Phones are read only when the authenticators leave the answer open.
    */
-  private async hasOtherSecondFactor(accountId: AccountId, userId: string, all: readonly AuthenticatorEntity[]): Promise<boolean> {
-    return all.length > 0 || (await this.users.phoneRowsOf(accountId, userId)).length > 0;
+  private async otherSecondFactors(
+    accountId: AccountId,
+    userId: string,
+    all: readonly AuthenticatorEntity[],
+  ): Promise<Pick<SubmissionState, 'hasSecondFactor' | 'everyFactorDisabled'>> {
+    if (all.some((authenticator) => !authenticator.disabled)) return { hasSecondFactor: true, everyFactorDisabled: false };
+    const hasPhones = (await this.users.phoneRowsOf(accountId, userId)).length > 0;
+    return { hasSecondFactor: all.length > 0 || hasPhones, everyFactorDisabled: everyFactorDisabled(all, hasPhones) };
   }
 
   /** The code checked against the user's authenticators, or against the secret shown on this request (which it then enrolls). */

@@ -16,6 +16,7 @@ export type AccessFinalReason =
   | 'used'
   | 'noLicense'
   | 'noOtpFactor'
+  | 'factorsDisabled'
   | 'forged';
 
 /** When the request expires (created + 15 minutes) and the server's now: the page shows the minutes left. */
@@ -135,6 +136,7 @@ const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, IconName]> = {
   used: ['info', 'info'],
   noLicense: ['stop', 'cross'],
   noOtpFactor: ['stop', 'lock'],
+  factorsDisabled: ['stop', 'lock'],
   forged: ['warn', 'refresh'],
 };
 

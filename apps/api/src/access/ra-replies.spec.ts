@@ -16,6 +16,7 @@ describe('ra replies', () => {
     { kind: 'locked' },
     { kind: 'noSecondFactor' },
     { kind: 'unusableSecondFactor' },
+    { kind: 'secondFactorDisabled' },
     ...methods.map((method) => ({ kind: 'deliveryUnavailable', method }) as const),
     ...methods.map((method) => ({ kind: 'deliveryUnavailableRetry', method }) as const),
     { kind: 'requestNotValid' },

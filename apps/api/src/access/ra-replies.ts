@@ -20,6 +20,8 @@ export type RaReply =
   | { kind: 'locked' }
   | { kind: 'noSecondFactor' }
   | { kind: 'unusableSecondFactor' }
+  /** every authenticator of the user was disabled by an administrator (issue 14) */
+  | { kind: 'secondFactorDisabled' }
   | { kind: 'deliveryUnavailable'; method: DeliveryMethod }
   | { kind: 'deliveryUnavailableRetry'; method: DeliveryMethod }
   | { kind: 'requestNotValid' }
@@ -58,6 +60,8 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Access denied: set up a second factor first.';
       case 'unusableSecondFactor':
         return 'Access denied: your second factor cannot be used here. Set up an authenticator app or token.';
+      case 'secondFactorDisabled':
+        return 'Access denied: your second factor has been disabled. Contact your administrator.';
       case 'deliveryUnavailable':
         return `Access denied: ${METHOD_NAMES.en[reply.method]} is not available. Sign in with the code from your authenticator app or token.`;
       case 'deliveryUnavailableRetry':
@@ -94,6 +98,8 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Доступ запрещён: сначала настройте второй фактор.';
       case 'unusableSecondFactor':
         return 'Доступ запрещён: ваш второй фактор здесь недоступен. Настройте приложение-аутентификатор или токен.';
+      case 'secondFactorDisabled':
+        return 'Доступ запрещён: ваш второй фактор отключён. Обратитесь к администратору.';
       case 'deliveryUnavailable':
         return `Доступ запрещён: способ «${METHOD_NAMES.ru[reply.method]}» недоступен. Входите с кодом из приложения или токена.`;
       case 'deliveryUnavailableRetry':

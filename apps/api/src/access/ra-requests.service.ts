@@ -4,6 +4,7 @@ import {
   ACCESS_REQUEST_MAX_FAILED_CODES,
   Clock,
   effectiveAccessStatus,
+  everyFactorDisabled,
   minutesUntil,
   RaChallengeInput,
   RaRequestInput,
@@ -96,8 +97,7 @@ export class RaRequestsService {
         return deny({ kind: 'locked' });
       }
       const otp = otpAuthenticators(authenticators);
-      if (otp.length === 0)
-        return deny(authenticators.length > 0 || firstPhone ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' });
+      if (otp.length === 0) return deny(withoutUsableFactor(authenticators, firstPhone !== null));
       if (input.passCodeIntent.kind === 'delivery') return deny({ kind: 'deliveryUnavailable', method: input.passCodeIntent.method });
       const origin: CodeOrigin = { address: input.userIp, resourceId: principal.resourceId, channel };
       const streaks = await this.lockouts.streaksOf(principal.accountId, user.id, origin);
@@ -163,7 +163,10 @@ export class RaRequestsService {
       }
       facts.phone = firstPhone;
       const otp = otpAuthenticators(authenticators);
-      if (otp.length === 0) return deny({ kind: 'noSecondFactor' });
+      if (otp.length === 0)
+        return deny(
+          everyFactorDisabled(authenticators, firstPhone !== null) ? { kind: 'secondFactorDisabled' } : { kind: 'noSecondFactor' },
+        );
       // the user's address is the one its ra step recorded
       const origin: CodeOrigin = { address: row.ip, resourceId: row.resourceId, channel };
       const streaks = await this.lockouts.streaksOf(row.accountId, user.id, origin);
@@ -204,6 +207,12 @@ export class RaRequestsService {
 }
 
 /** Only this resource's own `ra`/`md` requests, for the identity that started them (compared like identities). */
+/** Why a user none of whose authenticators takes codes is Denied: disabled by an administrator, of another kind, or none. */
+function withoutUsableFactor(authenticators: readonly AuthenticatorEntity[], hasPhones: boolean): RaReply {
+  if (everyFactorDisabled(authenticators, hasPhones)) return { kind: 'secondFactorDisabled' };
+  return authenticators.length > 0 || hasPhones ? { kind: 'unusableSecondFactor' } : { kind: 'noSecondFactor' };
+}
+
 function isChallengeable(row: AccessRequestEntity, principal: ResourcePrincipal, identity: string): boolean {
   return row.resourceId === principal.resourceId && row.channel !== 'page' && row.identity.toLowerCase() === identity.toLowerCase();
 }

@@ -12,7 +12,7 @@ import {
   RegisterTokenCommand,
   UpdateAuthenticatorCommand,
 } from './authenticators.commands';
-import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto } from './authenticators.dto';
+import { AuthenticatorDto, AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto } from './authenticators.dto';
 import { AuthenticatorsService } from './authenticators.service';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
@@ -79,6 +79,35 @@ export class AuthenticatorsController {
     @ParsedBody(parseCopyToken) targetUserIds: string[],
   ): Promise<ModelEnvelope<CopiedTokenDto>> {
     return ok(await this.authenticators.copyToken(p.accountId, id, type, authenticatorId, targetUserIds), 'Authenticator copied.');
+  }
+
+  /** Ours (issue 14): the authenticator stays listed with `disabled: true`, and no code of it is accepted. */
+  @ApiRoute(AUTHENTICATOR_DOCS.disable)
+  @Post(':id/authenticators/:type/:authenticatorId/disable')
+  @HttpCode(HttpStatus.OK)
+  @Transactional()
+  @Journal('Authenticator', 'Disable')
+  async disable(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Param('type') type: string,
+    @Param('authenticatorId') authenticatorId: string,
+  ): Promise<ModelEnvelope<AuthenticatorDto>> {
+    return ok(await this.authenticators.setDisabled(p.accountId, id, type, authenticatorId, true), 'Authenticator disabled.');
+  }
+
+  @ApiRoute(AUTHENTICATOR_DOCS.enable)
+  @Post(':id/authenticators/:type/:authenticatorId/enable')
+  @HttpCode(HttpStatus.OK)
+  @Transactional()
+  @Journal('Authenticator', 'Enable')
+  async enable(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Param('id') id: string,
+    @Param('type') type: string,
+    @Param('authenticatorId') authenticatorId: string,
+  ): Promise<ModelEnvelope<AuthenticatorDto>> {
+    return ok(await this.authenticators.setDisabled(p.accountId, id, type, authenticatorId, false), 'Authenticator enabled.');
   }
 
   @ApiRoute(AUTHENTICATOR_DOCS.delete)

@@ -4,6 +4,8 @@ import { AuthenticatorEntity, PhoneEntity } from '@twofold/persistence';
 export interface AuthenticatorDto {
   id: string;
   name: string;
+  /** present (true) only on an authenticator an administrator disabled: the SPEC's `{id, name}` otherwise */
+  disabled?: true;
 }
 
 /** GET model: kind → authenticators, only the kinds the user has, in the fixed order of the kinds. */
@@ -24,7 +26,9 @@ export interface CopiedTokenDto {
 }
 
 export function toAuthenticatorDto(authenticator: AuthenticatorEntity): AuthenticatorDto {
-  return { id: authenticator.id, name: authenticator.name };
+  return authenticator.disabled
+    ? { id: authenticator.id, name: authenticator.name, disabled: true }
+    : { id: authenticator.id, name: authenticator.name };
 }
 
 /** Stored phone numbers are the user's `Sms` authenticators: id of the phone, the number as name. */

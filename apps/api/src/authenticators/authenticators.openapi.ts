@@ -6,6 +6,11 @@ import { EXAMPLE, modelEnvelope, ref } from '../openapi/common.openapi';
 export class Authenticator {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ description: 'display name; for Sms the phone number' }) name!: string;
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'ours (issue 14): present only when an administrator disabled it; no code of it is accepted',
+  })
+  disabled?: boolean;
 }
 
 export class RegisterTokenBody {
@@ -51,6 +56,7 @@ const TOKEN_KIND = [{ name: 'type', enum: ['totptoken', 'hotptoken'], descriptio
 
 const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
 const USER_NOT_FOUND = 'User not found.';
+const SMS_IS_A_PHONE = 'An SMS authenticator is a phone number: remove it with the phone endpoints of the user API.';
 const OTP_ONLY = 'Only totptoken and hotptoken authenticators can be registered, moved or copied.';
 
 export const AUTHENTICATOR_DOCS = {
@@ -89,6 +95,26 @@ export const AUTHENTICATOR_DOCS = {
       example: ok({ copies: [{ userId: EXAMPLE.otherUserId, id: EXAMPLE.authenticatorId }] }, 'Authenticator copied.'),
     },
     errors: { 400: OTP_ONLY, 404: 'Authenticator not found.' },
+  },
+  disable: {
+    params: ANY_KIND,
+    summary: 'Disable an authenticator: it stays listed, but no code of it is accepted (ours)',
+    envelope: 'model',
+    ok: {
+      schema: modelEnvelope(ref(Authenticator)),
+      example: ok({ id: EXAMPLE.authenticatorId, name: 'Phone', disabled: true }, 'Authenticator disabled.'),
+    },
+    errors: { 400: SMS_IS_A_PHONE, 404: 'Authenticator not found.' },
+  },
+  enable: {
+    params: ANY_KIND,
+    summary: 'Enable a disabled authenticator again (ours)',
+    envelope: 'model',
+    ok: {
+      schema: modelEnvelope(ref(Authenticator)),
+      example: ok({ id: EXAMPLE.authenticatorId, name: 'Phone' }, 'Authenticator enabled.'),
+    },
+    errors: { 400: SMS_IS_A_PHONE, 404: 'Authenticator not found.' },
   },
   delete: {
     params: ANY_KIND,

@@ -15,7 +15,14 @@ import {
 import { journalDetails, journalFacts } from '@twofold/journal';
 import { AuthenticatorEntity, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
-import { AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto, toAuthenticatorsByKindDto } from './authenticators.dto';
+import {
+  AuthenticatorDto,
+  AuthenticatorsByKindDto,
+  CopiedTokenDto,
+  RegisteredTokenDto,
+  toAuthenticatorDto,
+  toAuthenticatorsByKindDto,
+} from './authenticators.dto';
 import { RegisterTokenCommand, UpdateAuthenticatorCommand } from './authenticators.commands';
 
 /**
@@ -80,12 +87,37 @@ export class AuthenticatorsService {
       return 'moved';
     }
     const kind = parseAuthenticatorKind(rawKind);
-    if (kind === 'Sms') await this.refuseSmsRename(accountId, userId, id);
+    if (kind === 'Sms')
+      await this.refuseSmsChange(
+        accountId,
+        userId,
+        id,
+        'An SMS authenticator is a phone number: change it with the phone endpoints of the user API.',
+      );
     const { authenticator } = await this.find(accountId, userId, kind, id);
     const { name } = command;
     journalDetails.add({ AuthenticatorName: name, AuthenticatorPreviousName: authenticator.name });
     await this.authenticators.rename(accountId, authenticator.id, name);
     return 'renamed';
+  }
+
+  /**
+   * Disable (issue 14): the authenticator stays listed and keeps its secret and replay state, but no
+   * code of it is accepted; enable undoes it. Either is idempotent. A phone (`Sms`) is not disabled:
+   * it is removed through the phone endpoints.
+   */
+  async setDisabled(accountId: AccountId, userId: string, rawKind: string, id: string, disabled: boolean): Promise<AuthenticatorDto> {
+    const kind = parseAuthenticatorKind(rawKind);
+    if (kind === 'Sms')
+      await this.refuseSmsChange(
+        accountId,
+        userId,
+        id,
+        'An SMS authenticator is a phone number: remove it with the phone endpoints of the user API.',
+      );
+    const { authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
+    await this.authenticators.setDisabled(accountId, authenticator.id, disabled);
+    return toAuthenticatorDto({ ...authenticator, disabled });
   }
 
   async delete(accountId: AccountId, userId: string, rawKind: string, id: string): Promise<void> {
@@ -128,6 +160,8 @@ export class AuthenticatorsService {
         digits: authenticator.digits,
         hotpCounter: authenticator.hotpCounter,
         lastTimeStep: authenticator.lastTimeStep,
+        // a copy of a disabled token must not be a way around the disabling
+        disabled: authenticator.disabled,
         createdAt: this.clock.now(),
       });
       copies.push({ userId: target.id, id: copy.id });
@@ -163,13 +197,11 @@ export class AuthenticatorsService {
     return this.users.deletePhone(accountId, user.id, requireUuid(id, 'Authenticator'));
   }
 
-  /** A phone's name is its number, changed through the phone endpoints; an unknown id stays a 404. */
-  private async refuseSmsRename(accountId: AccountId, userId: string, id: string): Promise<void> {
+  /** A phone is changed (renamed, removed) through the phone endpoints only; an unknown id stays a 404. */
+  private async refuseSmsChange(accountId: AccountId, userId: string, id: string, message: string): Promise<void> {
     const user = await this.findUser(accountId, userId);
     const phones = await this.users.phoneRowsOf(accountId, user.id);
-    if (phones.some((phone) => phone.id === id.toLowerCase())) {
-      throw new ValidationFailed('An SMS authenticator is a phone number: change it with the phone endpoints of the user API.');
-    }
+    if (phones.some((phone) => phone.id === id.toLowerCase())) throw new ValidationFailed(message);
   }
 
   private async findUser(accountId: AccountId, userId: string, options: { lock?: boolean } = {}): Promise<UserEntity> {

@@ -14,6 +14,7 @@ function state(changes: Partial<SubmissionState> = {}): SubmissionState {
     codesLockedUntil: null,
     otpAuthenticators: 1,
     hasSecondFactor: true,
+    everyFactorDisabled: false,
     secretShown: false,
     ...changes,
   };
@@ -78,6 +79,13 @@ describe('decideSubmission: what a code submitted on the access page does, befor
       kind: 'refused',
       reason: 'noOtpFactor',
     });
+  });
+
+  it('a user whose every authenticator is disabled is refused, never enrolled (issue 14)', () => {
+    const disabled = { otpAuthenticators: 0, hasSecondFactor: true, everyFactorDisabled: true };
+    expect(decideSubmission(state({ ...disabled, secretShown: false }))).toEqual({ kind: 'refused', reason: 'factorsDisabled' });
+    expect(decideSubmission(state({ ...disabled, secretShown: true }))).toEqual({ kind: 'refused', reason: 'factorsDisabled' });
+    expect(decideSubmission(state({ ...disabled, user: { isLocked: true } }))).toEqual({ kind: 'refused', reason: 'locked' });
   });
 
   it('a user without a second factor is shown a secret first, and no attempt is counted', () => {

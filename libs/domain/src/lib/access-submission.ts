@@ -17,14 +17,16 @@ export interface SubmissionState {
   codesLockedUntil: Date | null;
   /** the user's authenticators whose codes the page checks (Totp, TotpToken, HotpToken) */
   otpAuthenticators: number;
-  /** the user has a second factor of any kind: an authenticator (OTP or not) or a phone */
+  /** the user has a second factor of any kind: an authenticator (OTP or not, enabled or not) or a phone */
   hasSecondFactor: boolean;
+  /** every one of the user's factors is an authenticator an administrator disabled (everyFactorDisabled) */
+  everyFactorDisabled: boolean;
   /** the page showed a secret to enroll on this request; it becomes the user's on the first valid code */
   secretShown: boolean;
 }
 
 /** Why a submission denies the request, before any code is checked. */
-export type SubmissionRefusal = 'locked' | 'noOtpFactor';
+export type SubmissionRefusal = 'locked' | 'noOtpFactor' | 'factorsDisabled';
 
 /** What a submission does before its code is looked at; the refusals come in this order. */
 export type SubmissionDecision =
@@ -56,6 +58,8 @@ export function decideSubmission(state: SubmissionState): SubmissionDecision {
     if (state.codesLockedUntil) return { kind: 'lockedOut', until: state.codesLockedUntil };
     return { kind: 'checkCode', against: 'authenticators' };
   }
+  // the administrator disabled them: enrolling a new app here would undo that for whoever holds the URL
+  if (state.everyFactorDisabled) return { kind: 'refused', reason: 'factorsDisabled' };
   // a factor the page cannot check (a phone, Telegram): enrolling an app over it would let whoever holds
   // the page's URL replace it, so the administrator sends an enrollment link instead
   if (state.hasSecondFactor) return { kind: 'refused', reason: 'noOtpFactor' };

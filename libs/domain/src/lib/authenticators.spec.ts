@@ -1,6 +1,7 @@
 import { DomainError } from './domain-error';
 import {
   configuredKinds,
+  everyFactorDisabled,
   parseAuthenticatorKind,
   parseOtpTokenKind,
   validateAuthenticatorName,
@@ -41,5 +42,14 @@ describe('authenticator kinds', () => {
     expect(configuredKinds(['HotpToken', 'Totp', 'Totp'], false)).toEqual(['Totp', 'HotpToken']);
     expect(configuredKinds([], true)).toEqual(['Sms']);
     expect(configuredKinds([], false)).toEqual([]);
+  });
+});
+
+describe('everyFactorDisabled (issue 14)', () => {
+  it('holds only when the user has authenticators, all disabled, and no phone', () => {
+    expect(everyFactorDisabled([{ disabled: true }, { disabled: true }], false)).toBe(true);
+    expect(everyFactorDisabled([{ disabled: true }, { disabled: false }], false)).toBe(false);
+    expect(everyFactorDisabled([{ disabled: true }], true)).toBe(false);
+    expect(everyFactorDisabled([], false)).toBe(false);
   });
 });

@@ -66,6 +66,15 @@ export function configuredKinds(authenticatorKinds: readonly string[], hasPhones
   return AUTHENTICATOR_KINDS.filter((kind) => authenticatorKinds.includes(kind) || (kind === 'Sms' && hasPhones));
 }
 
+/**
+ * Issue 14: the user has authenticators, an administrator disabled every one, and no phone. Such a
+ * user is treated as having no usable second factor, but is never offered to enroll a new one: only
+ * the administrator can enable a factor again (or delete it, after which the user may enroll).
+ */
+export function everyFactorDisabled(authenticators: readonly { disabled: boolean }[], hasPhones: boolean): boolean {
+  return !hasPhones && authenticators.length > 0 && authenticators.every((authenticator) => authenticator.disabled);
+}
+
 /** An OTP token's PrivateId (hex uid of a hardware token): at most this many bytes. */
 export const OTP_TOKEN_PRIVATE_ID_MAX_BYTES = 64;
 

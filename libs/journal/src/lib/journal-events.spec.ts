@@ -1,12 +1,12 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create and DirectorySync Update', () => {
+  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update and Authenticator Enable', () => {
     expect(JOURNAL_EVENTS).toEqual({
       AccessRequest: ['Bypass'],
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
       AdminPanel: ['SignIn'],
-      Authenticator: ['Disable'],
+      Authenticator: ['Disable', 'Enable'],
       DirectorySync: ['Update'],
       Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
       EnrollmentLink: ['Send'],

@@ -6,7 +6,8 @@ export const JOURNAL_EVENTS = {
   AccessRequest: ['Bypass'],
   Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
   AdminPanel: ['SignIn'],
-  Authenticator: ['Disable'],
+  /** ours (issue 14): Enable, the way back from Disable */
+  Authenticator: ['Disable', 'Enable'],
   /** ours (CONTRACT §6): the account's directory synchronization switch */
   DirectorySync: ['Update'],
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],

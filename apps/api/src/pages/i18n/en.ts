@@ -52,6 +52,7 @@ export const en: PageMessages = {
       used: 'This sign-in request has already been used',
       noLicense: 'Access cannot be granted',
       noOtpFactor: 'Access cannot be granted',
+      factorsDisabled: 'Access cannot be granted',
       forged: 'The form could not be accepted',
     },
     final: {
@@ -63,6 +64,7 @@ export const en: PageMessages = {
       used: 'Each request can be used once. Start signing in again from the application.',
       noLicense: 'Your organization has no free user licenses. Contact your administrator.',
       noOtpFactor: 'Your second factor cannot be used on this page. Ask your administrator for an enrollment link.',
+      factorsDisabled: 'Your second factor has been disabled. Contact your administrator.',
       forged: 'Reload the page and enter the code again.',
     },
     reload: 'Reload the page',

@@ -19,5 +19,7 @@ export class AuthenticatorEntity {
   @Column({ name: 'hotp_counter', type: 'bigint', nullable: true }) hotpCounter!: string | null;
   /** TOTP: the last time step accepted; replay protection refuses any step at or below it */
   @Column({ name: 'last_time_step', type: 'bigint', nullable: true }) lastTimeStep!: string | null;
+  /** disabled by an administrator: still listed, but no code of it is accepted */
+  @Column({ type: 'boolean', default: false }) disabled!: boolean;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
 }

@@ -5,7 +5,8 @@ import { AuthenticatorEntity, AuthenticatorKind } from '../entities';
 export type NewAuthenticator = Pick<
   AuthenticatorEntity,
   'userId' | 'kind' | 'name' | 'secretEnc' | 'privateIdEnc' | 'algorithm' | 'digits' | 'hotpCounter' | 'lastTimeStep' | 'createdAt'
->;
+> &
+  Partial<Pick<AuthenticatorEntity, 'disabled'>>;
 
 /**
  * Users' authenticators. The accept* methods are the replay guard: a conditional UPDATE that only one
@@ -41,6 +42,10 @@ export class AuthenticatorsRepository {
 
   async rename(accountId: AccountId, id: string, name: string): Promise<void> {
     await this.repo().update({ accountId, id }, { name });
+  }
+
+  async setDisabled(accountId: AccountId, id: string, disabled: boolean): Promise<void> {
+    await this.repo().update({ accountId, id }, { disabled });
   }
 
   async delete(accountId: AccountId, id: string): Promise<void> {
