@@ -14,9 +14,10 @@ import {
   validateAdminRole,
   validateSettableAdminStatus,
   ValidationFailed,
+  PRODUCT_NAME,
 } from '@twofold/domain';
 import { journalDetails, journalFacts } from '@twofold/journal';
-import { AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
+import { AccountsRepository, AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { PagedModel, pagedModel } from '../http/envelope';
@@ -37,6 +38,7 @@ function stateOf(admin: AdministratorEntity): AdminState {
 export class AdminsService {
   constructor(
     private readonly admins: AdministratorsRepository,
+    private readonly accounts: AccountsRepository,
     private readonly links: EnrollmentLinksService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -125,7 +127,8 @@ export class AdminsService {
       EnrollmentLinkEmail: admin.identity,
       EnrollmentLinkTTL: String(ADMIN_INVITATION_TTL_MINUTES),
     });
-    await this.links.mail(admin.identity, administratorInvitationMail(admin.name, link.url, link.expiresAt));
+    const brand = (await this.accounts.displayNameOf(accountId)) ?? PRODUCT_NAME;
+    await this.links.mail(admin.identity, administratorInvitationMail(brand, admin.name, link.url, link.expiresAt));
   }
 
   /** Locks the account's Active Admins and tells how many there are; first, so every caller locks in one order. */

@@ -12,6 +12,7 @@ import {
   requireExistingGroups,
   requireUuid,
   UserFieldChanges,
+  PRODUCT_NAME,
 } from '@twofold/domain';
 import { JournalField, journalDetails, JournalWriter, JournalFields, journalFacts } from '@twofold/journal';
 import {
@@ -231,7 +232,8 @@ export class UsersService {
     };
     if (!email) return { link: { url: issued.url, expiresAt: issued.expiresAt.toISOString() }, journal };
     journal[JournalField.enrollmentLinkEmail] = email;
-    await this.links.mail(email, userEnrollmentMail(user.name ?? user.identity, issued.url, issued.expiresAt));
+    const brand = (await this.accounts.displayNameOf(accountId)) ?? PRODUCT_NAME;
+    await this.links.mail(email, userEnrollmentMail(brand, user.name ?? user.identity, issued.url, issued.expiresAt));
     return { link: { expiresAt: issued.expiresAt.toISOString() }, journal };
   }
 

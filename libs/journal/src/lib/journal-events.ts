@@ -4,7 +4,8 @@
  */
 export const JOURNAL_EVENTS = {
   AccessRequest: ['Bypass'],
-  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
+  /** ChangeDisplayName is ours (issue 14): the customer's name on pages, mails and authenticator apps */
+  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
   AdminPanel: ['SignIn'],
   Authenticator: ['Disable'],
   /** ours (CONTRACT §6): the account's directory synchronization switch */
@@ -54,6 +55,7 @@ export const OUR_JOURNAL_FIELDS = [
   'CodeLockoutsCleared',
   'CopyIds',
   'CustomFields',
+  'DisplayName',
   'EmployeeId',
   'EmployeeIdentity',
   'Enabled',
@@ -64,6 +66,7 @@ export const OUR_JOURNAL_FIELDS = [
   'LockoutScope',
   'PhonesAdded',
   'PhonesRemoved',
+  'PreviousDisplayName',
   'Reason',
   'ResourceId',
   'ResourceName',

@@ -22,6 +22,7 @@ describe('migrations', () => {
         'AuthFailures1764500000000',
         'WrongCodeStreaks1764600000000',
         'AccessRequestRates1764600000001',
+        'AccountDisplayName1764700000001',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

@@ -10,6 +10,7 @@ import { SettledDayTotals1764400000000 } from './1764400000000-settled-day-total
 import { AuthFailures1764500000000 } from './1764500000000-auth-failures';
 import { WrongCodeStreaks1764600000000 } from './1764600000000-wrong-code-streaks';
 import { AccessRequestRates1764600000001 } from './1764600000001-access-request-rates';
+import { AccountDisplayName1764700000001 } from './1764700000001-account-display-name';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const ALL_MIGRATIONS = [
   AuthFailures1764500000000,
   WrongCodeStreaks1764600000000,
   AccessRequestRates1764600000001,
+  AccountDisplayName1764700000001,
 ];
