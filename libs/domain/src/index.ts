@@ -19,3 +19,4 @@ export * from './lib/access-submission';
 export * from './lib/code-lockouts';
 export * from './lib/text';
 export * from './lib/display-name';
+export * from './lib/mail-language';

@@ -115,17 +115,20 @@ describe('PUT /settings/branding {displayName}', () => {
       .http()
       .post('/users')
       .set('Authorization', authorization)
-      .send({ identity: 'mailed.user', email: 'mailed@example.test', enrollmentLink: { to: 'email', ttl: 30 } });
+      .send({ identity: 'mailed.user', email: 'mailed@example.test', enrollmentLink: { to: 'email', ttl: 30, language: 'en' } });
     expect(created.status).toBe(200);
     const invited = await t
       .http()
       .post('/admins')
       .set('Authorization', authorization)
-      .send({ email: 'ivy@example.test', name: 'Ivy', role: 'Support 1' });
+      .send({ email: 'ivy@example.test', name: 'Ivy', role: 'Support 1', language: 'EN' });
     expect(invited.status).toBe(200);
     const [userMail, adminMail] = outboxMails(t).slice(before);
     expect(userMail).toContain('Subject: Acme Bank & Co: set up your second factor');
     expect(userMail).toContain('Acme Bank & Co asks you to set up your second factor');
+    expect(userMail).toContain('The link works once, for 30 minutes: until 20 May 2026, 10:30 UTC.');
+    expect(userMail).toContain('Content-Type: text/html');
+    expect(userMail).toContain('Acme Bank &amp; Co asks you');
     expect(adminMail).toContain('Subject: Acme Bank & Co: you are invited as an administrator');
     expect(adminMail).toContain('You were registered as an administrator of Acme Bank & Co.');
 
@@ -141,4 +144,51 @@ describe('PUT /settings/branding {displayName}', () => {
     expect(brandOf(again.text)).toBe('acme-prod');
     expect(parseOtpauthUri(otpauthOf(again.text)).issuer).toBe('acme-prod');
   });
+
+  it('writes mails in Russian unless Language says en, also for POST /users/{id}/enroll; another Language is a 400', async () => {
+    const user = await t.http().post('/users').set('Authorization', authorization).send({ identity: 'ru.user', email: 'ru@example.test' });
+    expect(user.status).toBe(200);
+    const enroll = (body: object) => t.http().post(`/users/${user.body.model.id}/enroll`).set('Authorization', authorization).send(body);
+    const before = outboxMails(t).length;
+    expect((await enroll({ email: 'ru@example.test', ttl: 120 })).status).toBe(200);
+    expect((await enroll({ email: 'ru@example.test', ttl: 60, language: 'en' })).status).toBe(200);
+    const [ru, en] = outboxMails(t).slice(before);
+    // the Russian subject is MIME-encoded in the header; the body says who asks, for how long and until when
+    expect(ru).toMatch(/Subject: =\?UTF-8\?/);
+    expect(decodeQuotedPrintable(ru)).toContain('acme-prod просит вас настроить второй фактор');
+    expect(decodeQuotedPrintable(ru)).toContain('Ссылка действует один раз, 2 часа: до 20 мая 2026 г., 12:00 UTC.');
+    expect(en).toContain('The link works once, for 1 hour: until 20 May 2026, 11:00 UTC.');
+
+    for (const res of [
+      await enroll({ email: 'ru@example.test', ttl: 60, language: 'de' }),
+      await t
+        .http()
+        .post('/admins')
+        .set('Authorization', authorization)
+        .send({ email: 'de@example.test', role: 'Support 1', language: 'de' }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('Language must be "ru" or "en".');
+    }
+    const refused = await t
+      .http()
+      .post('/users')
+      .set('Authorization', authorization)
+      .send({ identity: 'de.user', email: 'de@example.test', enrollmentLink: { to: 'email', language: 1 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('EnrollmentLink.Language must be "ru" or "en".');
+  });
 });
+
+/** The text of a quoted-printable mail body (soft line breaks are already joined by outboxMails). */
+function decodeQuotedPrintable(eml: string): string {
+  return Buffer.from(eml.replace(/=([0-9A-F]{2})/g, (_all, hex: string) => `%${hex}`).replace(/%(?![0-9A-F]{2})/g, '%25'), 'latin1')
+    .toString('latin1')
+    .replace(/(%[0-9A-F]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+}
