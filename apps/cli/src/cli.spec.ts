@@ -40,7 +40,7 @@ describe('operator CLI (CONTRACT §2)', () => {
     expect(stdout.trim().split('\n')).toHaveLength(1);
     const out = JSON.parse(stdout);
     expect(out).toEqual({
-      account: { id: expect.any(String), name: 'A', licenses: 100 },
+      account: { id: expect.any(String), name: 'A', displayName: 'A', licenses: 100 },
       owner: { id: expect.any(String), identity: 'o@a.test', status: 'Active' },
       api: { enabled: true, key: expect.stringMatching(/^[0-9a-f]{32}$/), secret: expect.any(String) },
     });
@@ -82,6 +82,49 @@ describe('operator CLI (CONTRACT §2)', () => {
     );
     expect(out.api).toEqual({ enabled: false, key: null, secret: null });
     expect(out.account.licenses).toBe(7);
+  });
+
+  describe('--display-name (issue 14)', () => {
+    const displayNameOf = async (id: string) =>
+      (await database.dataSource.query('SELECT display_name FROM accounts WHERE id = $1', [id]))[0].display_name;
+
+    it('stores the trimmed name the pages, mails and authenticator apps show; account show has it', async () => {
+      const created = await cli(
+        'account',
+        'create',
+        '--name',
+        'acme',
+        '--display-name',
+        '  Acme Bank ',
+        '--owner-email',
+        'dn@acme.test',
+        '--json',
+      );
+      expect(created.code).toBe(0);
+      const out = JSON.parse(created.stdout);
+      expect(out.account).toMatchObject({ name: 'acme', displayName: 'Acme Bank' });
+      expect(await displayNameOf(out.account.id)).toBe('Acme Bank');
+      const shown = JSON.parse((await cli('account', 'show', '--account', out.account.id, '--json')).stdout).account;
+      expect(shown).toMatchObject({ name: 'acme', displayName: 'Acme Bank' });
+    });
+
+    it("leaves it unset without the flag: the account's name is shown", async () => {
+      const out = JSON.parse((await cli('account', 'create', '--name', 'Plain', '--owner-email', 'dn@plain.test', '--json')).stdout);
+      expect(out.account.displayName).toBe('Plain');
+      expect(await displayNameOf(out.account.id)).toBeNull();
+    });
+
+    it.each([
+      ['Acme: Bank', "--display-name must not contain ':'."],
+      ['x'.repeat(65), '--display-name must be at most 64 characters.'],
+      ['   ', '--display-name must not be empty.'],
+    ])('refuses %p naming the rule; nothing is created', async (displayName, message) => {
+      const before = await database.dataSource.query('SELECT count(*)::int AS n FROM accounts');
+      const refused = await cli('account', 'create', '--name', 'R', '--display-name', displayName, '--owner-email', 'dn@r.test', '--json');
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stderr)).toEqual({ error: { code: 'VALIDATION', message } });
+      expect(await database.dataSource.query('SELECT count(*)::int AS n FROM accounts')).toEqual(before);
+    });
   });
 
   it('enables, disables and rotates the API secret, each journaled', async () => {
@@ -269,6 +312,7 @@ describe('operator CLI (CONTRACT §2)', () => {
       const { stdout } = await cli('account', 'create', '-h');
       for (const flag of [
         '--name NAME',
+        '[--display-name NAME]',
         '--owner-email EMAIL',
         '[--owner-name NAME]',
         '[--licenses N]',

@@ -63,13 +63,18 @@ const COMMANDS: Command[] = [
     summary: 'a new account with its owner (an Active administrator with role Admin) and, optionally, API credentials',
     flags: {
       name: { type: 'string', value: 'NAME', help: "the account's name", required: true },
+      'display-name': {
+        type: 'string',
+        value: 'NAME',
+        help: "the customer's name on its pages, mails and authenticator apps (default: --name; at most 64 characters, no ':')",
+      },
       'owner-email': { type: 'string', value: 'EMAIL', help: "the owner's e-mail, their sign-in identity", required: true },
       'owner-name': { type: 'string', value: 'NAME', help: "the owner's display name (default: the e-mail)" },
       licenses: { type: 'string', value: 'N', help: 'users the account may have (default 100)' },
       'enable-api': { type: 'boolean', help: 'generate the account API key and secret; the secret is printed this once' },
       'allow-second-account': { type: 'boolean', help: 'create the account even if the owner e-mail already owns one' },
     },
-    example: 'account create --name "Acme" --owner-email owner@acme.test --enable-api --json',
+    example: 'account create --name "acme" --display-name "Acme Bank" --owner-email owner@acme.test --enable-api --json',
     build: (values) => {
       const name = required(values, 'name');
       const ownerEmail = required(values, 'owner-email');
@@ -80,6 +85,7 @@ const COMMANDS: Command[] = [
       return async ({ provisioning }) => ({
         ...(await provisioning.createAccount({
           name,
+          displayName: values['display-name'] as string | undefined,
           ownerEmail,
           ownerName: values['owner-name'] as string | undefined,
           licenses,

@@ -1,11 +1,13 @@
 import {
   asAccountId,
+  effectiveDisplayName,
   Clock,
   NotFound,
   requireUuid,
   SYSTEM_GROUP_NAME,
   TOKEN_SIGNING_KEY_RETENTION_SECONDS,
   validateAdminEmail,
+  validateDisplayName,
   ValidationFailed,
 } from '@twofold/domain';
 import { JournalAction, JournalFields, JournalObject, JournalWriter } from '@twofold/journal';
@@ -34,7 +36,8 @@ export const CLI_SUBJECT = 'cli';
 export const OPERATOR_MARKER = { Source: 'OperatorCli' } as const;
 
 export interface CreatedAccount {
-  account: { id: string; name: string; licenses: number };
+  /** displayName: what pages, mails and authenticator apps show (the name unless --display-name) */
+  account: { id: string; name: string; displayName: string; licenses: number };
   owner: { id: string; identity: string; status: string };
   api: { enabled: boolean; key: string | null; secret: string | null };
   /** only with --allow-second-account for an owner who already owns accounts: their ids */
@@ -68,6 +71,8 @@ export class Provisioning {
 
   async createAccount(input: {
     name: string;
+    /** the customer's name on pages, mails and authenticator apps; default the account's name */
+    displayName?: string;
     ownerEmail: string;
     ownerName?: string;
     licenses?: number;
@@ -77,6 +82,7 @@ export class Provisioning {
   }): Promise<CreatedAccount> {
     const name = input.name.trim();
     if (!name) throw new ValidationFailed('--name must not be empty.');
+    const displayName = input.displayName === undefined ? null : validateDisplayName(input.displayName, '--display-name');
     let email: string;
     try {
       // the owner is an administrator: the same e-mail rule as POST /admins
@@ -97,7 +103,7 @@ export class Provisioning {
         );
       }
       const now = this.clock.now();
-      const account = await this.accounts.insert({ name, licenses, createdAt: now });
+      const account = await this.accounts.insert({ name, displayName, licenses, createdAt: now });
       await this.groups.insert(account.id, { name: SYSTEM_GROUP_NAME, system: true, createdAt: now });
       // The operator vouches for the owner: Active at once; they set up their own second factor at first sign-in.
       const owner = await this.administrators.insert(account.id, {
@@ -111,7 +117,7 @@ export class Provisioning {
       await this.recordOperatorEvent(account.id, 'Employee', 'Create', { EmployeeId: owner.id, EmployeeIdentity: owner.identity });
       const api: ApiState = input.enableApi ? await this.enableApiOf(account) : { enabled: false };
       return {
-        account: { id: account.id, name: account.name, licenses: account.licenses },
+        account: { id: account.id, name: account.name, displayName: effectiveDisplayName(account), licenses: account.licenses },
         owner: { id: owner.id, identity: owner.identity, status: owner.status },
         api: { enabled: api.enabled, key: api.key ?? null, secret: api.secret ?? null },
         ...(owned.length > 0 ? { ownerAlsoOwns: owned } : {}),
@@ -170,6 +176,7 @@ export class Provisioning {
     return {
       id: account.id,
       name: account.name,
+      displayName: effectiveDisplayName(account),
       licenses: account.licenses,
       createdAt: account.createdAt.toISOString(),
       api: { enabled: account.apiEnabled, key: account.apiKey },

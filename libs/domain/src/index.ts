@@ -18,3 +18,5 @@ export * from './lib/account-id';
 export * from './lib/access-submission';
 export * from './lib/code-lockouts';
 export * from './lib/text';
+export * from './lib/display-name';
+export * from './lib/mail-language';

@@ -107,10 +107,10 @@ function send(res: FastifyReply, outcome: AccessPageOutcome, cookies: readonly s
   };
   switch (outcome.kind) {
     case 'enroll':
-      sendPage(res, 200, nonce, policy, renderAccessEnroll(outcome.lang, nonce, outcome.model), cookies);
+      sendPage(res, 200, nonce, policy, renderAccessEnroll(outcome.lang, nonce, outcome.brand, outcome.model), cookies);
       return;
     case 'code':
-      sendPage(res, 200, nonce, policy, renderAccessCode(outcome.lang, nonce, outcome.model), cookies);
+      sendPage(res, 200, nonce, policy, renderAccessCode(outcome.lang, nonce, outcome.brand, outcome.model), cookies);
       return;
     case 'granted':
       sendPage(
@@ -118,10 +118,10 @@ function send(res: FastifyReply, outcome: AccessPageOutcome, cookies: readonly s
         200,
         nonce,
         policy,
-        renderAccessGranted(outcome.lang, nonce, outcome.callback, outcome.accessToken, outcome.frameAncestors),
+        renderAccessGranted(outcome.lang, nonce, outcome.brand, outcome.callback, outcome.accessToken, outcome.frameAncestors),
       );
       return;
     case 'final':
-      sendPage(res, FINAL_STATUS[outcome.reason], nonce, policy, renderAccessFinal(outcome.lang, nonce, outcome.reason));
+      sendPage(res, FINAL_STATUS[outcome.reason], nonce, policy, renderAccessFinal(outcome.lang, nonce, outcome.brand, outcome.reason));
   }
 }

@@ -11,6 +11,7 @@ import {
   decideSubmission,
   DomainError,
   minutesUntil,
+  PRODUCT_NAME,
   effectiveAccessStatus,
   everyFactorDisabled,
   isCallbackForFrame,
@@ -18,6 +19,7 @@ import {
 } from '@twofold/domain';
 import { JournalField, JournalWriter } from '@twofold/journal';
 import {
+  AccountsRepository,
   AccessRequestEntity,
   AccessRequestsRepository,
   AuthenticatorEntity,
@@ -31,7 +33,7 @@ import {
 } from '@twofold/persistence';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { AppConfig } from '../config/app-config';
-import { AuthenticatorAppEnrollment, ISSUER } from '../enrollment/authenticator-app';
+import { AuthenticatorAppEnrollment } from '../enrollment/authenticator-app';
 import { PageLanguage } from '../pages/i18n/languages';
 import { UserRegistrationService } from '../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
@@ -46,11 +48,12 @@ import { AppMetrics } from '../metrics/app-metrics';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The page's language, and who may frame it (CONTRACT §8.8): `frameAncestors` are CSP
+ * The page's language, its brand, and who may frame it (CONTRACT §8.8): `frameAncestors` are CSP
  * `frame-ancestors` sources, empty when the page refuses to be framed, `['*']` for any origin. The
- * same list is where a postMessage callback posts the token.
+ * same list is where a postMessage callback posts the token. `brand` is the account's display name
+ * (issue 14), the product's name on the page of an unknown request.
  */
-type PageFrame = { lang: PageLanguage; frameAncestors: readonly string[] };
+type PageFrame = { lang: PageLanguage; brand: string; frameAncestors: readonly string[] };
 
 /** What the page shows. A page with a form carries the browser nonce its form token is bound to, for its cookie. */
 export type AccessPageOutcome = PageFrame &
@@ -93,6 +96,7 @@ export class AccessPageService {
 
   constructor(
     private readonly db: Db,
+    private readonly accounts: AccountsRepository,
     private readonly requests: AccessRequestsRepository,
     private readonly users: UsersRepository,
     private readonly authenticators: AuthenticatorsRepository,
@@ -253,10 +257,13 @@ export class AccessPageService {
     const row = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
     // a request of the `ra` family is continued only by its resource's ra/challenge: its id is a RADIUS
     // State that travels through NAS logs, and must not open a page that takes codes
-    if (!row || row.channel !== 'page') return { lang: fallbackLang, frameAncestors: [], kind: 'final', reason: 'unknown' };
+    if (!row || row.channel !== 'page') {
+      return { lang: fallbackLang, brand: PRODUCT_NAME, frameAncestors: [], kind: 'final', reason: 'unknown' };
+    }
     const callback = { action: row.callbackAction, target: row.callbackTarget };
     const frameOrigins = isFrameable(row) ? ((await this.resources.findById(row.accountId, row.resourceId))?.frameOrigins ?? []) : [];
-    return { row, frame: { lang: languageOf(row), frameAncestors: accessPageFrameAncestors(callback, frameOrigins) } };
+    const brand = (await this.accounts.displayNameOf(row.accountId)) ?? PRODUCT_NAME;
+    return { row, frame: { lang: languageOf(row), brand, frameAncestors: accessPageFrameAncestors(callback, frameOrigins) } };
   }
 
   /**
@@ -393,10 +400,12 @@ export class AccessPageService {
       await this.requests.setPendingSecretOnce(row.accountId, row.id, this.authenticatorApp.newPendingSecret());
       pendingEnc = (await this.requests.pendingSecret(row.accountId, row.id)) as Buffer;
     }
+    // the authenticator-app entry is issued by the account's display name (issue 14)
+    const brand = (await this.accounts.displayNameOf(row.accountId)) ?? PRODUCT_NAME;
     return {
       resourceName: await this.resourceName(row),
       holder: user.name ?? user.identity,
-      ...(await this.authenticatorApp.setup(pendingEnc, user.identity)),
+      ...(await this.authenticatorApp.setup(pendingEnc, { issuer: brand, account: user.identity })),
       hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id, browserNonce) },
       expiry: this.expiry(row),
     };
@@ -417,7 +426,7 @@ export class AccessPageService {
   }
 
   private async resourceName(row: AccessRequestEntity): Promise<string> {
-    return (await this.resources.findById(row.accountId, row.resourceId))?.name ?? ISSUER;
+    return (await this.resources.findById(row.accountId, row.resourceId))?.name ?? PRODUCT_NAME;
   }
 
   /** The AccessToken of a granted request (CONTRACT §7, §8.9): `jti` is the request's id unless a caller gives another. */

@@ -69,7 +69,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(page.text).toContain('<html lang="en">');
     expect(page.text).toContain('Set up your second factor for Intranet');
     expect(page.text).toContain('<svg');
-    expect(page.text).toMatch(/href="otpauth:\/\/totp\/Twofold:alice\?[^"]*secret=[A-Z2-7]+/);
+    expect(page.text).toMatch(/href="otpauth:\/\/totp\/Test%20account:alice\?[^"]*secret=[A-Z2-7]+/);
     expect(page.text).toContain('<form method="post">');
     expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric"[^>]*autocomplete="one-time-code"/);
     expect(page.text).toContain('<button type="submit">');

@@ -36,11 +36,12 @@ function expiryHint(lang: PageLanguage, expiry: AccessExpiry): Html {
   return html`<p class="expiry">${ICONS.clock}<time datetime="${expiry.at.toISOString()}">${messagesOf(lang).access.expiresIn(minutes)}</time></p>\n`;
 }
 
-export function renderAccessEnroll(lang: PageLanguage, nonce: string, model: AccessEnrollModel): Html {
+export function renderAccessEnroll(lang: PageLanguage, nonce: string, brand: string, model: AccessEnrollModel): Html {
   const title = messagesOf(lang).access.enrollTitle(model.resourceName);
   return renderLayout(
     lang,
     nonce,
+    brand,
     title,
     html`<h1>${title}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`,
   );
@@ -71,12 +72,13 @@ function codeErrorText(lang: PageLanguage, error: AccessCodeError | undefined): 
 }
 
 /** The code prompt of an enrolled user: the code is all it asks for, so the field has the focus. */
-export function renderAccessCode(lang: PageLanguage, nonce: string, model: AccessCodeModel): Html {
+export function renderAccessCode(lang: PageLanguage, nonce: string, brand: string, model: AccessCodeModel): Html {
   const t = messagesOf(lang).access;
   const title = t.codeTitle(model.resourceName);
   return renderLayout(
     lang,
     nonce,
+    brand,
     title,
     html`<h1>${title}</h1>
 <p>${t.codeIntro(model.identity)}</p>
@@ -107,12 +109,13 @@ export const POST_MESSAGE_SCRIPT =
 export function renderAccessGranted(
   lang: PageLanguage,
   nonce: string,
+  brand: string,
   callback: AccessCallback | null,
   accessToken: string,
   targetOrigins: readonly string[],
 ): Html {
   const t = messagesOf(lang).access;
-  if (!callback) return renderStatusPage(lang, nonce, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
+  if (!callback) return renderStatusPage(lang, nonce, brand, 'ok', 'check', t.grantedTitle, t.grantedNoCallback);
   // a postMessage callback (AD FS, Keycloak) gets the token through the fixed script, never a form
   const handOver = isPostMessageCallback(callback.action)
     ? html`<p role="status">${t.grantedFramed}</p>
@@ -124,7 +127,7 @@ export function renderAccessGranted(
   <button type="submit">${t.continue}</button>
 </form>
 <script nonce="${nonce}">document.getElementById('callback').submit();</script>`;
-  return renderLayout(lang, nonce, t.grantedTitle, statusCard('ok', 'check', t.grantedTitle, handOver));
+  return renderLayout(lang, nonce, brand, t.grantedTitle, statusCard('ok', 'check', t.grantedTitle, handOver));
 }
 
 const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, IconName]> = {
@@ -141,9 +144,9 @@ const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, IconName]> = {
 };
 
 /** A request's final page: a card with a status icon, what happened and what to do next. */
-export function renderAccessFinal(lang: PageLanguage, nonce: string, reason: AccessFinalReason): Html {
+export function renderAccessFinal(lang: PageLanguage, nonce: string, brand: string, reason: AccessFinalReason): Html {
   const t = messagesOf(lang).access;
   const [tone, icon] = FINAL_LOOK[reason];
   const action = reason === 'forged' ? html`<a class="btn" href="">${ICONS.refresh}<span>${t.reload}</span></a>` : null;
-  return renderStatusPage(lang, nonce, tone, icon, t.finalTitle[reason], t.final[reason], action);
+  return renderStatusPage(lang, nonce, brand, tone, icon, t.finalTitle[reason], t.final[reason], action);
 }

@@ -2,7 +2,9 @@ import {
   AdminRole,
   InputFields,
   isGiven,
+  MailLanguage,
   Page,
+  parseMailLanguage,
   validateAdminEmail,
   validateAdminName,
   validateAdminRole,
@@ -33,13 +35,15 @@ export interface RegisterAdminCommand {
   /** the e-mail stands in for a name left out, as for the account owner the CLI creates */
   name: string;
   role: AdminRole;
+  /** the invitation mail's language (issue 14) */
+  language: MailLanguage;
 }
 
 export function parseRegisterAdmin(body: unknown): RegisterAdminCommand {
   const fields = InputFields.ofBody(body);
   const email = validateAdminEmail(fields.get('email'));
   const name = isGiven(fields.get('name')) ? validateAdminName(fields.get('name')) : email;
-  return { email, name, role: validateAdminRole(fields.get('role')) };
+  return { email, name, role: validateAdminRole(fields.get('role')), language: parseMailLanguage(fields.get('language')) };
 }
 
 /**

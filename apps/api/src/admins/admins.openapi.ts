@@ -29,6 +29,12 @@ export class RegisterAdministratorBody {
   @ApiProperty({ format: 'email', description: 'becomes the identity' }) email!: string;
   @ApiPropertyOptional({ description: 'default: the e-mail' }) name?: string;
   @ApiProperty({ enum: ADMIN_ROLES }) role!: string;
+  @ApiPropertyOptional({
+    enum: ['ru', 'en'],
+    default: 'ru',
+    description: "the mail's language; the expiry is written as a duration and a UTC time",
+  })
+  language?: string;
 }
 
 export class UpdateAdministratorBody {

@@ -14,9 +14,12 @@ import {
   validateAdminRole,
   validateSettableAdminStatus,
   ValidationFailed,
+  PRODUCT_NAME,
+  DEFAULT_MAIL_LANGUAGE,
+  MailLanguage,
 } from '@twofold/domain';
 import { journalDetails, journalFacts } from '@twofold/journal';
-import { AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
+import { AccountsRepository, AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { PagedModel, pagedModel } from '../http/envelope';
@@ -37,6 +40,7 @@ function stateOf(admin: AdministratorEntity): AdminState {
 export class AdminsService {
   constructor(
     private readonly admins: AdministratorsRepository,
+    private readonly accounts: AccountsRepository,
     private readonly links: EnrollmentLinksService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -52,7 +56,7 @@ export class AdminsService {
     return pagedModel(admins, totalElements, page, toAdminDto);
   }
 
-  async register(accountId: AccountId, { email, name, role }: RegisterAdminCommand): Promise<RegisteredAdminDto> {
+  async register(accountId: AccountId, { email, name, role, language }: RegisterAdminCommand): Promise<RegisteredAdminDto> {
     let admin: AdministratorEntity;
     try {
       admin = await this.admins.insert(accountId, {
@@ -71,7 +75,7 @@ export class AdminsService {
       throw error;
     }
     journalDetails.add({ EmployeeId: admin.id });
-    await this.invite(accountId, admin);
+    await this.invite(accountId, admin, language);
     return toRegisteredAdminDto(admin);
   }
 
@@ -114,7 +118,8 @@ export class AdminsService {
   }
 
   /** Mails the link to the administrator's own second-factor setup (CONTRACT §5). */
-  private async invite(accountId: AccountId, admin: AdministratorEntity): Promise<void> {
+  /** `language`: of the mail; a re-sent invitation (no Language in its call) is Russian, the default. */
+  private async invite(accountId: AccountId, admin: AdministratorEntity, language: MailLanguage = DEFAULT_MAIL_LANGUAGE): Promise<void> {
     const link = await this.links.issue(
       accountId,
       { administratorId: admin.id },
@@ -125,7 +130,18 @@ export class AdminsService {
       EnrollmentLinkEmail: admin.identity,
       EnrollmentLinkTTL: String(ADMIN_INVITATION_TTL_MINUTES),
     });
-    await this.links.mail(admin.identity, administratorInvitationMail(admin.name, link.url, link.expiresAt));
+    const brand = (await this.accounts.displayNameOf(accountId)) ?? PRODUCT_NAME;
+    await this.links.mail(
+      admin.identity,
+      administratorInvitationMail({
+        brand,
+        language,
+        greeting: admin.name,
+        url: link.url,
+        ttlMinutes: ADMIN_INVITATION_TTL_MINUTES,
+        expiresAt: link.expiresAt,
+      }),
+    );
   }
 
   /** Locks the account's Active Admins and tells how many there are; first, so every caller locks in one order. */

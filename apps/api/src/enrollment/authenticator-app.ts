@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
+import { AccountId, OTP_TOKEN_DIGITS, PRODUCT_NAME, TOTP_WINDOW_STEPS } from '@twofold/domain';
 import { JournalField, JournalWriter, JournalFields } from '@twofold/journal';
 import { generateOtpauthUri, generateSecret, toBase32, verifyTotp } from '@twofold/otp';
 import { AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
 import { toString as qrSvg } from 'qrcode';
 
-/** The issuer an authenticator app shows, and the name of the `Totp` authenticator it becomes. */
-export const ISSUER = 'Twofold';
+/**
+ * The name of the `Totp` authenticator an app's enrollment becomes (what administrators see in the
+ * user's list); the issuer the app shows is the account's display name instead (issue 14).
+ */
+export const AUTHENTICATOR_APP_NAME = PRODUCT_NAME;
 /** RFC 4226 recommends 160-bit secrets for HMAC-SHA-1. */
 const AUTHENTICATOR_APP_SECRET_BYTES = 20;
 
@@ -35,9 +38,14 @@ export class AuthenticatorAppEnrollment {
     return this.cipher.encrypt('authenticator.secret', generateSecret({ bytes: AUTHENTICATOR_APP_SECRET_BYTES }));
   }
 
-  async setup(pendingSecretEnc: Buffer, account: string): Promise<AuthenticatorAppSetup> {
+  /**
+   * `issuer` is the account's display name: the app lists the entry as "issuer: account" (the label
+   * and the `issuer` parameter, percent-encoded by generateOtpauthUri), so each customer's users see
+   * the customer's name, not the product's.
+   */
+  async setup(pendingSecretEnc: Buffer, entry: { issuer: string; account: string }): Promise<AuthenticatorAppSetup> {
     const secret = this.cipher.decrypt('authenticator.secret', pendingSecretEnc);
-    const otpauthUri = generateOtpauthUri({ type: 'totp', issuer: ISSUER, account, secret });
+    const otpauthUri = generateOtpauthUri({ type: 'totp', issuer: entry.issuer, account: entry.account, secret });
     return {
       secretBase32: toBase32(secret),
       otpauthUri,
@@ -67,7 +75,7 @@ export class AuthenticatorAppEnrollment {
     await this.authenticators.insert(accountId, {
       userId: user.id,
       kind: 'Totp',
-      name: ISSUER,
+      name: AUTHENTICATOR_APP_NAME,
       secretEnc: pendingSecretEnc,
       privateIdEnc: null,
       algorithm: 'SHA1',

@@ -62,7 +62,7 @@ export class EnrollmentLinksService {
   /** Sent inside the caller's transaction: when the mail cannot go out, no link is left behind. */
   async mail(to: string, mail: MailText): Promise<void> {
     try {
-      await this.mailer.send({ to, subject: mail.subject, text: mail.text });
+      await this.mailer.send({ to, subject: mail.subject, text: mail.text, html: mail.html });
     } catch (error) {
       this.logger.error({ err: error }, 'mail could not be sent');
       throw new DomainError('MAIL_NOT_SENT', 'The e-mail could not be sent. Try again later.');

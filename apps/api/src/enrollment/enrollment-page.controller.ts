@@ -46,7 +46,7 @@ function send(res: FastifyReply, acceptLanguage: string | undefined, outcome: En
   const nonce = pageNonce();
   // the form's only script is the Copy button of the key; no page of an enrollment link may be framed
   const policy = { scripts: outcome.kind === 'form', frameAncestors: [] };
-  if (outcome.kind === 'form') sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.model));
-  else if (outcome.kind === 'done') sendPage(res, 200, nonce, policy, renderEnrollmentDone(lang, nonce));
-  else sendPage(res, GONE_STATUS[outcome.reason], nonce, policy, renderEnrollmentGone(lang, nonce, outcome.reason));
+  if (outcome.kind === 'form') sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.brand, outcome.model));
+  else if (outcome.kind === 'done') sendPage(res, 200, nonce, policy, renderEnrollmentDone(lang, nonce, outcome.brand));
+  else sendPage(res, GONE_STATUS[outcome.reason], nonce, policy, renderEnrollmentGone(lang, nonce, outcome.brand, outcome.reason));
 }

@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, enrollmentTokenState } from '@twofold/domain';
+import { Clock, enrollmentTokenState, PRODUCT_NAME } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
-import { AdministratorsRepository, Db, EnrollmentTokenEntity, EnrollmentTokensRepository, UserEntity } from '@twofold/persistence';
+import {
+  AccountsRepository,
+  AdministratorsRepository,
+  Db,
+  EnrollmentTokenEntity,
+  EnrollmentTokensRepository,
+  UserEntity,
+} from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { AppMetrics } from '../metrics/app-metrics';
 import { AuthenticatorAppEnrollment } from './authenticator-app';
@@ -13,7 +20,14 @@ import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export type EnrollmentOutcome = { kind: 'form'; model: EnrollmentFormModel } | { kind: 'done' } | { kind: 'gone'; reason: GoneReason };
+/** What the page shows, under `brand`: the display name of the link's account, the product's name for an unknown link. */
+export type EnrollmentOutcome = { brand: string } & (
+  | { kind: 'form'; model: EnrollmentFormModel }
+  | { kind: 'done' }
+  | { kind: 'gone'; reason: GoneReason }
+);
+
+type Usable = { row: EnrollmentTokenEntity; holder: Holder; brand: string };
 
 interface Holder {
   identity: string;
@@ -29,6 +43,7 @@ interface Holder {
 export class EnrollmentPageService {
   constructor(
     private readonly db: Db,
+    private readonly accounts: AccountsRepository,
     private readonly tokens: EnrollmentTokensRepository,
     private readonly administrators: AdministratorsRepository,
     private readonly authenticatorApp: AuthenticatorAppEnrollment,
@@ -39,16 +54,16 @@ export class EnrollmentPageService {
 
   async show(token: string): Promise<EnrollmentOutcome> {
     const found = await this.usableToken(token);
-    if ('reason' in found) return { kind: 'gone', reason: found.reason };
-    return { kind: 'form', model: await this.formModel(found.row, found.holder) };
+    if ('reason' in found) return { kind: 'gone', ...found };
+    return { kind: 'form', brand: found.brand, model: await this.formModel(found) };
   }
 
   async submit(token: string, form: EnrollmentPageForm): Promise<EnrollmentOutcome> {
     const found = await this.usableToken(token);
-    if ('reason' in found) return { kind: 'gone', reason: found.reason };
-    const { row, holder } = found;
+    if ('reason' in found) return { kind: 'gone', ...found };
+    const { row, holder, brand } = found;
     const pendingSecretEnc = row.pendingSecretEnc;
-    if (!pendingSecretEnc) return { kind: 'form', model: await this.formModel(row, holder) };
+    if (!pendingSecretEnc) return { kind: 'form', brand, model: await this.formModel(found) };
     const now = this.clock.now();
     const spentTimeStep = this.authenticatorApp.verify(pendingSecretEnc, form.code, now);
     if (spentTimeStep === null) {
@@ -56,11 +71,12 @@ export class EnrollmentPageService {
       const failures = await this.tokens.recordFailedAttempt(row.accountId, row.id, ENROLLMENT_MAX_FAILED_CODES, now);
       if (failures >= ENROLLMENT_MAX_FAILED_CODES) {
         this.metrics.lockout('enrollment', 'request');
-        return { kind: 'gone', reason: 'revoked' };
+        return { kind: 'gone', brand, reason: 'revoked' };
       }
       return {
         kind: 'form',
-        model: { ...(await this.formModel(row, holder)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } },
+        brand,
+        model: { ...(await this.formModel(found)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } },
       };
     }
     const completed = await this.db.transaction(async () => {
@@ -87,17 +103,19 @@ export class EnrollmentPageService {
     });
     // a valid code that lost the race for the single-use link to another submission
     this.metrics.otpVerification('enrollment', completed ? 'granted' : 'replayed');
-    return completed ? { kind: 'done' } : { kind: 'gone', reason: 'used' };
+    return completed ? { kind: 'done', brand } : { kind: 'gone', brand, reason: 'used' };
   }
 
-  private async usableToken(token: string): Promise<{ row: EnrollmentTokenEntity; holder: Holder } | { reason: GoneReason }> {
-    if (!TOKEN_PATTERN.test(token)) return { reason: 'unknown' };
+  private async usableToken(token: string): Promise<Usable | { reason: GoneReason; brand: string }> {
+    const unknown = { reason: 'unknown', brand: PRODUCT_NAME } as const;
+    if (!TOKEN_PATTERN.test(token)) return unknown;
     const row = await this.tokens.findByTokenHash(hashEnrollmentToken(token));
-    if (!row) return { reason: 'unknown' };
+    if (!row) return unknown;
+    const brand = (await this.accounts.displayNameOf(row.accountId)) ?? PRODUCT_NAME;
     const state = enrollmentTokenState(row, this.clock.now());
-    if (state !== 'valid') return { reason: state };
+    if (state !== 'valid') return { reason: state, brand };
     const holder = await this.holderOf(row);
-    return holder ? { row, holder } : { reason: 'unknown' };
+    return holder ? { row, holder, brand } : unknown;
   }
 
   private async holderOf(row: EnrollmentTokenEntity): Promise<Holder | null> {
@@ -111,11 +129,15 @@ export class EnrollmentPageService {
     return user ? { identity: user.identity, name: user.name ?? user.identity } : null;
   }
 
-  private async formModel(row: EnrollmentTokenEntity, holder: Holder): Promise<EnrollmentFormModel> {
+  /** The authenticator-app entry is issued by the account's display name: the user sees which company it is for. */
+  private async formModel({ row, holder, brand }: Usable): Promise<EnrollmentFormModel> {
     if (!row.pendingSecretEnc) {
       await this.tokens.setPendingSecretOnce(row.accountId, row.id, this.authenticatorApp.newPendingSecret());
       row = (await this.tokens.findByTokenHash(row.tokenHash)) as EnrollmentTokenEntity;
     }
-    return { holder: holder.name, ...(await this.authenticatorApp.setup(row.pendingSecretEnc as Buffer, holder.identity)) };
+    return {
+      holder: holder.name,
+      ...(await this.authenticatorApp.setup(row.pendingSecretEnc as Buffer, { issuer: brand, account: holder.identity })),
+    };
   }
 }

@@ -45,7 +45,7 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.text).toContain('<svg');
-    expect(res.text).toMatch(/href="otpauth:\/\/totp\/Twofold:ann%40example\.test\?[^"]*secret=[A-Z2-7]+/);
+    expect(res.text).toMatch(/href="otpauth:\/\/totp\/Test%20account:ann%40example\.test\?[^"]*secret=[A-Z2-7]+/);
     expect(res.text).toContain('<form method="post">');
     expect(res.text).toContain('name="code"');
     expect(res.text).toContain('autocomplete="one-time-code"');

@@ -1,6 +1,6 @@
 /**
  * The enrollment link's page (`$ACCESS_URL/enroll/<token>`): the form of the enrollment section, and
- * its final pages. The layout, texts, icons, style and Copy script are the pages module's.
+ * its final pages, under the brand of the link's account (the product's name for an unknown link). The layout, texts, icons, style and Copy script are the pages module's.
  */
 
 import { EnrollmentFormModel, enrollmentSection } from '../pages/enrollment-section';
@@ -11,14 +11,14 @@ import { renderLayout, renderStatusPage, StatusTone } from '../pages/layout';
 
 export type { EnrollmentFormModel } from '../pages/enrollment-section';
 
-export function renderEnrollmentForm(lang: PageLanguage, nonce: string, model: EnrollmentFormModel): Html {
+export function renderEnrollmentForm(lang: PageLanguage, nonce: string, brand: string, model: EnrollmentFormModel): Html {
   const t = messagesOf(lang).enrollment;
-  return renderLayout(lang, nonce, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}`);
+  return renderLayout(lang, nonce, brand, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}`);
 }
 
-export function renderEnrollmentDone(lang: PageLanguage, nonce: string): Html {
+export function renderEnrollmentDone(lang: PageLanguage, nonce: string, brand: string): Html {
   const t = messagesOf(lang).enrollment;
-  return renderStatusPage(lang, nonce, 'ok', 'check', t.doneTitle, t.done);
+  return renderStatusPage(lang, nonce, brand, 'ok', 'check', t.doneTitle, t.done);
 }
 
 export type GoneReason = 'expired' | 'used' | 'revoked' | 'unknown';
@@ -30,8 +30,8 @@ const GONE_LOOK: Record<GoneReason, [StatusTone, IconName]> = {
   unknown: ['info', 'question'],
 };
 
-export function renderEnrollmentGone(lang: PageLanguage, nonce: string, reason: GoneReason): Html {
+export function renderEnrollmentGone(lang: PageLanguage, nonce: string, brand: string, reason: GoneReason): Html {
   const t = messagesOf(lang).enrollment;
   const [tone, icon] = GONE_LOOK[reason];
-  return renderStatusPage(lang, nonce, tone, icon, t.goneTitle, t[reason]);
+  return renderStatusPage(lang, nonce, brand, tone, icon, t.goneTitle, t[reason]);
 }

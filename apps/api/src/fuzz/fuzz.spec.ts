@@ -133,12 +133,18 @@ describe('fuzzing every endpoint (issue 13)', () => {
   const bSnapshot = async (): Promise<string> => {
     const get = (path: string) => t.http().get(path).set('Authorization', b.authorization);
     const answers = await Promise.all(
-      ['/users', '/groups', '/resources', '/admins', `/users/${b.ids.user}/authenticators`, '/settings/directory-sync'].map(
-        async (path) => {
-          const res = await get(path);
-          return [path, res.status, res.body];
-        },
-      ),
+      [
+        '/users',
+        '/groups',
+        '/resources',
+        '/admins',
+        `/users/${b.ids.user}/authenticators`,
+        '/settings/directory-sync',
+        '/settings/branding',
+      ].map(async (path) => {
+        const res = await get(path);
+        return [path, res.status, res.body];
+      }),
     );
     return JSON.stringify(answers);
   };

@@ -1,3 +1,4 @@
+import { PRODUCT_NAME } from '@twofold/domain';
 import { html, Html } from './html';
 import { PageLanguage } from './i18n/languages';
 import { IconName, ICONS, LOGO } from './icons';
@@ -5,8 +6,14 @@ import { PAGE_STYLE } from './page-assets';
 
 export type StatusTone = 'ok' | 'stop' | 'warn' | 'info';
 
-/** The page frame shared by the enrollment and access pages: brand, one card, phone-sized. */
-export function renderLayout(lang: PageLanguage, nonce: string, title: string, body: Html): Html {
+/**
+ * The page frame shared by the enrollment and access pages: brand, one card, phone-sized. The brand is
+ * the customer's display name (issue 14): the user must see which company asks for their code; the
+ * product's name is only the small print under the card (and the brand itself where no account is
+ * known, as on the page of an unknown request).
+ */
+export function renderLayout(lang: PageLanguage, nonce: string, brand: string, title: string, body: Html): Html {
+  const smallPrint = brand === PRODUCT_NAME ? html`` : html`\n<p class="product">${PRODUCT_NAME}</p>`;
   return html`<!doctype html>
 <html lang="${lang}">
 <head>
@@ -14,14 +21,14 @@ export function renderLayout(lang: PageLanguage, nonce: string, title: string, b
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
-<title>${title} · Twofold</title>
+<title>${title} · ${brand}</title>
 <style nonce="${nonce}">
 ${PAGE_STYLE}</style>
 </head>
-<body><main><div class="brand">${LOGO}<span>Twofold</span></div>
+<body><main><div class="brand">${LOGO}<span>${brand}</span></div>
 <div class="card">
 ${body}
-</div></main></body>
+</div>${smallPrint}</main></body>
 </html>`;
 }
 
@@ -36,11 +43,12 @@ ${body}</div>`;
 export function renderStatusPage(
   lang: PageLanguage,
   nonce: string,
+  brand: string,
   tone: StatusTone,
   icon: IconName,
   title: string,
   next: string,
   action: Html | null = null,
 ): Html {
-  return renderLayout(lang, nonce, title, statusCard(tone, icon, title, html`<p>${next}</p>${action}`));
+  return renderLayout(lang, nonce, brand, title, statusCard(tone, icon, title, html`<p>${next}</p>${action}`));
 }

@@ -3,15 +3,18 @@ import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
-import { DirectorySyncDto, SettingsService } from './settings.service';
-import { parseDirectorySync } from './settings.commands';
+import { BrandingDto, DirectorySyncDto, SettingsService } from './settings.service';
+import { parseBranding, parseDirectorySync } from './settings.commands';
 import { ParsedBody } from '../http/parsed-input';
 import { Transactional } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { SETTINGS_DOCS } from './settings.openapi';
 
-/** CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"). */
+/**
+ * CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"); and the
+ * account's display name on its pages, mails and authenticator apps (issue 14).
+ */
 @ModelEnvelopeErrors()
 @Controller('settings')
 @UseGuards(AccountAuthGuard)
@@ -35,5 +38,22 @@ export class SettingsController {
     @ParsedBody(parseDirectorySync) enabled: boolean,
   ): Promise<ModelEnvelope<DirectorySyncDto>> {
     return ok(await this.settings.setDirectorySync(p.accountId, enabled));
+  }
+
+  @ApiRoute(SETTINGS_DOCS.branding)
+  @Get('branding')
+  async branding(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<BrandingDto>> {
+    return ok(await this.settings.branding(p.accountId));
+  }
+
+  @ApiRoute(SETTINGS_DOCS.setBranding)
+  @Put('branding')
+  @Transactional()
+  @Journal('Accounts', 'ChangeDisplayName')
+  async setBranding(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @ParsedBody(parseBranding) displayName: string | null,
+  ): Promise<ModelEnvelope<BrandingDto>> {
+    return ok(await this.settings.setBranding(p.accountId, displayName));
   }
 }

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId } from '@twofold/domain';
+import { AccountId, effectiveDisplayName, NotFound } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { AccountsRepository } from '@twofold/persistence';
 
 export interface DirectorySyncDto {
   enabled: boolean;
+}
+
+/** The customer's name as pages, mails and authenticator apps show it, and whether it is the account's name by default. */
+export interface BrandingDto {
+  displayName: string;
+  /** true when no display name is set and the account's name is shown */
+  isDefault: boolean;
 }
 
 @Injectable()
@@ -20,5 +27,21 @@ export class SettingsService {
     journalDetails.add({ Enabled: String(enabled) });
     await this.accounts.setDirectorySync(accountId, enabled);
     return { enabled };
+  }
+
+  async branding(accountId: AccountId): Promise<BrandingDto> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new NotFound('Account');
+    return { displayName: effectiveDisplayName(account), isDefault: account.displayName === null };
+  }
+
+  /** null: back to the account's name. The journal keeps the name shown before and after. */
+  async setBranding(accountId: AccountId, displayName: string | null): Promise<BrandingDto> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new NotFound('Account');
+    const next = { ...account, displayName };
+    journalDetails.add({ PreviousDisplayName: effectiveDisplayName(account), DisplayName: effectiveDisplayName(next) });
+    await this.accounts.setDisplayName(accountId, displayName);
+    return { displayName: effectiveDisplayName(next), isDefault: displayName === null };
   }
 }

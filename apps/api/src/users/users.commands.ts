@@ -17,6 +17,8 @@ import {
   validateUserSource,
   ValidationFailed,
   CustomField,
+  MailLanguage,
+  parseMailLanguage,
 } from '@twofold/domain';
 import { QueryParameters } from '../http/parsed-input';
 
@@ -51,6 +53,8 @@ export function parseListUsersQuery(query: QueryParameters): ListUsersQuery {
 export interface EnrollmentLinkOrder {
   ttlMinutes: number;
   mailed: boolean;
+  /** the mail's language (issue 14) */
+  language: MailLanguage;
 }
 
 /** EnrollmentLink.To of POST /users: only `email` is a destination (SPEC.md). */
@@ -83,7 +87,11 @@ export function parseCreateUser(body: unknown): CreateUserCommand {
   const link = InputFields.ofOptional(fields.get('enrollmentLink'), 'EnrollmentLink');
   let enrollmentLink: EnrollmentLinkOrder | null = null;
   if (link) {
-    enrollmentLink = { ttlMinutes: validateEnrollmentTtl(link.get('ttl')), mailed: wantsMailedLink(link.get('to')) };
+    enrollmentLink = {
+      ttlMinutes: validateEnrollmentTtl(link.get('ttl')),
+      mailed: wantsMailedLink(link.get('to')),
+      language: parseMailLanguage(link.get('language'), 'EnrollmentLink.Language'),
+    };
     if (enrollmentLink.mailed && !email) throw new ValidationFailed('EnrollmentLink.To is email but the user has no Email.');
   }
   return { identity, email, name, source, phone, groupNames, enrollmentLink };
@@ -152,10 +160,12 @@ export interface EnrollCommand {
   /** where to mail the link; null: return it */
   email: string | null;
   ttlMinutes: number;
+  /** the mail's language (issue 14) */
+  language: MailLanguage;
 }
 
 export function parseEnroll(body: unknown): EnrollCommand {
   const fields = InputFields.ofBody(body);
   const email = validateUserEmail(fields.get('email'));
-  return { email, ttlMinutes: validateEnrollmentTtl(fields.get('ttl')) };
+  return { email, ttlMinutes: validateEnrollmentTtl(fields.get('ttl')), language: parseMailLanguage(fields.get('language')) };
 }

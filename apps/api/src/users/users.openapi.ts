@@ -91,6 +91,12 @@ export class EnrollmentLinkOptions {
   @ApiPropertyOptional({ enum: ['email'], description: "`email`: mail the link to the user's e-mail; absent: return it" }) To?: string;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_ENROLLMENT_LINK_TTL_MINUTES, description: 'lifetime in minutes' })
   Ttl?: number;
+  @ApiPropertyOptional({
+    enum: ['ru', 'en'],
+    default: 'ru',
+    description: "the mail's language; the expiry is written as a duration and a UTC time",
+  })
+  Language?: string;
 }
 
 export class GroupChanges {
@@ -149,6 +155,12 @@ export class EnrollBody {
   @ApiPropertyOptional({ type: 'string', format: 'email', nullable: true, description: 'absent: the link is returned, not mailed' })
   Email?: string | null;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_ENROLLMENT_LINK_TTL_MINUTES, description: 'minutes' }) Ttl?: number;
+  @ApiPropertyOptional({
+    enum: ['ru', 'en'],
+    default: 'ru',
+    description: "the mail's language; the expiry is written as a duration and a UTC time",
+  })
+  Language?: string;
 }
 
 export class CustomFieldsMap {

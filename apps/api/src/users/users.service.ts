@@ -12,6 +12,8 @@ import {
   requireExistingGroups,
   requireUuid,
   UserFieldChanges,
+  PRODUCT_NAME,
+  MailLanguage,
 } from '@twofold/domain';
 import { JournalField, journalDetails, JournalWriter, JournalFields, journalFacts } from '@twofold/journal';
 import {
@@ -89,8 +91,8 @@ export class UsersService {
 
     let enrollmentLink: EnrollmentLinkDto | undefined;
     if (command.enrollmentLink) {
-      const { mailed, ttlMinutes } = command.enrollmentLink;
-      const sent = await this.sendEnrollmentLink(accountId, user, mailed ? email : null, ttlMinutes);
+      const { mailed, ttlMinutes, language } = command.enrollmentLink;
+      const sent = await this.sendEnrollmentLink(accountId, user, mailed ? email : null, ttlMinutes, language);
       await this.journal.record(accountId, {
         object: 'EnrollmentLink',
         action: 'Send',
@@ -208,7 +210,7 @@ export class UsersService {
   /** POST /users/{id}/enroll: SPEC.md rule 9, CONTRACT §6. */
   async enroll(accountId: AccountId, id: string, command: EnrollCommand): Promise<EnrollmentLinkDto> {
     const user = await this.findForUpdate(accountId, id);
-    const sent = await this.sendEnrollmentLink(accountId, user, command.email, command.ttlMinutes);
+    const sent = await this.sendEnrollmentLink(accountId, user, command.email, command.ttlMinutes, command.language);
     journalDetails.add(sent.journal);
     return sent.link;
   }
@@ -222,6 +224,7 @@ export class UsersService {
     user: UserEntity,
     email: string | null,
     ttlMinutes: number,
+    language: MailLanguage,
   ): Promise<{ link: EnrollmentLinkDto; journal: JournalFields }> {
     const issued = await this.links.issue(accountId, { userId: user.id }, { ttlMinutes, email });
     const journal: JournalFields = {
@@ -231,7 +234,18 @@ export class UsersService {
     };
     if (!email) return { link: { url: issued.url, expiresAt: issued.expiresAt.toISOString() }, journal };
     journal[JournalField.enrollmentLinkEmail] = email;
-    await this.links.mail(email, userEnrollmentMail(user.name ?? user.identity, issued.url, issued.expiresAt));
+    const brand = (await this.accounts.displayNameOf(accountId)) ?? PRODUCT_NAME;
+    await this.links.mail(
+      email,
+      userEnrollmentMail({
+        brand,
+        language,
+        greeting: user.name ?? user.identity,
+        url: issued.url,
+        ttlMinutes,
+        expiresAt: issued.expiresAt,
+      }),
+    );
     return { link: { expiresAt: issued.expiresAt.toISOString() }, journal };
   }
 

@@ -1,10 +1,10 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update and Authenticator Enable', () => {
+  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Accounts ChangeDisplayName', () => {
     expect(JOURNAL_EVENTS).toEqual({
       AccessRequest: ['Bypass'],
-      Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
+      Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
       AdminPanel: ['SignIn'],
       Authenticator: ['Disable', 'Enable'],
       DirectorySync: ['Update'],

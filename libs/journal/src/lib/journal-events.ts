@@ -4,7 +4,8 @@
  */
 export const JOURNAL_EVENTS = {
   AccessRequest: ['Bypass'],
-  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat'],
+  /** ChangeDisplayName is ours (issue 14): the customer's name on pages, mails and authenticator apps */
+  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
   AdminPanel: ['SignIn'],
   /** ours (issue 14): Enable, the way back from Disable */
   Authenticator: ['Disable', 'Enable'],
@@ -55,6 +56,7 @@ export const OUR_JOURNAL_FIELDS = [
   'CodeLockoutsCleared',
   'CopyIds',
   'CustomFields',
+  'DisplayName',
   'EmployeeId',
   'EmployeeIdentity',
   'Enabled',
@@ -65,6 +67,7 @@ export const OUR_JOURNAL_FIELDS = [
   'LockoutScope',
   'PhonesAdded',
   'PhonesRemoved',
+  'PreviousDisplayName',
   'Reason',
   'ResourceId',
   'ResourceName',

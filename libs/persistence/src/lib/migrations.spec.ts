@@ -23,6 +23,7 @@ describe('migrations', () => {
         'WrongCodeStreaks1764600000000',
         'AccessRequestRates1764600000001',
         'AuthenticatorDisabled1764700000000',
+        'AccountDisplayName1764700000001',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

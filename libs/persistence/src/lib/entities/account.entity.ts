@@ -10,6 +10,8 @@ export class AccountEntity {
   @Column({ name: 'api_key', type: 'text', nullable: true }) apiKey!: string | null;
   /** AES-256-GCM, see SecretCipher; never returned after creation or rotation */
   @Column({ name: 'api_secret_enc', type: 'bytea', nullable: true }) apiSecretEnc!: Buffer | null;
+  /** the customer's name on pages, mails and authenticator apps; null: the account's name (see effectiveDisplayName) */
+  @Column({ name: 'display_name', type: 'text', nullable: true }) displayName!: string | null;
   @Column({ name: 'directory_sync', type: 'boolean', default: false }) directorySync!: boolean;
   /** kept by the triggers users_count_inserted/deleted; never written by the application */
   @Column({ name: 'user_count', type: 'int', insert: false, update: false, default: 0 }) userCount!: number;

@@ -11,6 +11,7 @@ import { AuthFailures1764500000000 } from './1764500000000-auth-failures';
 import { WrongCodeStreaks1764600000000 } from './1764600000000-wrong-code-streaks';
 import { AccessRequestRates1764600000001 } from './1764600000001-access-request-rates';
 import { AuthenticatorDisabled1764700000000 } from './1764700000000-authenticator-disabled';
+import { AccountDisplayName1764700000001 } from './1764700000001-account-display-name';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const ALL_MIGRATIONS = [
   WrongCodeStreaks1764600000000,
   AccessRequestRates1764600000001,
   AuthenticatorDisabled1764700000000,
+  AccountDisplayName1764700000001,
 ];

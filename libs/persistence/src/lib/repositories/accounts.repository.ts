@@ -10,8 +10,8 @@ export class AccountsRepository {
     return this.db.manager().getRepository(AccountEntity);
   }
 
-  async insert(values: { name: string; licenses: number; createdAt: Date }): Promise<AccountEntity> {
-    return this.repo().save(this.repo().create({ ...values, apiEnabled: false, apiKey: null, apiSecretEnc: null }));
+  async insert(values: { name: string; displayName?: string | null; licenses: number; createdAt: Date }): Promise<AccountEntity> {
+    return this.repo().save(this.repo().create({ displayName: null, ...values, apiEnabled: false, apiKey: null, apiSecretEnc: null }));
   }
 
   findById(accountId: AccountId): Promise<AccountEntity | null> {
@@ -35,6 +35,19 @@ export class AccountsRepository {
   async setApi(accountId: AccountId, values: { apiEnabled: boolean; apiKey?: string; apiSecretEnc?: Buffer }): Promise<void> {
     await this.repo().update({ id: accountId }, values);
     await announceCredentialsChange(this.db.manager(), { kind: 'account', id: accountId });
+  }
+
+  /** null: the account's name again */
+  async setDisplayName(accountId: AccountId, displayName: string | null): Promise<void> {
+    await this.repo().update({ id: accountId }, { displayName });
+  }
+
+  /** What pages, mails and authenticator apps show for the account (its display name, else its name); null for no such account. */
+  async displayNameOf(accountId: AccountId): Promise<string | null> {
+    const rows: { shown: string }[] = await this.db
+      .manager()
+      .query('SELECT COALESCE(display_name, name) AS shown FROM accounts WHERE id = $1', [accountId]);
+    return rows[0]?.shown ?? null;
   }
 
   async setDirectorySync(accountId: AccountId, enabled: boolean): Promise<void> {
