@@ -38,6 +38,11 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     'ACCESS_URL',
     'TOKEN_ISSUER',
     'TRUSTED_PROXIES',
+    // settings a developer's shell may hold that would change what the tests see
+    'SECRET_ENCRYPTION_PREVIOUS_KEYS',
+    'DATABASE_LISTEN_URL',
+    'ACCESS_REQUESTS_PER_MINUTE',
+    'TWOFOLD_CLI_COMMAND',
   ]) {
     delete env[name];
   }

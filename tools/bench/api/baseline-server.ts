@@ -423,7 +423,7 @@ async function createUser(x: Exchange): Promise<void> {
        j AS (
          INSERT INTO journal_events (account_id, event_date, object, action, subject, success, additional_fields)
          SELECT $1, $6, 'User', 'Create', $7, true, jsonb_build_object('UserIdentity', $2::text, 'UserId', u.id::text) FROM u)
-       SELECT u.*, '{}'::text[] AS groups, '{}'::text[] AS kinds, '{}'::text[] AS phones, '[]'::json AS custom_fields FROM u`,
+       SELECT u.*, '{}'::text[] AS groups, '{}'::text[] AS kinds, '{}'::text[] AS phones, '[]'::json AS custom_fields, '[]'::json AS code_lockouts FROM u`,
       [principal.accountId, identity, name, email, source, now, principal.login],
     );
     return rows[0];
