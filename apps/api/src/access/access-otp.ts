@@ -23,7 +23,6 @@ function algorithmOf(authenticator: AuthenticatorEntity): OtpAlgorithm {
  * guess either, so it counts as no wrong code (issue 13, finding 4).
  */
 export type OtpCheck = { result: 'granted'; authenticator: AuthenticatorEntity } | { result: 'wrong' } | { result: 'replayed' };
-export type OtpCheckResult = OtpCheck['result'];
 
 /**
  * Checks a code against the user's OTP authenticators and spends it: a TOTP time step or HOTP counter

@@ -1,4 +1,4 @@
-import { AccessCallback, isPostMessageCallback } from '@twofold/domain';
+import { AccessCallback, isPostMessageCallback, minutesUntil } from '@twofold/domain';
 import { EnrollmentFormModel, enrollmentSection } from '../pages/enrollment-section';
 import { codeField, hiddenInputs } from '../pages/form-fields';
 import { html, Html, trustedHtml } from '../pages/html';
@@ -32,7 +32,7 @@ export interface AccessEnrollModel extends EnrollmentFormModel {
 
 /** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
 function expiryHint(lang: PageLanguage, expiry: AccessExpiry): Html {
-  const minutes = Math.max(1, Math.ceil((expiry.at.getTime() - expiry.now.getTime()) / 60_000));
+  const minutes = minutesUntil(expiry.at, expiry.now);
   return html`<p class="expiry">${ICONS.clock}<time datetime="${expiry.at.toISOString()}">${messagesOf(lang).access.expiresIn(minutes)}</time></p>\n`;
 }
 

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Clock } from '@twofold/domain';
+import { Clock, secondsUntil } from '@twofold/domain';
 import { AccessRequestRatesRepository } from '@twofold/persistence';
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
@@ -57,10 +57,6 @@ export class AccessRequestThrottle {
     this.blockedUntil.set(resourceId, until);
     return secondsUntil(until, now);
   }
-}
-
-function secondsUntil(until: number, now: number): number {
-  return Math.max(1, Math.ceil((until - now) / 1000));
 }
 
 /**

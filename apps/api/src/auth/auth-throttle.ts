@@ -1,4 +1,4 @@
-import { Clock } from '@twofold/domain';
+import { Clock, secondsUntil } from '@twofold/domain';
 import { AuthFailuresRepository } from '@twofold/persistence';
 import { createHash } from 'node:crypto';
 import { addressNetworkOf } from '../http/client-address';
@@ -52,12 +52,12 @@ export class AuthThrottle {
     const key = clientRowOf(ip);
     const until = this.blockedUntil.get(key);
     if (until === undefined) return 0;
-    const wait = until - this.clock.now().getTime();
-    if (wait <= 0) {
+    const now = this.clock.now().getTime();
+    if (until <= now) {
       this.blockedUntil.delete(key);
       return 0;
     }
-    return Math.max(1, Math.ceil(wait / 1000));
+    return secondsUntil(until, now);
   }
 
   /** Counts a failed attempt; returns the seconds to wait when it is one too many (429), else 0 (401). */
@@ -69,7 +69,7 @@ export class AuthThrottle {
     for (const count of counts) {
       if (count.failures <= AUTH_FAILURES_ALLOWED_PER_WINDOW) continue;
       const until = count.windowStartedAt.getTime() + AUTH_THROTTLE_WINDOW_MS;
-      wait = Math.max(wait, Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
+      wait = Math.max(wait, secondsUntil(until, now.getTime()));
       if (isClientRow(count.client)) this.block(count.client, until);
     }
     return wait;

@@ -18,3 +18,15 @@ export class ManualClock implements Clock {
     this.current = new Date(this.current.getTime() + ms);
   }
 }
+
+/**
+ * Whole seconds (or minutes) from `now` until `until`, rounded up and at least 1: what a Retry-After
+ * header or a "try again in N minutes" text says while something is still closed.
+ */
+export function secondsUntil(untilMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
+}
+
+export function minutesUntil(until: Date, now: Date): number {
+  return Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
+}

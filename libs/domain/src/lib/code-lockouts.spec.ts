@@ -2,12 +2,12 @@ import {
   CODE_LOCKOUT_MAX_MINUTES,
   CodeLockoutScope,
   lockedUntilOf,
-  minutesUntil,
   streakAfterWrongCode,
   WRONG_CODES_BEFORE_LOCKOUT,
   WRONG_CODES_PER_DAY_AT_MOST,
   WrongCodeStreak,
 } from './code-lockouts';
+import { minutesUntil } from './clock';
 
 const T0 = new Date('2026-11-26T08:00:00Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);

@@ -62,8 +62,3 @@ export function streakAfterWrongCode(
   const minutes = Math.min(CODE_LOCKOUT_FIRST_MINUTES * 2 ** Math.min(beyond, 30), CODE_LOCKOUT_MAX_MINUTES);
   return { streak: { failures, lastFailureAt: now, lockedUntil: new Date(now.getTime() + minutes * MINUTE_MS) }, lockedOut: true };
 }
-
-/** Whole minutes until `until`, at least 1: what a reply tells the user to wait. */
-export function minutesUntil(until: Date, now: Date): number {
-  return Math.max(1, Math.ceil((until.getTime() - now.getTime()) / MINUTE_MS));
-}
