@@ -151,8 +151,13 @@ describe('operator CLI (CONTRACT §2)', () => {
     const created = JSON.parse(
       (await cli('account', 'create', '--name', 'D', '--owner-email', 'd@d.test', '--enable-api', '--json')).stdout,
     );
+    const branded = JSON.parse(
+      (await cli('account', 'create', '--name', 'E', '--display-name', 'E Bank', '--owner-email', 'e@e.test', '--json')).stdout,
+    );
     const list = JSON.parse((await cli('account', 'list', '--json')).stdout);
-    expect(list.accounts.map((a: { name: string }) => a.name)).toContain('D');
+    const listed = (id: string) => list.accounts.find((a: { id: string }) => a.id === id);
+    expect(listed(created.account.id)).toMatchObject({ name: 'D', displayName: 'D', apiEnabled: true });
+    expect(listed(branded.account.id)).toMatchObject({ name: 'E', displayName: 'E Bank', apiEnabled: false });
     const show = await cli('account', 'show', '--account', created.account.id, '--json');
     const shown = JSON.parse(show.stdout).account;
     expect(shown).toMatchObject({ id: created.account.id, name: 'D', api: { enabled: true, key: created.api.key } });

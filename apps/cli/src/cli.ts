@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { DomainError } from '@twofold/domain';
+import { DomainError, effectiveDisplayName } from '@twofold/domain';
 import {
   DEFAULT_ROTATION_BATCH_SIZE,
   migrationStatus,
@@ -106,6 +106,7 @@ const COMMANDS: Command[] = [
         accounts: (await provisioning.list()).map((a) => ({
           id: a.id,
           name: a.name,
+          displayName: effectiveDisplayName(a),
           licenses: a.licenses,
           apiEnabled: a.apiEnabled,
           createdAt: a.createdAt.toISOString(),

@@ -67,6 +67,7 @@ export class AdminsService {
         registrationDate: this.clock.now(),
         lastLoginDate: null,
         activatedAt: null,
+        mailLanguage: language,
       });
     } catch (error) {
       if (isUniqueViolation(error, 'administrators_account_identity')) {
@@ -114,12 +115,14 @@ export class AdminsService {
     if (!admin) throw new NotFound('Administrator');
     journalDetails.add(journalFacts.employee(admin));
     assertInvitable(admin);
-    await this.invite(accountId, admin);
+    await this.invite(accountId, admin, admin.mailLanguage ?? DEFAULT_MAIL_LANGUAGE);
   }
 
-  /** Mails the link to the administrator's own second-factor setup (CONTRACT §5). */
-  /** `language`: of the mail; a re-sent invitation (no Language in its call) is Russian, the default. */
-  private async invite(accountId: AccountId, admin: AdministratorEntity, language: MailLanguage = DEFAULT_MAIL_LANGUAGE): Promise<void> {
+  /**
+   * Mails the link to the administrator's own second-factor setup (CONTRACT §5), in `language`: a
+   * re-sent invitation (no Language in its call) is written in the first one's.
+   */
+  private async invite(accountId: AccountId, admin: AdministratorEntity, language: MailLanguage): Promise<void> {
     const link = await this.links.issue(
       accountId,
       { administratorId: admin.id },

@@ -145,6 +145,27 @@ describe('PUT /settings/branding {displayName}', () => {
     expect(parseOtpauthUri(otpauthOf(again.text)).issuer).toBe('acme-prod');
   });
 
+  it("re-sends an administrator's invitation in the language of the first one (Russian when none was given)", async () => {
+    const invite = async (email: string, language?: string) => {
+      const res = await t.http().post('/admins').set('Authorization', authorization).send({ email, role: 'Support 1', language });
+      expect(res.status).toBe(200);
+      return res.body.id as string;
+    };
+    const english = await invite('resent.en@example.test', 'en');
+    const russian = await invite('resent.ru@example.test');
+    const before = outboxMails(t).length;
+    for (const id of [english, russian]) {
+      const res = await t.http().post(`/v2/admins/resend-invitation-email/${id}`).set('Authorization', authorization);
+      expect(res.status).toBe(200);
+    }
+    const [en, ru] = outboxMails(t).slice(before);
+    expect(en).toContain('To: resent.en@example.test');
+    expect(en).toContain(': you are invited as an administrator');
+    expect(ru).toContain('To: resent.ru@example.test');
+    expect(ru).toMatch(/Subject: =\?UTF-8\?/);
+    expect(ru).not.toContain('you are invited as an administrator');
+  });
+
   it('writes mails in Russian unless Language says en, also for POST /users/{id}/enroll; another Language is a 400', async () => {
     const user = await t.http().post('/users').set('Authorization', authorization).send({ identity: 'ru.user', email: 'ru@example.test' });
     expect(user.status).toBe(200);

@@ -14,6 +14,8 @@ export class AdministratorEntity {
   @Column({ name: 'last_login_date', type: 'timestamptz', nullable: true }) lastLoginDate!: Date | null;
   /** when the administrator first became Active; null while they never were (unlock then returns to Pending) */
   @Column({ name: 'activated_at', type: 'timestamptz', nullable: true }) activatedAt!: Date | null;
+  /** the language of the invitation mail, which a re-sent invitation keeps; null: invited before it was kept (the default) */
+  @Column({ name: 'mail_language', type: 'text', nullable: true }) mailLanguage!: 'ru' | 'en' | null;
   /** the administrator's own authenticator-app secret (AES-256-GCM), set through the invitation link */
   @Column({ name: 'second_factor_secret_enc', type: 'bytea', nullable: true, select: false }) secondFactorSecretEnc!: Buffer | null;
 }

@@ -5,6 +5,7 @@ import { AdministratorEntity } from '../entities';
 /** A new administrator; `activatedAt` defaults to the registration date for one created Active. */
 export type NewAdministrator = Pick<AdministratorEntity, 'identity' | 'name' | 'role' | 'status' | 'registrationDate' | 'lastLoginDate'> & {
   activatedAt?: Date | null;
+  mailLanguage?: AdministratorEntity['mailLanguage'];
 };
 
 /** first key of the advisory lock on an owner's e-mail during `account create` */
@@ -19,7 +20,7 @@ export class AdministratorsRepository {
 
   insert(accountId: AccountId, values: NewAdministrator): Promise<AdministratorEntity> {
     const activatedAt = values.activatedAt !== undefined ? values.activatedAt : values.status === 'Active' ? values.registrationDate : null;
-    return this.repo().save(this.repo().create({ ...values, activatedAt, accountId }));
+    return this.repo().save(this.repo().create({ mailLanguage: null, ...values, activatedAt, accountId }));
   }
 
   findById(accountId: AccountId, id: string): Promise<AdministratorEntity | null> {
