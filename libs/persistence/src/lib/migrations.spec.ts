@@ -24,6 +24,8 @@ describe('migrations', () => {
         'AccessRequestRates1764600000001',
         'AuthenticatorDisabled1764700000000',
         'AccountDisplayName1764700000001',
+        'IpLists1764800000000',
+        'AccessRequestBypassed1764800000001',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -44,6 +46,8 @@ describe('migrations', () => {
         'custom_fields',
         'enrollment_tokens',
         'groups',
+        'ip_list_resources',
+        'ip_lists',
         'journal_events',
         'phones',
         'resources',
@@ -64,6 +68,8 @@ describe('migrations', () => {
         'groups_account_name',
         'token_signing_keys_one_active',
         'wrong_code_streaks_locked',
+        'ip_lists_account_name',
+        'ip_list_resources_resource',
       ]) {
         expect(indexNames).toContain(expected);
       }

@@ -12,6 +12,8 @@ import { WrongCodeStreaks1764600000000 } from './1764600000000-wrong-code-streak
 import { AccessRequestRates1764600000001 } from './1764600000001-access-request-rates';
 import { AuthenticatorDisabled1764700000000 } from './1764700000000-authenticator-disabled';
 import { AccountDisplayName1764700000001 } from './1764700000001-account-display-name';
+import { IpLists1764800000000 } from './1764800000000-ip-lists';
+import { AccessRequestBypassed1764800000001 } from './1764800000001-access-request-bypassed';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -29,4 +31,6 @@ export const ALL_MIGRATIONS = [
   AccessRequestRates1764600000001,
   AuthenticatorDisabled1764700000000,
   AccountDisplayName1764700000001,
+  IpLists1764800000000,
+  AccessRequestBypassed1764800000001,
 ];
