@@ -51,7 +51,9 @@ function ipv6Bytes(text: string): Uint8Array {
   const [head, tail] = text.split('::');
   const left = words(head);
   const right = tail === undefined ? [] : words(tail);
-  const all = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  // node:net validated the text; a count that does not add up reads as the unspecified address rather than throwing
+  const zeros = Math.max(0, 8 - left.length - right.length);
+  const all = [...left, ...Array<number>(zeros).fill(0), ...right].slice(0, 8);
   all.forEach((word, i) => {
     bytes[2 * i] = word >> 8;
     bytes[2 * i + 1] = word & 0xff;
