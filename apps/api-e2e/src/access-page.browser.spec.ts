@@ -260,7 +260,8 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       algorithms: ['HS256'],
     });
     expect(protectedHeader.alg).toBe('HS256');
-    expect(payload).toMatchObject({ sub: identity, jti: created.id, role: 'tester' });
+    // a code was checked (issue 14)
+    expect(payload).toMatchObject({ sub: identity, jti: created.id, role: 'tester', amr: ['otp'] });
     expect(payload.iat).toEqual(expect.any(Number));
     expect(Math.abs((payload.iat ?? 0) - Date.now() / 1000)).toBeLessThan(120);
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(3600);
@@ -439,6 +440,60 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       await expect(parent.frameLocator('#mfa').locator('[data-testid="secret"]').count()).resolves.toBe(1);
     } finally {
       await parent.close();
+    }
+  });
+
+  it('lets a visitor from a Bypass network straight through to the callback: no code asked, a token whose amr is ["bypass"] (issue 14)', async () => {
+    // a resource of its own, named by the list: the other tests' pages keep asking for codes
+    const office = await createResource('Office portal');
+    const list = await accountApi('POST', '/ip-lists', {
+      name: 'Loopback',
+      action: 'Bypass',
+      ranges: ['127.0.0.0/8', '::1'],
+      resources: [office.id],
+    });
+    expect(list).toMatchObject({ name: 'Loopback', action: 'Bypass', resources: [office.id] });
+    const visitor = await context.newPage();
+    try {
+      // a user the account does not know yet, so without a second factor: registered and let in
+      const holder = `gina-${randomBytes(4).toString('hex')}`;
+      const created = await createAccessRequest(
+        {
+          identity: holder,
+          language: 'en',
+          claims: { role: 'office' },
+          callback: { action: `${callback.origin}/bypass`, target: '_self' },
+        },
+        basic(office.apiKey, office.apiSecret),
+      );
+      const posted = callback.nextPost(STEP_TIMEOUT_MS);
+      const response = await visitor.goto(created.url, { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      const post = await posted;
+      await visitor.waitForURL(`${callback.origin}/bypass`);
+      await expect(visitor.locator('#client').innerText()).resolves.toBe('Signed in at the client site');
+
+      expect(post.path).toBe('/bypass');
+      expect([...post.fields.keys()]).toEqual(['accessToken']);
+      const { payload } = await jwtVerify(post.fields.get('accessToken') ?? '', new TextEncoder().encode(office.apiSecret), {
+        issuer: publicUrl,
+        audience: office.apiKey,
+        algorithms: ['HS256'],
+      });
+      expect(payload).toMatchObject({ sub: holder, jti: created.id, role: 'office', amr: ['bypass'] });
+
+      const polled = await fetch(`${api.baseUrl}/access/requests/${created.id}`, {
+        headers: { authorization: basic(office.apiKey, office.apiSecret) },
+      });
+      expect(((await polled.json()) as any).model).toMatchObject({
+        id: created.id,
+        status: 'Granted',
+        bypassed: true,
+        authenticator: null,
+      });
+    } finally {
+      await visitor.close();
+      await accountApi('DELETE', `/ip-lists/${list.id}`);
     }
   });
 });

@@ -25,6 +25,7 @@ const FINAL_STATUS = {
   noLicense: 403,
   noOtpFactor: 403,
   factorsDisabled: 403,
+  networkDenied: 403,
   forged: 403,
 } as const;
 

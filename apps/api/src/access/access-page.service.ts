@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AccountId,
   AccessCallback,
+  AuthenticationMethod,
   accessPageFrameAncestors,
   accessRequestExpiresAt,
   ACCESS_REQUEST_MAX_FAILED_CODES,
@@ -44,6 +45,8 @@ import { AccessPageForm } from './access-page.form';
 import { AccessCodeError, AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
 import { AccessTokensService } from '../tokens/access-tokens.service';
 import { AppMetrics } from '../metrics/app-metrics';
+import { IpListPolicy } from '../ip-lists/ip-list-policy';
+import { BypassJournal } from '../ip-lists/bypass-journal';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -71,6 +74,12 @@ export interface Visitor {
 }
 
 type Resolved = { user: UserEntity } | { reason: AccessFinalReason };
+
+/** A request the page admitted: its user, and the Bypass lists that let the visitor in without a code (null: none). */
+interface Admitted {
+  user: UserEntity;
+  bypassLists: readonly string[] | null;
+}
 
 /** A submission's state as decideSubmission reads it, with the rows it was read from. */
 interface LoadedSubmission {
@@ -110,6 +119,8 @@ export class AccessPageService {
     private readonly accessTokens: AccessTokensService,
     private readonly metrics: AppMetrics,
     private readonly lockouts: CodeLockouts,
+    private readonly ipLists: IpListPolicy,
+    private readonly bypassJournal: BypassJournal,
   ) {
     this.formTokens = new AccessFormTokens(config.encryptionKey);
   }
@@ -117,9 +128,10 @@ export class AccessPageService {
   async show(id: string, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
     const found = await this.find(id, fallbackLang);
     if ('kind' in found) return found;
-    const { row, frame } = found;
-    const resolved = await this.admit(row, frame, visitor);
+    const { row, frame, ipListsRevision } = found;
+    const resolved = await this.admit(row, frame, visitor, ipListsRevision);
     if ('kind' in resolved) return resolved;
+    if (resolved.bypassLists) return this.bypass(row, frame, resolved.user, resolved.bypassLists, visitor);
     const all = await this.authenticators.listByUser(row.accountId, resolved.user.id);
     const otp = otpAuthenticators(all);
     // a reload, or a second tab of the same request, keeps the nonce its browser already holds
@@ -138,15 +150,17 @@ export class AccessPageService {
   async submit(id: string, form: AccessPageForm, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
     const opened = await this.find(id, fallbackLang);
     if ('kind' in opened) return opened;
-    const { row: found, frame } = opened;
+    const { row: found, frame, ipListsRevision } = opened;
     // before anything is read or counted: a refused form leaves the request as it was
     const browserNonce = this.formTokens.boundNonce(found.id, form.formToken);
     if (browserNonce === null || !formFromItsBrowser(browserNonce, visitor.browser, isFrameable(found)))
       return { ...frame, kind: 'final', reason: 'forged' };
 
     // registration cannot run inside the locked transaction below: a lost race aborts a transaction
-    const resolved = await this.admit(found, frame, visitor);
+    const resolved = await this.admit(found, frame, visitor, ipListsRevision);
     if ('kind' in resolved) return resolved;
+    // a code posted from a Bypass address is not checked (nor counted)
+    if (resolved.bypassLists) return this.bypass(found, frame, resolved.user, resolved.bypassLists, visitor);
     const final = (reason: AccessFinalReason): AccessPageOutcome => ({ ...frame, kind: 'final', reason });
 
     return this.db.transaction(async (): Promise<AccessPageOutcome> => {
@@ -217,7 +231,43 @@ export class AccessPageService {
       });
       if (!granted) return final('used');
       await this.users.update(row.accountId, user.id, { lastLogin: now });
-      return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: await this.accessToken(row, user, now) };
+      return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: await this.accessToken(row, user, now, ['otp']) };
+    });
+  }
+
+  /**
+   * The visitor's address is on a Bypass list (issue 14): Granted without a code, also for a user
+   * without a second factor, straight to the callback with a token whose `amr` is `["bypass"]`;
+   * journaled `AccessRequest Bypass`. Code lockouts are neither consulted nor cleared: no code is checked.
+   */
+  private async bypass(
+    row: AccessRequestEntity,
+    frame: PageFrame,
+    user: UserEntity,
+    lists: readonly string[],
+    visitor: Visitor,
+  ): Promise<AccessPageOutcome> {
+    return this.db.transaction(async (): Promise<AccessPageOutcome> => {
+      const now = this.clock.now();
+      const granted = await this.requests.decide(row.accountId, row.id, 'Granted', {
+        userId: user.id,
+        grantedAt: now,
+        authenticator: null,
+        bypassed: true,
+        ip: row.ip ?? visitor.ip,
+        remoteHost: row.remoteHost ?? visitor.ip,
+      });
+      if (!granted) return { ...frame, kind: 'final', reason: 'used' };
+      await this.users.update(row.accountId, user.id, { lastLogin: now });
+      await this.bypassJournal.record(row.accountId, {
+        identity: row.identity,
+        userIp: visitor.ip,
+        resourceId: row.resourceId,
+        lists,
+        requestId: row.id,
+        channel: 'page',
+      });
+      return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: await this.accessToken(row, user, now, ['bypass']) };
     });
   }
 
@@ -253,7 +303,10 @@ export class AccessPageService {
    * The request of the page's URL and how its page is framed, or the final page of an unknown id. The
    * resource (its frameOrigins) is read only for a request meant for a frame, once per visit.
    */
-  private async find(id: string, fallbackLang: PageLanguage): Promise<{ row: AccessRequestEntity; frame: PageFrame } | AccessPageOutcome> {
+  private async find(
+    id: string,
+    fallbackLang: PageLanguage,
+  ): Promise<{ row: AccessRequestEntity; frame: PageFrame; ipListsRevision: string | null } | AccessPageOutcome> {
     const row = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
     // a request of the `ra` family is continued only by its resource's ra/challenge: its id is a RADIUS
     // State that travels through NAS logs, and must not open a page that takes codes
@@ -262,21 +315,39 @@ export class AccessPageService {
     }
     const callback = { action: row.callbackAction, target: row.callbackTarget };
     const frameOrigins = isFrameable(row) ? ((await this.resources.findById(row.accountId, row.resourceId))?.frameOrigins ?? []) : [];
-    const brand = (await this.accounts.displayNameOf(row.accountId)) ?? PRODUCT_NAME;
-    return { row, frame: { lang: languageOf(row), brand, frameAncestors: accessPageFrameAncestors(callback, frameOrigins) } };
+    // the account's name and whether it has IP lists, in the one read of the account a visit makes
+    const account = await this.accounts.accessPageFactsOf(row.accountId);
+    const brand = account?.displayName ?? PRODUCT_NAME;
+    return {
+      row,
+      frame: { lang: languageOf(row), brand, frameAncestors: accessPageFrameAncestors(callback, frameOrigins) },
+      ipListsRevision: account?.ipListsRevision ?? null,
+    };
   }
 
   /**
    * What every visit does before its own work: a decided or expired request ends here; otherwise the
-   * visit's address is recorded and the request's user found, or registered at this first visit.
+   * visit's address is recorded, judged by the account's IP lists (a Deny ends the request before
+   * anyone is registered), and the request's user found, or registered at this first visit. A locked
+   * user is Denied whatever the lists say.
    */
-  private async admit(row: AccessRequestEntity, frame: PageFrame, visitor: Visitor): Promise<{ user: UserEntity } | AccessPageOutcome> {
+  private async admit(
+    row: AccessRequestEntity,
+    frame: PageFrame,
+    visitor: Visitor,
+    ipListsRevision: string | null,
+  ): Promise<Admitted | AccessPageOutcome> {
     const status = await this.settleExpiry(row);
     if (status !== 'AwaitingAuthentication') return { ...frame, kind: 'final', reason: FINAL_OF_STATUS[status] };
     await this.requests.recordVisit(row.accountId, row.id, { ip: visitor.ip, remoteHost: visitor.ip });
+    const verdict = await this.ipLists.verdict(row.accountId, ipListsRevision, visitor.ip, row.resourceId);
+    if (verdict.decision === 'deny') {
+      await this.requests.decide(row.accountId, row.id, 'Denied');
+      return { ...frame, kind: 'final', reason: 'networkDenied' };
+    }
     const resolved = await this.resolveUser(row);
     if ('reason' in resolved) return { ...frame, kind: 'final', reason: resolved.reason };
-    return resolved;
+    return { user: resolved.user, bypassLists: verdict.decision === 'bypass' ? verdict.lists : null };
   }
 
   /** A request found awaiting past its expiry is written as Expired; returns the status as of now. */
@@ -429,11 +500,11 @@ export class AccessPageService {
     return (await this.resources.findById(row.accountId, row.resourceId))?.name ?? PRODUCT_NAME;
   }
 
-  /** The AccessToken of a granted request (CONTRACT §7, §8.9): `jti` is the request's id unless a caller gives another. */
-  private async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date, jti: string = row.id): Promise<string> {
+  /** The AccessToken of a granted request (CONTRACT §7, §8.9), `amr` saying how the user got it (a code, or a bypass). */
+  private async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date, amr: readonly AuthenticationMethod[]): Promise<string> {
     const resource = await this.resources.findById(row.accountId, row.resourceId);
     if (!resource) throw new Error('the resource of an access request is gone');
-    return this.accessTokens.sign(resource, { identity: row.identity, jti, claims: row.claims ?? {}, now });
+    return this.accessTokens.sign(resource, { identity: row.identity, jti: row.id, claims: row.claims ?? {}, now, amr });
   }
 }
 

@@ -144,6 +144,8 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       aud: resource.apiKey,
       sub: 'alice',
       jti: request.id,
+      // a code was checked (issue 14: a bypass says "bypass")
+      amr: ['otp'],
       iat: t.clock.now().getTime() / 1000,
       exp: t.clock.now().getTime() / 1000 + 3600,
     });

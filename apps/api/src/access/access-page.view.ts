@@ -17,6 +17,8 @@ export type AccessFinalReason =
   | 'noLicense'
   | 'noOtpFactor'
   | 'factorsDisabled'
+  /** the visitor's address is on a Deny IP list (issue 14) */
+  | 'networkDenied'
   | 'forged';
 
 /** When the request expires (created + 15 minutes) and the server's now: the page shows the minutes left. */
@@ -140,6 +142,7 @@ const FINAL_LOOK: Record<AccessFinalReason, [StatusTone, IconName]> = {
   noLicense: ['stop', 'cross'],
   noOtpFactor: ['stop', 'lock'],
   factorsDisabled: ['stop', 'lock'],
+  networkDenied: ['stop', 'lock'],
   forged: ['warn', 'refresh'],
 };
 

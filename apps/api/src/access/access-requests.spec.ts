@@ -147,6 +147,7 @@ describe('access requests API (CONTRACT §7)', () => {
           remoteHost: null,
           ip: null,
           twoFADeviceIp: null,
+          bypassed: false,
         },
         success: true,
         message: null,
@@ -322,6 +323,7 @@ describe('access requests API (CONTRACT §7)', () => {
         remoteHost: null,
         ip: null,
         twoFADeviceIp: null,
+        bypassed: false,
       });
       // left awaiting: Expired by now, and written so
       expect(res.body.model.data[1]).toMatchObject({ id: second, status: 'Expired' });

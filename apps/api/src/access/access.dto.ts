@@ -16,6 +16,8 @@ export interface AccessRequestDto {
   remoteHost: string | null;
   ip: string | null;
   twoFADeviceIp: string | null;
+  /** granted without a code: the user's address is on a Bypass IP list (issue 14) */
+  bypassed: boolean;
 }
 
 export interface CreatedAccessRequestDto {
@@ -62,5 +64,6 @@ export function toAccessRequestDto(row: Omit<AccessHistoryRow, 'resourceName'>, 
     remoteHost: row.remoteHost,
     ip: row.ip,
     twoFADeviceIp: row.twoFADeviceIp,
+    bypassed: row.bypassed,
   };
 }

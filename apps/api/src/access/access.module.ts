@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
+import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
 import { AccessPageController } from './access-page.controller';
 import { AccessPageService } from './access-page.service';
@@ -11,7 +12,7 @@ import { RaRequestsController } from './ra-requests.controller';
 import { RaRequestsService } from './ra-requests.service';
 
 @Module({
-  imports: [UsersModule, EnrollmentModule],
+  imports: [UsersModule, EnrollmentModule, IpListsModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [AccessRequestsService, RaRequestsService, AccessPageService, CodeLockouts, AccessRequestThrottle, AccessRequestRateGuard],

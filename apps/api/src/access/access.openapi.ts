@@ -48,6 +48,7 @@ export class AccessRequest {
   @ApiProperty({ type: 'string', nullable: true }) remoteHost!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) ip!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) twoFADeviceIp!: string | null;
+  @ApiProperty({ description: 'granted without a code: the address is on a Bypass IP list (issue 14)' }) bypassed!: boolean;
 }
 
 export class PassCodeBody {
@@ -83,7 +84,7 @@ export class RaModel {
   @ApiProperty({ type: 'string', nullable: true }) authenticatorId!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) account!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) phone!: string | null;
-  @ApiProperty() bypassed!: boolean;
+  @ApiProperty({ description: 'Granted without a code: the address is on a Bypass IP list (issue 14)' }) bypassed!: boolean;
   @ApiProperty({ type: 'string', nullable: true }) countryCode!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) region!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) city!: string | null;
@@ -209,6 +210,7 @@ export const ACCESS_DOCS = {
             remoteHost: '192.0.2.10',
             ip: '192.0.2.10',
             twoFADeviceIp: '192.0.2.10',
+            bypassed: false,
           },
         ],
         offset: 0,
@@ -237,6 +239,7 @@ export const ACCESS_DOCS = {
         remoteHost: null,
         ip: null,
         twoFADeviceIp: null,
+        bypassed: false,
       }),
     },
     errors: { 404: 'Access request not found.' },

@@ -4,7 +4,7 @@ import { RaModelDto } from './access.dto';
 import { RaReply, raRefusalMessage, raReplyText } from './ra-replies';
 
 /** What an answer knows beyond its status and reply; everything else of the model is null. */
-export type RaFacts = Partial<Pick<RaModelDto, 'id' | 'identity' | 'authenticator' | 'authenticatorId' | 'account' | 'phone'>>;
+export type RaFacts = Partial<Pick<RaModelDto, 'id' | 'identity' | 'authenticator' | 'authenticatorId' | 'account' | 'phone' | 'bypassed'>>;
 
 /**
  * One answer of the `ra` family (CONTRACT §8.1-8.2): HTTP 200 whatever the outcome, the whole model
@@ -23,7 +23,7 @@ export function raAnswer(status: RaStatus, reply: RaReply, language: AccessLangu
       authenticatorId: facts.authenticatorId ?? null,
       account: facts.account ?? null,
       phone: facts.phone ?? null,
-      bypassed: false,
+      bypassed: facts.bypassed ?? false,
       countryCode: null,
       region: null,
       city: null,

@@ -17,6 +17,7 @@ describe('ra replies', () => {
     { kind: 'noSecondFactor' },
     { kind: 'unusableSecondFactor' },
     { kind: 'secondFactorDisabled' },
+    { kind: 'networkDenied' },
     ...methods.map((method) => ({ kind: 'deliveryUnavailable', method }) as const),
     ...methods.map((method) => ({ kind: 'deliveryUnavailableRetry', method }) as const),
     { kind: 'requestNotValid' },

@@ -22,6 +22,8 @@ export type RaReply =
   | { kind: 'unusableSecondFactor' }
   /** every authenticator of the user was disabled by an administrator (issue 14) */
   | { kind: 'secondFactorDisabled' }
+  /** the user's address is on a Deny IP list (issue 14) */
+  | { kind: 'networkDenied' }
   | { kind: 'deliveryUnavailable'; method: DeliveryMethod }
   | { kind: 'deliveryUnavailableRetry'; method: DeliveryMethod }
   | { kind: 'requestNotValid' }
@@ -62,6 +64,8 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Access denied: your second factor cannot be used here. Set up an authenticator app or token.';
       case 'secondFactorDisabled':
         return 'Access denied: your second factor has been disabled. Contact your administrator.';
+      case 'networkDenied':
+        return 'Access denied: access from this network is not allowed.';
       case 'deliveryUnavailable':
         return `Access denied: ${METHOD_NAMES.en[reply.method]} is not available. Sign in with the code from your authenticator app or token.`;
       case 'deliveryUnavailableRetry':
@@ -100,6 +104,8 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Доступ запрещён: ваш второй фактор здесь недоступен. Настройте приложение-аутентификатор или токен.';
       case 'secondFactorDisabled':
         return 'Доступ запрещён: ваш второй фактор отключён. Обратитесь к администратору.';
+      case 'networkDenied':
+        return 'Доступ запрещён: вход из этой сети не разрешён.';
       case 'deliveryUnavailable':
         return `Доступ запрещён: способ «${METHOD_NAMES.ru[reply.method]}» недоступен. Входите с кодом из приложения или токена.`;
       case 'deliveryUnavailableRetry':

@@ -30,6 +30,8 @@ import { acceptOtpCode, otpAuthenticators } from './access-otp';
 import { CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
 import { raAnswer, RaFacts } from './ra-answer';
 import { RaReply } from './ra-replies';
+import { IpListPolicy } from '../ip-lists/ip-list-policy';
+import { BypassJournal } from '../ip-lists/bypass-journal';
 
 type RaEnvelope = ModelEnvelope<RaModelDto>;
 
@@ -50,6 +52,8 @@ export class RaRequestsService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: AppMetrics,
     private readonly lockouts: CodeLockouts,
+    private readonly ipLists: IpListPolicy,
+    private readonly bypassJournal: BypassJournal,
   ) {}
 
   /**
@@ -64,7 +68,10 @@ export class RaRequestsService {
       // each read the wrong-code count below the cap before any of them has added to it
       const found = await this.users.lockForCodeCheck(principal.accountId, { identity: input.identity });
       /** The call's one history row, written with its outcome. */
-      const record = (outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>) => {
+      const record = (
+        outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'> &
+          Partial<Pick<AccessRequestEntity, 'bypassed'>>,
+      ) => {
         this.metrics.accessRequestCreated(channel, outcome.status);
         return this.requests.insertDecided(principal.accountId, {
           resourceId: principal.resourceId,
@@ -96,10 +103,25 @@ export class RaRequestsService {
         if (submitted) this.metrics.otpVerification(channel, 'locked');
         return deny({ kind: 'locked' });
       }
+      const origin: CodeOrigin = { address: input.userIp, resourceId: principal.resourceId, channel };
+      // IP lists (issue 14), before any factor is looked at: a Bypass needs none, and its passCode is ignored
+      const verdict = await this.ipLists.verdict(principal.accountId, found.ipListsRevision, origin.address, principal.resourceId);
+      if (verdict.decision === 'deny') return deny({ kind: 'networkDenied' });
+      if (verdict.decision === 'bypass') {
+        const id = await record({ status: 'Granted', failedAttempts: 0, grantedAt: now, authenticator: null, bypassed: true });
+        await this.bypassJournal.record(principal.accountId, {
+          identity,
+          userIp: origin.address as string,
+          resourceId: principal.resourceId,
+          lists: verdict.lists,
+          requestId: id,
+          channel,
+        });
+        return raAnswer('Granted', { kind: 'granted' }, input.language, { id, identity, phone: firstPhone, bypassed: true });
+      }
       const otp = otpAuthenticators(authenticators);
       if (otp.length === 0) return deny(withoutUsableFactor(authenticators, firstPhone !== null));
       if (input.passCodeIntent.kind === 'delivery') return deny({ kind: 'deliveryUnavailable', method: input.passCodeIntent.method });
-      const origin: CodeOrigin = { address: input.userIp, resourceId: principal.resourceId, channel };
       const streaks = await this.lockouts.streaksOf(principal.accountId, user.id, origin);
       const lockout = lockoutInForce(streaks, now);
       if (lockout) {
@@ -162,13 +184,27 @@ export class RaRequestsService {
         return deny({ kind: 'locked' });
       }
       facts.phone = firstPhone;
+      // the user's address is the one its ra step recorded
+      const origin: CodeOrigin = { address: row.ip, resourceId: row.resourceId, channel };
+      const verdict = await this.ipLists.verdict(row.accountId, found.ipListsRevision, origin.address, row.resourceId);
+      if (verdict.decision === 'deny') return deny({ kind: 'networkDenied' });
+      if (verdict.decision === 'bypass') {
+        if (!(await this.grant(row, user, null, now))) return raAnswer('Denied', { kind: 'requestNotValid' }, language, facts);
+        await this.bypassJournal.record(row.accountId, {
+          identity: row.identity,
+          userIp: origin.address as string,
+          resourceId: row.resourceId,
+          lists: verdict.lists,
+          requestId: row.id,
+          channel,
+        });
+        return raAnswer('Granted', { kind: 'granted' }, language, { ...facts, bypassed: true });
+      }
       const otp = otpAuthenticators(authenticators);
       if (otp.length === 0)
         return deny(
           everyFactorDisabled(authenticators, firstPhone !== null) ? { kind: 'secondFactorDisabled' } : { kind: 'noSecondFactor' },
         );
-      // the user's address is the one its ra step recorded
-      const origin: CodeOrigin = { address: row.ip, resourceId: row.resourceId, channel };
       const streaks = await this.lockouts.streaksOf(row.accountId, user.id, origin);
       const lockout = lockoutInForce(streaks, now);
       if (lockout) {
@@ -198,9 +234,13 @@ export class RaRequestsService {
     });
   }
 
-  /** Granted through the conditional status change: true for exactly one of parallel deciders. */
-  private async grant(row: AccessRequestEntity, user: UserEntity, accepted: AuthenticatorEntity, now: Date): Promise<boolean> {
-    const granted = await this.requests.decide(row.accountId, row.id, 'Granted', { grantedAt: now, authenticator: accepted.kind });
+  /**
+   * Granted through the conditional status change: true for exactly one of parallel deciders. Without
+   * an accepted authenticator the grant is a bypass (the address is on a Bypass IP list).
+   */
+  private async grant(row: AccessRequestEntity, user: UserEntity, accepted: AuthenticatorEntity | null, now: Date): Promise<boolean> {
+    const decision = accepted ? { authenticator: accepted.kind } : { authenticator: null, bypassed: true };
+    const granted = await this.requests.decide(row.accountId, row.id, 'Granted', { grantedAt: now, ...decision });
     if (granted) await this.users.update(row.accountId, user.id, { lastLogin: now });
     return granted;
   }

@@ -5,6 +5,7 @@ import { AuthenticatorsModule } from '../authenticators/authenticators.module';
 import { AuthModule } from '../auth/auth.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { GroupsModule } from '../groups/groups.module';
+import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { JournalModule } from '../journal/journal.module';
 import { HealthController } from '../health/health.controller';
 import { MetricsController } from '../metrics/metrics.controller';
@@ -28,6 +29,7 @@ export class AppModule {
         AdminsModule,
         GroupsModule,
         ResourcesModule,
+        IpListsModule,
         UsersModule,
         SettingsModule,
         AuthenticatorsModule,

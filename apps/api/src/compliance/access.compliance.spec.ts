@@ -79,6 +79,7 @@ describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
       remoteHost: expect.stringMatching(/127\.0\.0\.1|::1/),
       ip: expect.stringMatching(/127\.0\.0\.1|::1/),
       twoFADeviceIp: expect.stringMatching(/127\.0\.0\.1|::1/),
+      bypassed: false,
     });
     expect(item.remoteHost).toBe(item.ip);
 

@@ -27,6 +27,7 @@ export function statusOfDomainError(code: DomainErrorCode): number {
       return HttpStatus.NOT_FOUND;
     case 'USER_IDENTITY_TAKEN':
     case 'GROUP_NAME_TAKEN':
+    case 'IP_LIST_NAME_TAKEN':
       return HttpStatus.CONFLICT;
     case 'MAIL_NOT_SENT':
       return HttpStatus.SERVICE_UNAVAILABLE;

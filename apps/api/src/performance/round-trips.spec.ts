@@ -131,6 +131,94 @@ describe('round trips of the hot calls', () => {
   });
 });
 
+/**
+ * Issue 14: an account with IP lists. Whether the lists changed is read with the user's row (its
+ * account's `ip_lists_revision`), so the compiled lists are read once per API process after each
+ * change, never per request.
+ */
+describe('round trips of the hot calls, for an account with IP lists', () => {
+  let t: TestApp;
+  let accountAuth: string;
+  let resourceAuth: string;
+  let accountId: AccountId;
+  const hotpKey = Buffer.from('0102030405060708090a0b0c0d0e0f1011121314', 'hex');
+  let counter = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const account = await t.newAccount();
+    accountId = account.account.id;
+    accountAuth = account.authorization;
+    resourceAuth = (await t.newResource(accountId, 'VPN')).authorization;
+    await t.http().get('/access/requests/00000000-0000-4000-8000-000000000000').set('Authorization', resourceAuth); // verified once
+    const ranges = Array.from({ length: 1000 }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`);
+    for (const [name, action] of [
+      ['Offices', 'Bypass'],
+      ['Blocked', 'Deny'],
+    ])
+      await t
+        .http()
+        .post('/ip-lists')
+        .set('Authorization', accountAuth)
+        .send({ name, action, ranges: action === 'Deny' ? ['203.0.113.0/24'] : ranges });
+    const user = await newUser(t.db, accountId, 'hotp.user', { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'HotpToken', key: hotpKey, now: t.clock.now() });
+  });
+  afterAll(() => t.close());
+
+  const ra = async (body: Record<string, unknown>) => {
+    let model: { status: string; bypassed: boolean } = { status: '', bypassed: false };
+    const queries = await countQueries(async () => {
+      model = (
+        await t
+          .http()
+          .post('/access/requests/ra')
+          .set('Authorization', resourceAuth)
+          .send({ identity: 'hotp.user', ...body })
+      ).body.model;
+    });
+    return { model, queries };
+  };
+  const code = () => generateHotp({ secret: hotpKey, counter: counter++ });
+
+  it('POST /access/requests/ra with a valid code from an address on no list: one read of the lists after a change, then none', async () => {
+    expect(await ra({ passCode: code(), ip: '198.51.100.1' })).toEqual({
+      model: expect.objectContaining({ status: 'Granted', bypassed: false }),
+      queries: RA_GRANT_ROUND_TRIPS + 1,
+    });
+    expect(await ra({ passCode: code(), ip: '198.51.100.1' })).toEqual({
+      model: expect.objectContaining({ status: 'Granted', bypassed: false }),
+      queries: RA_GRANT_ROUND_TRIPS,
+    });
+    // a change: read once more
+    await t
+      .http()
+      .post('/ip-lists')
+      .set('Authorization', accountAuth)
+      .send({ name: 'Lab', action: 'Deny', ranges: ['192.0.2.0/24'] });
+    expect((await ra({ passCode: code(), ip: '198.51.100.1' })).queries).toBe(RA_GRANT_ROUND_TRIPS + 1);
+    expect((await ra({ passCode: code(), ip: '198.51.100.1' })).queries).toBe(RA_GRANT_ROUND_TRIPS);
+  });
+
+  it('POST /access/requests/ra from a Bypass address, and from a Deny address', async () => {
+    expect(await ra({ ip: '10.3.7.9' })).toEqual({
+      model: expect.objectContaining({ status: 'Granted', bypassed: true }),
+      queries: RA_BYPASS_ROUND_TRIPS,
+    });
+    expect(await ra({ passCode: code(), ip: '203.0.113.9' })).toEqual({
+      model: expect.objectContaining({ status: 'Denied' }),
+      queries: RA_DENY_ROUND_TRIPS,
+    });
+  });
+});
+
+/**
+ * BEGIN, the user (locked) with its account's IP-list revision, the request with lastLogin, the
+ * resource's name and the AccessRequest Bypass event for the journal, COMMIT.
+ */
+const RA_BYPASS_ROUND_TRIPS = 6;
+/** BEGIN, the user (locked) with its account's IP-list revision, the Denied request, COMMIT. */
+const RA_DENY_ROUND_TRIPS = 4;
 /** BEGIN, the user (locked) with its phone and authenticators, its recent wrong codes, the counter, the request with lastLogin, COMMIT. */
 const RA_GRANT_ROUND_TRIPS = 6;
 /**

@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountId, Clock, DEFAULT_TOKEN_FORMAT, NotFound, Page, requireUuid } from '@twofold/domain';
+import { AccountId, Clock, DEFAULT_TOKEN_FORMAT, NotFound, Page, requireUuid, ValidationFailed } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
-import { generateApiCredentials, ResourceEntity, ResourcesRepository, SecretCipher } from '@twofold/persistence';
+import {
+  generateApiCredentials,
+  IpListsRepository,
+  isIpListResourceInUse,
+  ResourceEntity,
+  ResourcesRepository,
+  SecretCipher,
+} from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { PagedModel, pagedModel } from '../http/envelope';
 import { ResourceCommand, ResourceDto, ResourceWithSecretDto, toResourceDto } from './resources.dto';
@@ -12,6 +19,7 @@ export class ResourcesService {
     private readonly resources: ResourcesRepository,
     private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly ipLists: IpListsRepository,
   ) {}
 
   async list(accountId: AccountId, page: Page): Promise<PagedModel<ResourceDto>> {
@@ -44,7 +52,16 @@ export class ResourcesService {
 
   async delete(accountId: AccountId, id: string): Promise<void> {
     const resource = await this.find(accountId, id);
-    await this.resources.delete(accountId, resource.id);
+    // a list whose only resources were gone would read as a list for every resource (issue 14)
+    const lists = await this.ipLists.namesNamingResource(accountId, resource.id);
+    if (lists.length > 0) throw resourceInIpLists(lists);
+    try {
+      await this.resources.delete(accountId, resource.id);
+    } catch (error) {
+      // named by a list written meanwhile: the foreign key refused (and the transaction can read no more)
+      if (isIpListResourceInUse(error)) throw resourceInIpLists([]);
+      throw error;
+    }
   }
 
   async displaySecret(accountId: AccountId, id: string): Promise<ResourceWithSecretDto> {
@@ -74,4 +91,9 @@ function journaledFields(
 
 function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function resourceInIpLists(names: readonly string[]): ValidationFailed {
+  const lists = names.length > 0 ? `the IP list ${names.join(', ')}` : 'an IP list';
+  return new ValidationFailed(`The resource is named by ${lists}: remove it from the list first.`);
 }

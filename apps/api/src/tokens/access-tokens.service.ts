@@ -16,6 +16,8 @@ export interface AccessTokenContent {
   claims: Record<string, unknown>;
   /** `iat`; `exp` is one hour later */
   now: Date;
+  /** `amr`: how the user was authenticated (`otp`, `bypass`); a refreshed token keeps its own (none if it had none) */
+  amr?: readonly string[];
 }
 
 /** A token longer than this is not one of ours (claims are at most 8 KiB of JSON): refused unparsed. */
@@ -52,6 +54,7 @@ export class AccessTokensService {
       sub: content.identity,
       jti: content.jti,
       iat: Math.floor(content.now.getTime() / 1000),
+      amr: content.amr,
     });
     if (resource.tokenFormat === 'JwtRS256') {
       const key = await this.keys.activeKey();

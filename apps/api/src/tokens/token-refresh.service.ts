@@ -40,7 +40,11 @@ export class TokenRefreshService {
     const user = await this.users.findByIdentity(principal.accountId, check.payload.sub);
     if (!user) return refused(REFRESH_REFUSALS.userGone);
     if (user.isLocked) return refused(REFRESH_REFUSALS.userLocked);
-    const token = await this.tokens.sign(resource, { identity: check.payload.sub, jti: randomUUID(), claims: check.payload, now });
+    // how the user was authenticated does not change by refreshing: the token keeps its `amr`
+    const amr = Array.isArray(check.payload.amr)
+      ? check.payload.amr.filter((method): method is string => typeof method === 'string')
+      : undefined;
+    const token = await this.tokens.sign(resource, { identity: check.payload.sub, jti: randomUUID(), claims: check.payload, now, amr });
     return ok(token);
   }
 }

@@ -22,7 +22,13 @@ export const ACCESS_LANGUAGES = ['ru', 'en'] as const;
 export type AccessLanguage = (typeof ACCESS_LANGUAGES)[number];
 
 /** JWT claims the service sets itself; a request's `claims` cannot override them. */
-export const RESERVED_TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'exp', 'nbf'] as const;
+export const RESERVED_TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'exp', 'nbf', 'amr'] as const;
+
+/**
+ * How the holder of a token was authenticated (`amr`, RFC 8176 style): `otp`, a code was checked;
+ * `bypass`, the user's address is on a Bypass IP list and no code was asked (issue 14).
+ */
+export type AuthenticationMethod = 'otp' | 'bypass';
 
 export interface AccessCallback {
   action: string;
@@ -229,11 +235,21 @@ export function effectiveAccessStatus(request: { status: AccessRequestStatusName
  */
 export function accessTokenClaims(
   claims: Record<string, unknown>,
-  own: { iss: string; aud: string; sub: string; jti: string; iat: number },
+  own: { iss: string; aud: string; sub: string; jti: string; iat: number; amr?: readonly string[] },
 ): Record<string, unknown> {
   const payload: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(claims)) {
     if (!(RESERVED_TOKEN_CLAIMS as readonly string[]).includes(name)) payload[name] = value;
   }
-  return { ...payload, iss: own.iss, aud: own.aud, sub: own.sub, jti: own.jti, iat: own.iat, exp: own.iat + ACCESS_TOKEN_TTL_SECONDS };
+  const amr = own.amr === undefined ? {} : { amr: [...own.amr] };
+  return {
+    ...payload,
+    iss: own.iss,
+    aud: own.aud,
+    sub: own.sub,
+    jti: own.jti,
+    ...amr,
+    iat: own.iat,
+    exp: own.iat + ACCESS_TOKEN_TTL_SECONDS,
+  };
 }

@@ -15,6 +15,7 @@ export type DomainErrorCode =
   | 'DIRECTORY_SYNC_ENABLED'
   | 'SYSTEM_GROUP'
   | 'GROUP_NAME_TAKEN'
+  | 'IP_LIST_NAME_TAKEN'
   | 'MAIL_NOT_SENT';
 
 export class DomainError extends Error {

@@ -26,6 +26,8 @@ describe('migrations', () => {
         'AccountDisplayName1764700000001',
         'AdministratorMailLanguage1764750000000',
         'DropWrongCodeStreaksLocked1764750000001',
+        'IpLists1764800000000',
+        'AccessRequestBypassed1764800000001',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -46,6 +48,8 @@ describe('migrations', () => {
         'custom_fields',
         'enrollment_tokens',
         'groups',
+        'ip_list_resources',
+        'ip_lists',
         'journal_events',
         'phones',
         'resources',
@@ -65,6 +69,8 @@ describe('migrations', () => {
         'access_requests_account_awaiting',
         'groups_account_name',
         'token_signing_keys_one_active',
+        'ip_lists_account_name',
+        'ip_list_resources_resource',
       ]) {
         expect(indexNames).toContain(expected);
       }

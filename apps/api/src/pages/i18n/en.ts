@@ -53,6 +53,7 @@ export const en: PageMessages = {
       noLicense: 'Access cannot be granted',
       noOtpFactor: 'Access cannot be granted',
       factorsDisabled: 'Access cannot be granted',
+      networkDenied: 'Access denied',
       forged: 'The form could not be accepted',
     },
     final: {
@@ -65,6 +66,7 @@ export const en: PageMessages = {
       noLicense: 'Your organization has no free user licenses. Contact your administrator.',
       noOtpFactor: 'Your second factor cannot be used on this page. Ask your administrator for an enrollment link.',
       factorsDisabled: 'Your second factor has been disabled. Contact your administrator.',
+      networkDenied: 'Access from this network is not allowed. Contact your administrator.',
       forged: 'Reload the page and enter the code again.',
     },
     reload: 'Reload the page',

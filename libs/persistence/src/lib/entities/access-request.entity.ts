@@ -34,4 +34,6 @@ export class AccessRequestEntity {
   @Column({ name: 'remote_host', type: 'text', nullable: true }) remoteHost!: string | null;
   @Column({ type: 'text', nullable: true }) ip!: string | null;
   @Column({ name: 'two_fa_device_ip', type: 'text', nullable: true }) twoFADeviceIp!: string | null;
+  /** granted without a code: the user's address is on a Bypass IP list (issue 14) */
+  @Column({ type: 'boolean', default: false }) bypassed!: boolean;
 }

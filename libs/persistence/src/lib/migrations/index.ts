@@ -14,6 +14,8 @@ import { AuthenticatorDisabled1764700000000 } from './1764700000000-authenticato
 import { AccountDisplayName1764700000001 } from './1764700000001-account-display-name';
 import { AdministratorMailLanguage1764750000000 } from './1764750000000-administrator-mail-language';
 import { DropWrongCodeStreaksLocked1764750000001 } from './1764750000001-drop-wrong-code-streaks-locked';
+import { IpLists1764800000000 } from './1764800000000-ip-lists';
+import { AccessRequestBypassed1764800000001 } from './1764800000001-access-request-bypassed';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -33,4 +35,6 @@ export const ALL_MIGRATIONS = [
   AccountDisplayName1764700000001,
   AdministratorMailLanguage1764750000000,
   DropWrongCodeStreaksLocked1764750000001,
+  IpLists1764800000000,
+  AccessRequestBypassed1764800000001,
 ];

@@ -14,7 +14,7 @@ export type NewAccessRequest = Pick<
 export type AccessDecision = Partial<
   Pick<
     AccessRequestEntity,
-    'userId' | 'grantedAt' | 'authenticator' | 'ip' | 'remoteHost' | 'twoFADeviceIp' | 'countryCode' | 'region' | 'city'
+    'userId' | 'grantedAt' | 'authenticator' | 'ip' | 'remoteHost' | 'twoFADeviceIp' | 'countryCode' | 'region' | 'city' | 'bypassed'
   >
 >;
 
@@ -33,6 +33,7 @@ export type AccessHistoryRow = Pick<
   | 'remoteHost'
   | 'ip'
   | 'twoFADeviceIp'
+  | 'bypassed'
 > & { resourceName: string | null };
 
 export interface AccessHistoryFilter {
@@ -110,14 +111,17 @@ export class AccessRequestsRepository {
    */
   async insertDecided(
     accountId: AccountId,
-    values: NewAccessRequest & Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'>,
+    values: NewAccessRequest &
+      Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'> &
+      Partial<Pick<AccessRequestEntity, 'bypassed'>>,
   ): Promise<string> {
     const lastLogin = values.status === 'Granted' && values.userId !== null;
     const rows: { id: string }[] = await this.db.manager().query(
       `WITH inserted AS (
          INSERT INTO access_requests (account_id, resource_id, user_id, identity, email, phone, language, claims, callback_action,
-                                      callback_target, channel, ip, remote_host, status, failed_attempts, granted_at, authenticator, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                                      callback_target, channel, ip, remote_host, status, failed_attempts, granted_at, authenticator, created_at,
+                                      bypassed)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
          RETURNING id
        )${lastLogin ? `, login AS (UPDATE users SET last_login = $16 WHERE account_id = $1 AND id = $3)` : ''}
        SELECT id FROM inserted`,
@@ -130,6 +134,7 @@ export class AccessRequestsRepository {
         values.grantedAt,
         values.authenticator,
         values.createdAt,
+        values.bypassed ?? false,
       ],
     );
     return rows[0].id;
@@ -175,7 +180,7 @@ export class AccessRequestsRepository {
         filterParams: params,
         columns: `r.id, r.identity, r.status, r.created_at AS "createdAt", r.granted_at AS "grantedAt", r.authenticator,
           r.country_code AS "countryCode", r.region, r.city, r.remote_host AS "remoteHost", r.ip, r.two_fa_device_ip AS "twoFADeviceIp",
-          (SELECT s.name FROM resources s WHERE s.id = r.resource_id AND s.account_id = r.account_id) AS "resourceName"`,
+          r.bypassed, (SELECT s.name FROM resources s WHERE s.id = r.resource_id AND s.account_id = r.account_id) AS "resourceName"`,
         orderBy: 'r.created_at, r.id',
         limit: page.limit,
         offset: page.offset,

@@ -50,6 +50,17 @@ export class AccountsRepository {
     return rows[0]?.shown ?? null;
   }
 
+  /**
+   * What the access page reads of the account at every visit, in one round trip: the name it shows
+   * and `ip_lists_revision` (null: the account never had an IP list, issue 14). Null for no such account.
+   */
+  async accessPageFactsOf(accountId: AccountId): Promise<{ displayName: string; ipListsRevision: string | null } | null> {
+    const rows: { shown: string; revision: string | null }[] = await this.db
+      .manager()
+      .query('SELECT COALESCE(display_name, name) AS shown, ip_lists_revision::text AS revision FROM accounts WHERE id = $1', [accountId]);
+    return rows[0] ? { displayName: rows[0].shown, ipListsRevision: rows[0].revision } : null;
+  }
+
   async setDirectorySync(accountId: AccountId, enabled: boolean): Promise<void> {
     await this.repo().update({ id: accountId }, { directorySync: enabled });
   }

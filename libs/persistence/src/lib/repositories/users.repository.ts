@@ -75,6 +75,11 @@ export interface UserForCodeCheck {
   user: UserEntity;
   firstPhone: string | null;
   authenticators: AuthenticatorEntity[];
+  /**
+   * the account's `ip_lists_revision`, read with the user at no extra round trip: null when the account
+   * never had an IP list (issue 14; apps/api/src/ip-lists/ip-list-policy.ts)
+   */
+  ipListsRevision: string | null;
 }
 
 interface UserWithDetailsRow extends UserRow {
@@ -167,8 +172,10 @@ export class UsersRepository {
    */
   async lockForCodeCheck(accountId: AccountId, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
     const [match, value] = 'id' in which ? ['u.id = $2', which.id] : ['lower(u.identity) = lower($2)', which.identity];
-    const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[] })[] = await this.db.manager().query(
-      `SELECT ${USER_COLUMNS},
+    const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[]; ip_lists_revision: string | null })[] =
+      await this.db.manager().query(
+        `SELECT ${USER_COLUMNS},
+              (SELECT ac.ip_lists_revision::text FROM accounts ac WHERE ac.id = u.account_id) AS ip_lists_revision,
               (SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number LIMIT 1) AS first_phone,
               COALESCE((SELECT json_agg(json_build_object(
                           'id', a.id, 'kind', a.kind, 'name', a.name, 'secretEnc', encode(a.secret_enc, 'base64'),
@@ -178,14 +185,15 @@ export class UsersRepository {
          FROM users u
         WHERE u.account_id = $1 AND ${match}
           FOR UPDATE OF u`,
-      [accountId, value],
-    );
+        [accountId, value],
+      );
     const row = rows[0];
     if (!row) return null;
     const authenticators = this.db.manager().getRepository(AuthenticatorEntity);
     return {
       user: this.userOfRow(row),
       firstPhone: row.first_phone,
+      ipListsRevision: row.ip_lists_revision,
       authenticators: row.authenticators.map((a) =>
         authenticators.create({
           id: a.id,
