@@ -20,3 +20,4 @@ export * from './lib/code-lockouts';
 export * from './lib/text';
 export * from './lib/display-name';
 export * from './lib/mail-language';
+export * from './lib/identity-format';

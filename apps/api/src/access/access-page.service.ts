@@ -429,11 +429,14 @@ export class AccessPageService {
     return (await this.resources.findById(row.accountId, row.resourceId))?.name ?? PRODUCT_NAME;
   }
 
-  /** The AccessToken of a granted request (CONTRACT §7, §8.9): `jti` is the request's id unless a caller gives another. */
+  /**
+   * The AccessToken of a granted request (CONTRACT §7, §8.9): `jti` is the request's id unless a caller
+   * gives another; `sub` is the user's stored identity (issue 14), whatever spelling the request used.
+   */
   private async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date, jti: string = row.id): Promise<string> {
     const resource = await this.resources.findById(row.accountId, row.resourceId);
     if (!resource) throw new Error('the resource of an access request is gone');
-    return this.accessTokens.sign(resource, { identity: row.identity, jti, claims: row.claims ?? {}, now });
+    return this.accessTokens.sign(resource, { identity: user.identity, jti, claims: row.claims ?? {}, now });
   }
 }
 

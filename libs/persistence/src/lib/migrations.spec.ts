@@ -24,6 +24,7 @@ describe('migrations', () => {
         'AccessRequestRates1764600000001',
         'AuthenticatorDisabled1764700000000',
         'AccountDisplayName1764700000001',
+        'AccountIdentityFormat1764900000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

@@ -12,6 +12,7 @@ import { WrongCodeStreaks1764600000000 } from './1764600000000-wrong-code-streak
 import { AccessRequestRates1764600000001 } from './1764600000001-access-request-rates';
 import { AuthenticatorDisabled1764700000000 } from './1764700000000-authenticator-disabled';
 import { AccountDisplayName1764700000001 } from './1764700000001-account-display-name';
+import { AccountIdentityFormat1764900000000 } from './1764900000000-account-identity-format';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const ALL_MIGRATIONS = [
   AccessRequestRates1764600000001,
   AuthenticatorDisabled1764700000000,
   AccountDisplayName1764700000001,
+  AccountIdentityFormat1764900000000,
 ];

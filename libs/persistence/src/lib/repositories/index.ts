@@ -13,3 +13,4 @@ export * from './auth-failures.repository';
 export * from './wrong-code-streaks.repository';
 export * from './access-request-rates.repository';
 export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';
+export * from './user-merges.repository';
