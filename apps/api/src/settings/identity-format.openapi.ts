@@ -53,7 +53,7 @@ export const IDENTITY_FORMAT_DOCS = {
   apply: {
     summary: "Rename the account's users to the format and merge duplicates (journal: Accounts RenameAndRemoveDuplicates)",
     description:
-      "In one transaction: every user whose identity is not in the format is renamed; users whose identities become one are merged into the oldest by `createdAt`, which keeps its id (union of authenticators, groups, phones and custom fields; the oldest wins a field both have; locked if any was; replay state, HOTP counters and code lockouts kept; access-request history and enrollment links moved). Empty lists under `AsIs`; a second apply renames nothing. Journal `additionalFields`: `Renamed`, `Merged` (counts).",
+      'In one transaction: every user whose identity is not in the format is renamed; users whose identities become one are merged into the oldest by `createdAt`, which keeps its id (union of authenticators, groups, phones and custom fields; the oldest wins a field both have; locked if any was; replay state, HOTP counters and code lockouts kept; access-request history and enrollment links moved). Empty lists under `AsIs`; a second apply renames nothing. Journal `additionalFields`: `Renamed`, `Merged` (counts).',
     envelope: 'model',
     ok: { schema: modelEnvelope(ref(IdentityFormatApply)), example: { model: APPLY_EXAMPLE, success: true, message: null } },
     errors: {

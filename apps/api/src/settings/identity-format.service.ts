@@ -92,7 +92,13 @@ export class IdentityFormatService {
     for (const { user, to } of plan.renamed) survivors.set(user.id, { ...(byId.get(user.id) as MergeableUser), identity: to });
     for (const merge of plan.merged) {
       const survivor = survivors.get(merge.into.id) ?? (byId.get(merge.into.id) as MergeableUser);
-      survivors.set(merge.into.id, mergedUser(survivor, merge.from.map((user) => byId.get(user.id) as MergeableUser)));
+      survivors.set(
+        merge.into.id,
+        mergedUser(
+          survivor,
+          merge.from.map((user) => byId.get(user.id) as MergeableUser),
+        ),
+      );
     }
     for (const [id, user] of survivors) await this.merges.updateUser(accountId, id, user);
 
@@ -199,5 +205,8 @@ function identityMoves(plan: IdentityFormatPlan): IdentityMove[] {
 
 /** The larger of bigint counters written as text; null when none is set. */
 function latest(values: readonly (string | null)[]): string | null {
-  return values.reduce<string | null>((max, value) => (value !== null && (max === null || BigInt(value) > BigInt(max)) ? value : max), null);
+  return values.reduce<string | null>(
+    (max, value) => (value !== null && (max === null || BigInt(value) > BigInt(max)) ? value : max),
+    null,
+  );
 }

@@ -152,9 +152,9 @@ describe('identity name format (issue 14)', () => {
       expect(filter.body.message).toBe(LOGIN_EMPTY.replace(/^Identity/, 'identity'));
       expect(await userIdentities(login.authorization)).toEqual(['carol']);
       const asIs = await account('AsIs');
-      expect((await t.http().post('/users').set('Authorization', asIs.authorization).send({ identity: 'CORP\\' })).body.model.identity).toBe(
-        'CORP\\',
-      );
+      expect(
+        (await t.http().post('/users').set('Authorization', asIs.authorization).send({ identity: 'CORP\\' })).body.model.identity,
+      ).toBe('CORP\\');
     });
   });
 
@@ -292,7 +292,11 @@ describe('identity name format (issue 14)', () => {
 
     it('reaches another API instance on the same database', async () => {
       const config = t.app.get<AppConfig>('twofold:app-config');
-      const secondDataSource: DataSource = await openDatabase({ url: t.database.url, poolSize: 5, applicationName: 'twofold-second-instance' });
+      const secondDataSource: DataSource = await openDatabase({
+        url: t.database.url,
+        poolSize: 5,
+        applicationName: 'twofold-second-instance',
+      });
       const second: NestFastifyApplication = await createApp({ config, dataSource: secondDataSource, clock: t.clock });
       await initApp(second);
       try {
@@ -300,7 +304,8 @@ describe('identity name format (issue 14)', () => {
         await userWithTotp(accountId, 'jane');
         const onSecond = (identity: string) =>
           request(second.getHttpServer()).post('/access/requests/ra').set('Authorization', resource).send({ identity });
-        const usersOnSecond = () => request(second.getHttpServer()).get('/users').query({ identity: 'CORP\\Jane' }).set('Authorization', authorization);
+        const usersOnSecond = () =>
+          request(second.getHttpServer()).get('/users').query({ identity: 'CORP\\Jane' }).set('Authorization', authorization);
         expect((await onSecond('CORP\\Jane')).body.model.status).toBe('Denied');
         expect((await usersOnSecond()).body.model).toEqual([]);
         await t.http().put('/settings/identity-format').set('Authorization', authorization).send({ format: 'Login' }).expect(200);

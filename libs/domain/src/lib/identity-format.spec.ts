@@ -52,13 +52,18 @@ describe('identity formats (issue 14)', () => {
   it('parseIdentityFormat takes the two names in any case', () => {
     expect(parseIdentityFormat('login')).toBe('Login');
     expect(parseIdentityFormat('AsIs')).toBe('AsIs');
-    for (const raw of ['Upn', '', null, 1, undefined]) expect(refusal(() => parseIdentityFormat(raw))).toBe('format must be "AsIs" or "Login".');
+    for (const raw of ['Upn', '', null, 1, undefined])
+      expect(refusal(() => parseIdentityFormat(raw))).toBe('format must be "AsIs" or "Login".');
   });
 });
 
 describe('planIdentityFormat', () => {
   it('plans nothing under AsIs', () => {
-    expect(planIdentityFormat('AsIs', [user('1', 'CORP\\jane', 1), user('2', 'jane', 2)])).toEqual({ renamed: [], merged: [], untouched: [] });
+    expect(planIdentityFormat('AsIs', [user('1', 'CORP\\jane', 1), user('2', 'jane', 2)])).toEqual({
+      renamed: [],
+      merged: [],
+      untouched: [],
+    });
   });
 
   it('renames to the login and merges collisions into the oldest, which keeps its id', () => {
@@ -80,7 +85,11 @@ describe('planIdentityFormat', () => {
   it('ties of createdAt go to the smaller id; an identity already in the format is not renamed', () => {
     const x = user('x', 'JANE', 1);
     const y = user('y', 'jane', 1);
-    expect(planIdentityFormat('Login', [x, y])).toEqual({ renamed: [{ user: x, to: 'jane' }], merged: [{ into: x, identity: 'jane', from: [y] }], untouched: [] });
+    expect(planIdentityFormat('Login', [x, y])).toEqual({
+      renamed: [{ user: x, to: 'jane' }],
+      merged: [{ into: x, identity: 'jane', from: [y] }],
+      untouched: [],
+    });
     expect(planIdentityFormat('Login', [user('1', 'jane', 1), user('2', 'bob', 2)])).toEqual({ renamed: [], merged: [], untouched: [] });
   });
 });

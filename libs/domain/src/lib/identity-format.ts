@@ -39,7 +39,9 @@ export function formatIdentity(format: IdentityFormat, identity: string): string
 export function normalizeIdentity(format: IdentityFormat, identity: string, field = 'Identity'): string {
   const formatted = formatIdentity(format, identity);
   if (formatted === null) {
-    throw new ValidationFailed(`${field} has no login under the identity format Login: nothing is left after the last '\\' and before the first '@'.`);
+    throw new ValidationFailed(
+      `${field} has no login under the identity format Login: nothing is left after the last '\\' and before the first '@'.`,
+    );
   }
   return formatted;
 }

@@ -88,10 +88,9 @@ export class UserMergesRepository {
    * so no user appears between the plan and its execution. Returns the account's identity format.
    */
   async lockAccount(accountId: AccountId): Promise<IdentityFormat> {
-    const rows: { identity_format: IdentityFormat }[] = await this.query(
-      'SELECT identity_format FROM accounts WHERE id = $1 FOR UPDATE',
-      [accountId],
-    );
+    const rows: { identity_format: IdentityFormat }[] = await this.query('SELECT identity_format FROM accounts WHERE id = $1 FOR UPDATE', [
+      accountId,
+    ]);
     if (!rows[0]) throw new Error(`account ${accountId} does not exist`);
     return rows[0].identity_format;
   }
