@@ -94,6 +94,11 @@ describe('identity name format (issue 14)', () => {
       const again = await t.http().post('/users').set('Authorization', login.authorization).send({ identity: 'jane@corp.example' });
       expect(again.status).toBe(409);
       expect(await userIdentities(login.authorization)).toEqual(['jane']);
+      const journal = await journalOfToday(t, login.authorization, 'object=User&action=Create');
+      expect(journal.map((e) => [e.success, e.additionalFields.UserIdentity])).toEqual([
+        [true, 'jane'],
+        [false, 'jane@corp.example'],
+      ]);
 
       const asIs = await account('AsIs');
       for (const identity of ['CORP\\Jane', 'jane@corp.example']) {
@@ -288,6 +293,10 @@ describe('identity name format (issue 14)', () => {
       // the announcement reaches this instance's listener asynchronously: the next calls see it
       await eventually(async () => (await ra('CORP\\Jane')).body.model.status === 'AwaitingAuthentication');
       expect(await countQueries(() => ra('CORP\\Jane'))).toBe(await countQueries(() => ra('jane')));
+      // POST /access/requests stays one statement (round-trips.spec.ts) under Login
+      const create = () => t.http().post('/access/requests').set('Authorization', resource).send({ identity: 'CORP\\Jane' });
+      await create();
+      expect(await countQueries(create)).toBe(1);
     });
 
     it('reaches another API instance on the same database', async () => {
