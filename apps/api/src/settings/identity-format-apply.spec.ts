@@ -367,6 +367,8 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
           'The users merged into "jane" would have 120 custom fields; a user can have at most 100. Remove some first; nothing was changed.',
       });
       await unchanged(accountId, authorization);
+      const events = await journalOfToday(t, authorization, 'object=Accounts&action=RenameAndRemoveDuplicates');
+      expect(events.map((e) => e.success)).toEqual([false]);
     });
 
     it('waits for a code check holding a user row lock, and keeps the counter it wrote', async () => {

@@ -228,6 +228,39 @@ describe('identity name format (issue 14)', () => {
       expect(challenge.body.model).toMatchObject({ status: 'Granted', identity: 'jane' });
     });
 
+    it('/ra/challenge under AsIs: CORP\\Jane is not the jane whose request it names (Denied, the request left waiting)', async () => {
+      const { accountId, resource } = await account('AsIs');
+      await userWithTotp(accountId, 'jane');
+      const first = await t.http().post('/access/requests/ra').set('Authorization', resource).send({ identity: 'jane' });
+      expect(first.body.model.status).toBe('AwaitingAuthentication');
+      const challenge = (identity: string) =>
+        t
+          .http()
+          .post('/access/requests/ra/challenge')
+          .set('Authorization', resource)
+          .send({ identity, challenge: code(), requestId: first.body.model.id });
+      expect((await challenge('CORP\\Jane')).body.model.status).toBe('Denied');
+      expect((await challenge('JANE')).body.model.status).toBe('Granted');
+    });
+
+    it('a format set between the ra step and its challenge: the request recorded as sent is compared in the new format', async () => {
+      const { accountId, authorization, resource } = await account('AsIs');
+      await userWithTotp(accountId, 'CORP\\Jane');
+      await userWithTotp(accountId, 'bob');
+      const ra = (identity: string) => t.http().post('/access/requests/ra').set('Authorization', resource).send({ identity });
+      const first = await ra('CORP\\Jane');
+      expect(first.body.model).toMatchObject({ status: 'AwaitingAuthentication', identity: 'CORP\\Jane' });
+      await t.http().put('/settings/identity-format').set('Authorization', authorization).send({ format: 'Login' }).expect(200);
+      // heard once CORP\Bob is bob
+      await eventually(async () => (await ra('CORP\\Bob')).body.model.status === 'AwaitingAuthentication');
+      const challenge = await t
+        .http()
+        .post('/access/requests/ra/challenge')
+        .set('Authorization', resource)
+        .send({ identity: 'corp.example\\JANE', challenge: code(), requestId: first.body.model.id });
+      expect(challenge.body.model).toMatchObject({ status: 'Granted', identity: 'CORP\\Jane' });
+    });
+
     it('an identity of which Login leaves nothing: 200 success false on the access endpoints (CONTRACT §8.1), no request', async () => {
       const { resource } = await account('Login');
       const create = await t.http().post('/access/requests').set('Authorization', resource).send({ identity: 'CORP\\' });
