@@ -71,7 +71,8 @@ export class VerifiedCredentialsCache {
     this.changes += 1;
     for (const [id, entry] of this.entries) {
       const principal = entry.principal;
-      const owns = owner.kind === 'account' ? principal.accountId === owner.id : principal.kind === 'resource' && principal.resourceId === owner.id;
+      const owns =
+        owner.kind === 'account' ? principal.accountId === owner.id : principal.kind === 'resource' && principal.resourceId === owner.id;
       if (owns) this.entries.delete(id);
     }
   }

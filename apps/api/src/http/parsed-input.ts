@@ -111,7 +111,10 @@ const CallerQuery = callerInput('query');
  * reads with it: `parseUserIdentity` in libs/domain, the one place identities are read from input.
  */
 export function ParsedBodyOfCaller<T>(parse: (body: unknown, format: IdentityFormat) => T): ParameterDecorator {
-  return CallerBody(undefined, new ParseInputPipe((input: unknown) => parse((input as CallerInput).raw, (input as CallerInput).identityFormat)));
+  return CallerBody(
+    undefined,
+    new ParseInputPipe((input: unknown) => parse((input as CallerInput).raw, (input as CallerInput).identityFormat)),
+  );
 }
 
 /** A query that names users by identity: as ParsedBodyOfCaller. */
