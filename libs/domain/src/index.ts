@@ -21,3 +21,4 @@ export * from './lib/text';
 export * from './lib/display-name';
 export * from './lib/mail-language';
 export * from './lib/ip-lists';
+export * from './lib/identity-format';

@@ -1,4 +1,4 @@
-import { DayRange, Page, parsePastDay } from '@twofold/domain';
+import { DayRange, IdentityFormat, normalizeIdentity, Page, parsePastDay } from '@twofold/domain';
 import { QueryParameters } from '../http/parsed-input';
 
 /** GET /access/requests (SPEC.md "History"): one past UTC day of the account, paged; names in any case. */
@@ -8,8 +8,10 @@ export interface AccessHistoryQuery {
   identity: string | undefined;
 }
 
-export function parseAccessHistoryQuery(query: QueryParameters, now: Date): AccessHistoryQuery {
+/** `identity` is normalized by the account's identity format (issue 14), as the identities the requests were recorded with. */
+export function parseAccessHistoryQuery(query: QueryParameters, now: Date, format: IdentityFormat): AccessHistoryQuery {
   const day = parsePastDay('createdAt', query.get('createdAt'), now);
   const page = query.page();
-  return { day, page, identity: query.single('identity') || undefined };
+  const identity = query.single('identity') || undefined;
+  return { day, page, identity: identity === undefined ? undefined : normalizeIdentity(format, identity, 'identity') };
 }

@@ -500,11 +500,14 @@ export class AccessPageService {
     return (await this.resources.findById(row.accountId, row.resourceId))?.name ?? PRODUCT_NAME;
   }
 
-  /** The AccessToken of a granted request (CONTRACT §7, §8.9), `amr` saying how the user got it (a code, or a bypass). */
+  /**
+   * The AccessToken of a granted request (CONTRACT §7, §8.9): `sub` is the user's stored identity
+   * (issue 14), whatever spelling the request used; `amr` says how the user got it (a code, or a bypass).
+   */
   private async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date, amr: readonly AuthenticationMethod[]): Promise<string> {
     const resource = await this.resources.findById(row.accountId, row.resourceId);
     if (!resource) throw new Error('the resource of an access request is gone');
-    return this.accessTokens.sign(resource, { identity: row.identity, jti: row.id, claims: row.claims ?? {}, now, amr });
+    return this.accessTokens.sign(resource, { identity: user.identity, jti: row.id, claims: row.claims ?? {}, now, amr });
   }
 }
 

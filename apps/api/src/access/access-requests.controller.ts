@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, UseGuards, VERSION_NEUTRAL } fr
 import { AccessRequestInput, validateAccessRequest } from '@twofold/domain';
 import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
-import { ParsedBody, ParsedQueryAsOf } from '../http/parsed-input';
+import { ParsedBodyOfCaller, ParsedQueryAsOfCaller } from '../http/parsed-input';
 import { AccessHistoryQuery, parseAccessHistoryQuery } from './access-history.query';
 import { AccessRequestsService } from './access-requests.service';
 import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
@@ -26,7 +26,7 @@ export class AccessRequestsController {
   @Post()
   @HttpCode(200)
   @UseGuards(ResourceAuthGuard, AccessRequestRateGuard)
-  create(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(validateAccessRequest) input: AccessRequestInput) {
+  create(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(validateAccessRequest) input: AccessRequestInput) {
     return this.requests.create(principal, input);
   }
 
@@ -34,7 +34,7 @@ export class AccessRequestsController {
   @ApiAccountAuth('model')
   @Get()
   @UseGuards(AccountAuthGuard)
-  history(@CurrentPrincipal() principal: AccountPrincipal, @ParsedQueryAsOf(parseAccessHistoryQuery) query: AccessHistoryQuery) {
+  history(@CurrentPrincipal() principal: AccountPrincipal, @ParsedQueryAsOfCaller(parseAccessHistoryQuery) query: AccessHistoryQuery) {
     return this.requests.history(principal.accountId, query);
   }
 

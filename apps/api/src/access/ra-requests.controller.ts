@@ -3,7 +3,7 @@ import { AccessRequestRateGuard } from './access-request-throttle';
 import { parseRaChallenge, parseRaRequest, RaChallengeInput, RaRequestInput } from '@twofold/domain';
 import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
-import { ParsedBody } from '../http/parsed-input';
+import { ParsedBodyOfCaller } from '../http/parsed-input';
 import { RaRequestsService } from './ra-requests.service';
 import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
 import { ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
@@ -27,7 +27,7 @@ export class RaRequestsController {
   @Post('ra')
   @HttpCode(200)
   @UseGuards(AccessRequestRateGuard)
-  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
+  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestInput) {
     return this.ra.passCode(principal, 'ra', input);
   }
 
@@ -35,7 +35,7 @@ export class RaRequestsController {
   @ApiRoute(ACCESS_DOCS.challenge)
   @Post('ra/challenge')
   @HttpCode(200)
-  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaChallenge) input: RaChallengeInput) {
+  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaChallenge) input: RaChallengeInput) {
     return this.ra.challenge(principal, input);
   }
 
@@ -44,7 +44,7 @@ export class RaRequestsController {
   @Post('md')
   @HttpCode(200)
   @UseGuards(AccessRequestRateGuard)
-  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBody(parseRaRequest) input: RaRequestInput) {
+  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestInput) {
     return this.ra.passCode(principal, 'md', input);
   }
 }

@@ -5,6 +5,7 @@ import {
   Clock,
   effectiveAccessStatus,
   everyFactorDisabled,
+  formatIdentity,
   minutesUntil,
   RaChallengeInput,
   RaRequestInput,
@@ -254,7 +255,9 @@ function withoutUsableFactor(authenticators: readonly AuthenticatorEntity[], has
 }
 
 function isChallengeable(row: AccessRequestEntity, principal: ResourcePrincipal, identity: string): boolean {
-  return row.resourceId === principal.resourceId && row.channel !== 'page' && row.identity.toLowerCase() === identity.toLowerCase();
+  // the identity received is normalized by the account's format; the request's, recorded before a change of format, is compared likewise
+  const recorded = formatIdentity(principal.identityFormat, row.identity) ?? row.identity;
+  return row.resourceId === principal.resourceId && row.channel !== 'page' && recorded.toLowerCase() === identity.toLowerCase();
 }
 
 function codeOf(intent: PassCodeIntent): string | null {

@@ -5,6 +5,7 @@ import {
   AccessRequestRatesRepository,
   AccessRequestsRepository,
   AccountsRepository,
+  UserMergesRepository,
   AdministratorsRepository,
   AuthFailuresRepository,
   AuthenticatorsRepository,
@@ -57,6 +58,7 @@ const REPOSITORIES = [
   AuthenticatorsRepository,
   TokenSigningKeysRepository,
   WrongCodeStreaksRepository,
+  UserMergesRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -30,7 +30,7 @@ export class ApiCredentialsVerifier {
     const matches = secretsEqual(secret, stored);
     if (!account || !account.apiSecretEnc || !matches) return null;
     if (!account.apiEnabled) throw new ApiDisabled();
-    const principal: AccountPrincipal = { kind: 'account', accountId: account.id, login: key };
+    const principal: AccountPrincipal = { kind: 'account', accountId: account.id, login: key, identityFormat: account.identityFormat };
     this.cache.remember(key, secret, principal, generation);
     return principal;
   }
@@ -39,11 +39,18 @@ export class ApiCredentialsVerifier {
     const cached = this.cache.get<ResourcePrincipal>('resource', key, secret);
     if (cached) return cached;
     const generation = this.cache.generation();
-    const resource = PLAUSIBLE_KEY.test(key) ? await this.resources.findByApiKey(key) : null;
-    const stored = resource ? this.cipher.decryptText('resource.api-secret', resource.apiSecretEnc) : UNKNOWN_KEY_SECRET;
+    const found = PLAUSIBLE_KEY.test(key) ? await this.resources.findByApiKeyWithAccount(key) : null;
+    const stored = found ? this.cipher.decryptText('resource.api-secret', found.resource.apiSecretEnc) : UNKNOWN_KEY_SECRET;
     const matches = secretsEqual(secret, stored);
-    if (!resource || !matches) return null;
-    const principal: ResourcePrincipal = { kind: 'resource', accountId: resource.accountId, resourceId: resource.id, login: key };
+    if (!found || !matches) return null;
+    const { resource, identityFormat } = found;
+    const principal: ResourcePrincipal = {
+      kind: 'resource',
+      accountId: resource.accountId,
+      resourceId: resource.id,
+      login: key,
+      identityFormat,
+    };
     this.cache.remember(key, secret, principal, generation);
     return principal;
   }

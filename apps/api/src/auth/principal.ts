@@ -1,4 +1,4 @@
-import { AccountId } from '@twofold/domain';
+import { AccountId, IdentityFormat } from '@twofold/domain';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 
 /** Who calls: an account through its API key, or a resource through its own key (access requests). */
@@ -7,6 +7,8 @@ export interface AccountPrincipal {
   accountId: AccountId;
   /** the journal's subject for calls made with the account API key */
   login: string;
+  /** how the account writes identities (issue 14), read with the credentials: identities received are normalized by it */
+  identityFormat: IdentityFormat;
 }
 
 export interface ResourcePrincipal {
@@ -14,6 +16,8 @@ export interface ResourcePrincipal {
   accountId: AccountId;
   resourceId: string;
   login: string;
+  /** the resource's account's identity format (issue 14), read with the credentials */
+  identityFormat: IdentityFormat;
 }
 
 export type Principal = AccountPrincipal | ResourcePrincipal;

@@ -3,12 +3,24 @@ import { AccountPrincipal, ResourcePrincipal } from './principal';
 import { VERIFIED_CREDENTIALS_MAX_ENTRIES, VERIFIED_CREDENTIALS_TTL_MS, VerifiedCredentialsCache } from './verified-credentials.cache';
 
 describe('VerifiedCredentialsCache', () => {
-  const account: AccountPrincipal = { kind: 'account', accountId: asAccountId('00000000-0000-4000-8000-000000000001'), login: 'acc-key' };
+  const account: AccountPrincipal = {
+    kind: 'account',
+    accountId: asAccountId('00000000-0000-4000-8000-000000000001'),
+    login: 'acc-key',
+    identityFormat: 'AsIs',
+  };
   const resource: ResourcePrincipal = {
     kind: 'resource',
     accountId: account.accountId,
     resourceId: '00000000-0000-4000-8000-000000000002',
     login: 'res-key',
+    identityFormat: 'AsIs',
+  };
+  const otherResource: ResourcePrincipal = {
+    ...resource,
+    accountId: asAccountId('00000000-0000-4000-8000-000000000003'),
+    resourceId: '00000000-0000-4000-8000-000000000004',
+    login: 'other-key',
   };
   let clock: ManualClock;
   let cache: VerifiedCredentialsCache;
@@ -41,14 +53,19 @@ describe('VerifiedCredentialsCache', () => {
     expect(cache.get('account', 'acc-key', 's3cret')).toBeNull();
   });
 
-  it("forgets the owner's pairs on its change, others stay", () => {
+  it("forgets the owner's pairs on its change, others stay; an account's change drops its resources' pairs too (issue 14)", () => {
     cache.remember('acc-key', 'a', account, cache.generation());
     cache.remember('res-key', 'r', resource, cache.generation());
-    cache.forget({ kind: 'account', id: account.accountId });
-    expect(cache.get('account', 'acc-key', 'a')).toBeNull();
-    expect(cache.get('resource', 'res-key', 'r')).toEqual(resource);
+    cache.remember('other-key', 'o', otherResource, cache.generation());
     cache.forget({ kind: 'resource', id: resource.resourceId });
     expect(cache.get('resource', 'res-key', 'r')).toBeNull();
+    expect(cache.get('account', 'acc-key', 'a')).toEqual(account);
+    cache.remember('res-key', 'r', resource, cache.generation());
+    // the account's settings (its identity format) travel in its resources' principals
+    cache.forget({ kind: 'account', id: account.accountId });
+    expect(cache.get('account', 'acc-key', 'a')).toBeNull();
+    expect(cache.get('resource', 'res-key', 'r')).toBeNull();
+    expect(cache.get('resource', 'other-key', 'o')).toEqual(otherResource);
     cache.remember('res-key', 'r', resource, cache.generation());
     cache.forgetAll();
     expect(cache.size()).toBe(0);

@@ -62,15 +62,17 @@ export class VerifiedCredentialsCache {
     this.entries.set(id, { principal, secretDigest: digest(secret), expiresAt: this.clock.now().getTime() + VERIFIED_CREDENTIALS_TTL_MS });
   }
 
-  /** A change announced by any process: the owner's pairs are verified again at their next use. */
+  /**
+   * A change announced by any process: the owner's pairs are verified again at their next use. An
+   * account's change drops its resources' pairs too: their principals carry account settings (the
+   * identity format, issue 14).
+   */
   forget(owner: CredentialsOwner): void {
     this.changes += 1;
     for (const [id, entry] of this.entries) {
       const principal = entry.principal;
       const owns =
-        owner.kind === 'account'
-          ? principal.kind === 'account' && principal.accountId === owner.id
-          : principal.kind === 'resource' && principal.resourceId === owner.id;
+        owner.kind === 'account' ? principal.accountId === owner.id : principal.kind === 'resource' && principal.resourceId === owner.id;
       if (owns) this.entries.delete(id);
     }
   }

@@ -1,5 +1,5 @@
-import { Body, Inject, Injectable, mixin, PipeTransform, Query } from '@nestjs/common';
-import { Clock, Page, parsePage, ValidationFailed } from '@twofold/domain';
+import { Body, createParamDecorator, ExecutionContext, Inject, Injectable, mixin, PipeTransform, Query } from '@nestjs/common';
+import { Clock, DEFAULT_IDENTITY_FORMAT, IdentityFormat, Page, parsePage, ValidationFailed } from '@twofold/domain';
 import { CLOCK } from '../app/tokens';
 
 /**
@@ -89,4 +89,52 @@ export function ParsedQueryAsOf<T>(parse: (query: QueryParameters, now: Date) =>
     }
   }
   return Query(mixin(ParseQueryAsOfPipe));
+}
+
+/** The raw body or query of a call, with the identity format of the caller's account (from its principal). */
+interface CallerInput {
+  raw: unknown;
+  identityFormat: IdentityFormat;
+}
+
+const callerInput = (source: 'body' | 'query') =>
+  createParamDecorator((_: unknown, context: ExecutionContext): CallerInput => {
+    const request = context.switchToHttp().getRequest<{ body: unknown; query: unknown; user?: { identityFormat?: IdentityFormat } }>();
+    return { raw: request[source], identityFormat: request.user?.identityFormat ?? DEFAULT_IDENTITY_FORMAT };
+  });
+const CallerBody = callerInput('body');
+const CallerQuery = callerInput('query');
+
+/**
+ * A body that names users by identity (issue 14): its parser gets the caller's account's identity
+ * format, carried by the authenticated principal (no database read), and normalizes every identity it
+ * reads with it: `parseUserIdentity` in libs/domain, the one place identities are read from input.
+ */
+export function ParsedBodyOfCaller<T>(parse: (body: unknown, format: IdentityFormat) => T): ParameterDecorator {
+  return CallerBody(
+    undefined,
+    new ParseInputPipe((input: unknown) => parse((input as CallerInput).raw, (input as CallerInput).identityFormat)),
+  );
+}
+
+/** A query that names users by identity: as ParsedBodyOfCaller. */
+export function ParsedQueryOfCaller<T>(parse: (query: QueryParameters, format: IdentityFormat) => T): ParameterDecorator {
+  return CallerQuery(
+    undefined,
+    new ParseInputPipe((input: unknown) => parse(QueryParameters.of((input as CallerInput).raw), (input as CallerInput).identityFormat)),
+  );
+}
+
+/** A query that names users by identity and whose rules depend on the time: as ParsedQueryAsOf and ParsedQueryOfCaller. */
+export function ParsedQueryAsOfCaller<T>(parse: (query: QueryParameters, now: Date, format: IdentityFormat) => T): ParameterDecorator {
+  @Injectable()
+  class ParseCallerQueryAsOfPipe implements PipeTransform<unknown, T> {
+    constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+    transform(input: unknown): T {
+      const { raw, identityFormat } = input as CallerInput;
+      return parse(QueryParameters.of(raw), this.clock.now(), identityFormat);
+    }
+  }
+  return CallerQuery(undefined, mixin(ParseCallerQueryAsOfPipe));
 }

@@ -1,4 +1,4 @@
-import { InputFields, ValidationFailed, validateDisplayName } from '@twofold/domain';
+import { IdentityFormat, InputFields, parseIdentityFormat, ValidationFailed, validateDisplayName } from '@twofold/domain';
 
 /** PUT /settings/directory-sync (CONTRACT §6). */
 export function parseDirectorySync(body: unknown): boolean {
@@ -16,4 +16,9 @@ export function parseBranding(body: unknown): string | null {
   if (displayName === null) return null;
   if (displayName === undefined) throw new ValidationFailed('displayName is required (a name, or null for the account name).');
   return validateDisplayName(displayName);
+}
+
+/** PUT /settings/identity-format (issue 14): `format`, `AsIs` or `Login` (any case). */
+export function parseIdentityFormatBody(body: unknown): IdentityFormat {
+  return parseIdentityFormat(InputFields.ofBody(body).get('format'));
 }

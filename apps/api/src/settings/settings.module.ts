@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { IdentityFormatController } from './identity-format.controller';
+import { IdentityFormatService } from './identity-format.service';
 import { SettingsController } from './settings.controller';
 import { SettingsService } from './settings.service';
 
-@Module({ controllers: [SettingsController], providers: [SettingsService] })
+@Module({ controllers: [SettingsController, IdentityFormatController], providers: [SettingsService, IdentityFormatService] })
 export class SettingsModule {}

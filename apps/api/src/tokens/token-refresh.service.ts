@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '@twofold/domain';
+import { Clock, formatIdentity } from '@twofold/domain';
 import { ResourcesRepository, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
@@ -37,14 +37,17 @@ export class TokenRefreshService {
     const check = await this.tokens.verify(resource, command.accessToken, now);
     if (!check.valid) return refused(check.reason);
     // a session is not extended past a lock or the user's removal
-    const user = await this.users.findByIdentity(principal.accountId, check.payload.sub);
+    // a token issued before the account's identity format was applied names the user as it was then
+    const sub = formatIdentity(principal.identityFormat, check.payload.sub) ?? check.payload.sub;
+    const user = await this.users.findByIdentity(principal.accountId, sub);
     if (!user) return refused(REFRESH_REFUSALS.userGone);
     if (user.isLocked) return refused(REFRESH_REFUSALS.userLocked);
     // how the user was authenticated does not change by refreshing: the token keeps its `amr`
     const amr = Array.isArray(check.payload.amr)
       ? check.payload.amr.filter((method): method is string => typeof method === 'string')
       : undefined;
-    const token = await this.tokens.sign(resource, { identity: check.payload.sub, jti: randomUUID(), claims: check.payload, now, amr });
+    // `sub` is the user's stored identity (issue 14): the same as before unless the user was renamed since
+    const token = await this.tokens.sign(resource, { identity: user.identity, jti: randomUUID(), claims: check.payload, now, amr });
     return ok(token);
   }
 }

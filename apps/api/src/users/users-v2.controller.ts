@@ -5,7 +5,7 @@ import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { CustomFieldsExceptionFilter } from './custom-fields.exception-filter';
 import { journalPathUser } from './users.journal';
-import { ParsedBody } from '../http/parsed-input';
+import { ParsedBody, ParsedBodyOfCaller } from '../http/parsed-input';
 import { CustomField, UserFieldChanges } from '@twofold/domain';
 import {
   parseCustomFieldsDelete,
@@ -44,7 +44,7 @@ export class UsersV2Controller {
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @ParsedBody(parseUpdateUserFields) changes: UserFieldChanges,
+    @ParsedBodyOfCaller(parseUpdateUserFields) changes: UserFieldChanges,
   ): Promise<ModelEnvelope<UserIdentityDto>> {
     return ok(await this.users.updateV2(p.accountId, id, changes));
   }

@@ -12,7 +12,9 @@ import {
   UserSourceName,
   validateEnrollmentTtl,
   validateUserEmail,
-  validateUserIdentity,
+  IdentityFormat,
+  parseUserIdentity,
+  normalizeIdentity,
   validateUserName,
   validateUserSource,
   ValidationFailed,
@@ -25,7 +27,8 @@ import { QueryParameters } from '../http/parsed-input';
 /**
  * What each call of the user API asks for, parsed from its body or query at the edge (SPEC.md "Users",
  * CONTRACT §4 and §6): keys in any case, values judged by libs/domain with SPEC.md's messages, in the
- * order the fields are listed here. The service receives these and never the raw input.
+ * order the fields are listed here. The service receives these and never the raw input. Every identity
+ * is normalized by the caller's account's identity format (issue 14; `ParsedBodyOfCaller`).
  */
 
 /** GET /users: a page, or with `identity` the one user of that identity. */
@@ -43,9 +46,10 @@ export function parseBooleanQuery(raw: unknown, field: string): boolean {
   throw new ValidationFailed(`${field} must be true or false.`);
 }
 
-export function parseListUsersQuery(query: QueryParameters): ListUsersQuery {
+export function parseListUsersQuery(query: QueryParameters, format: IdentityFormat): ListUsersQuery {
   const page = query.page();
-  const identity = query.single('identity')?.trim() || undefined;
+  const given = query.single('identity')?.trim() || undefined;
+  const identity = given === undefined ? undefined : normalizeIdentity(format, given, 'identity');
   return { page, identity, withPhones: parseBooleanQuery(query.get('withPhones'), 'withPhones') };
 }
 
@@ -75,9 +79,9 @@ export interface CreateUserCommand {
   enrollmentLink: EnrollmentLinkOrder | null;
 }
 
-export function parseCreateUser(body: unknown): CreateUserCommand {
+export function parseCreateUser(body: unknown, format: IdentityFormat): CreateUserCommand {
   const fields = InputFields.ofBody(body);
-  const identity = validateUserIdentity(fields.get('identity'));
+  const identity = parseUserIdentity(fields.get('identity'), format);
   const email = validateUserEmail(fields.get('email'));
   const name = validateUserName(fields.get('name'));
   const source = validateUserSource(fields.get('source'));
@@ -104,10 +108,10 @@ export interface UpdateUserCommand {
   removeGroups: string[];
 }
 
-export function parseUpdateUser(body: unknown): UpdateUserCommand {
+export function parseUpdateUser(body: unknown, format: IdentityFormat): UpdateUserCommand {
   const fields = InputFields.ofBody(body);
   const changes: UpdateUserCommand['changes'] = {};
-  if (isGiven(fields.get('identity'))) changes.identity = validateUserIdentity(fields.get('identity'));
+  if (isGiven(fields.get('identity'))) changes.identity = parseUserIdentity(fields.get('identity'), format);
   if (fields.get('name') !== undefined) changes.name = validateUserName(fields.get('name'));
   if (fields.get('email') !== undefined) changes.email = validateUserEmail(fields.get('email'));
   const isLocked = fields.get('isLocked');
@@ -124,8 +128,10 @@ export function parseUpdateUser(body: unknown): UpdateUserCommand {
 }
 
 /** V2 PUT /users/{id}: SPEC.md rule 1. */
-export function parseUpdateUserFields(body: unknown): UserFieldChanges {
-  return parseV2UserFields(InputFields.ofBody(body).get('fields'));
+export function parseUpdateUserFields(body: unknown, format: IdentityFormat): UserFieldChanges {
+  const changes = parseV2UserFields(InputFields.ofBody(body).get('fields'));
+  if (changes.identity !== undefined) changes.identity = normalizeIdentity(format, changes.identity);
+  return changes;
 }
 
 /** V2 POST /users/{id}/phone: the one SMS/call number. */

@@ -4,7 +4,7 @@ import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { journalNewUserIdentity, journalPathUser } from './users.journal';
-import { ParsedBody, ParsedQuery } from '../http/parsed-input';
+import { ParsedBody, ParsedBodyOfCaller, ParsedQueryOfCaller } from '../http/parsed-input';
 import {
   CreateUserCommand,
   EnrollCommand,
@@ -41,7 +41,7 @@ export class UsersController {
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedQuery(parseListUsersQuery) query: ListUsersQuery,
+    @ParsedQueryOfCaller(parseListUsersQuery) query: ListUsersQuery,
   ): Promise<ModelEnvelope<UserDto[]>> {
     return ok(await this.users.list(p.accountId, query));
   }
@@ -53,7 +53,7 @@ export class UsersController {
   @Journal('User', 'Create', { fromRequest: journalNewUserIdentity })
   async create(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedBody(parseCreateUser) command: CreateUserCommand,
+    @ParsedBodyOfCaller(parseCreateUser) command: CreateUserCommand,
   ): Promise<ModelEnvelope<CreatedUserDto>> {
     return ok(await this.users.create(p, command));
   }
@@ -65,7 +65,7 @@ export class UsersController {
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
     @Param('id') id: string,
-    @ParsedBody(parseUpdateUser) command: UpdateUserCommand,
+    @ParsedBodyOfCaller(parseUpdateUser) command: UpdateUserCommand,
   ): Promise<ModelEnvelope<UserDto>> {
     return ok(await this.users.updateV1(p.accountId, id, command));
   }

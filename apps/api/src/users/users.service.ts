@@ -81,7 +81,8 @@ export class UsersService {
     const groups = requireExistingGroups(groupNames, await this.groups.findByNames(accountId, groupNames));
 
     const user = await this.registration.register(accountId, { identity, name, email, source });
-    journalDetails.add({ UserId: user.id });
+    // the identity stored (normalized by the account's format, issue 14), over the one sent
+    journalDetails.add(journalFacts.user(user));
     await this.users.addToGroups(
       accountId,
       user.id,

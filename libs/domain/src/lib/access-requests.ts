@@ -1,7 +1,8 @@
 import { ValidationFailed } from './domain-error';
 import { InputFields, isPlainObject } from './input';
 import { GROUP_NAME_MAX_LENGTH, GROUP_NAMES_MAX_PER_REQUEST } from './groups';
-import { validateUserEmail, validateUserIdentity } from './users';
+import { validateUserEmail } from './users';
+import { DEFAULT_IDENTITY_FORMAT, IdentityFormat, parseUserIdentity } from './identity-format';
 
 /** CONTRACT §7: a request not decided within 15 minutes of its creation is Expired. */
 export const ACCESS_REQUEST_TTL_MINUTES = 15;
@@ -204,12 +205,13 @@ function usableOrNull<T>(read: () => T): T | null {
 
 /**
  * The body of POST /access/requests (SPEC.md "Access requests"), field names in any case; unknown
- * fields ignored, null the same as absent (CONTRACT §8.5).
+ * fields ignored, null the same as absent (CONTRACT §8.5). The identity is normalized by the account's
+ * identity format (issue 14).
  */
-export function validateAccessRequest(body: unknown): AccessRequestInput {
+export function validateAccessRequest(body: unknown, format: IdentityFormat = DEFAULT_IDENTITY_FORMAT): AccessRequestInput {
   const fields = InputFields.ofBody(body);
   return {
-    identity: validateUserIdentity(fields.get('identity')),
+    identity: parseUserIdentity(fields.get('identity'), format),
     email: usableOrNull(() => validateUserEmail(fields.get('email'))),
     phone: usableOrNull(() => validateAccessPhone(fields.get('phone'))),
     language: accessLanguageOf(fields.get('language')),

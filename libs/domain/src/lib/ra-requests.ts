@@ -3,7 +3,7 @@ import { AccessLanguage, accessLanguageOf } from './access-requests';
 import { InputFields } from './input';
 import { ValidationFailed } from './domain-error';
 import { cutText } from './text';
-import { validateUserIdentity } from './users';
+import { DEFAULT_IDENTITY_FORMAT, IdentityFormat, parseUserIdentity } from './identity-format';
 
 /**
  * The `ra` family of CONTRACT §8.2-8.4: `POST /access/requests/ra`, `/ra/challenge` and `/md`, used by
@@ -83,10 +83,10 @@ function ipAddressOrNull(raw: unknown): string | null {
  * fields (`name`, `email`, `phone`, `calledStationId`, `capabilities`, `groupPolicyPreset`, …) ignored,
  * null the same as absent. `ra` cannot register anyone, so the profile fields have no use here.
  */
-export function parseRaRequest(body: unknown): RaRequestInput {
+export function parseRaRequest(body: unknown, format: IdentityFormat = DEFAULT_IDENTITY_FORMAT): RaRequestInput {
   const fields = InputFields.ofBody(body);
   return {
-    identity: validateUserIdentity(fields.get('identity')),
+    identity: parseUserIdentity(fields.get('identity'), format),
     passCodeIntent: parsePassCode(fields.get('passcode'), 'PassCode'),
     language: accessLanguageOf(fields.get('language')),
     userIp: ipAddressOrNull(fields.get('ip')) ?? ipAddressOrNull(fields.get('callingstationid')),
@@ -94,11 +94,11 @@ export function parseRaRequest(body: unknown): RaRequestInput {
 }
 
 /** The body of `POST /access/requests/ra/challenge`: `{identity, challenge, requestId}`, keys in any case. */
-export function parseRaChallenge(body: unknown): RaChallengeInput {
+export function parseRaChallenge(body: unknown, format: IdentityFormat = DEFAULT_IDENTITY_FORMAT): RaChallengeInput {
   const fields = InputFields.ofBody(body);
   const requestId = fields.get('requestid');
   return {
-    identity: validateUserIdentity(fields.get('identity')),
+    identity: parseUserIdentity(fields.get('identity'), format),
     challenge: parsePassCode(fields.get('challenge'), 'Challenge'),
     requestId: typeof requestId === 'string' && REQUEST_ID.test(requestId.trim()) ? requestId.trim().toLowerCase() : null,
     language: accessLanguageOf(fields.get('language')),

@@ -28,6 +28,7 @@ describe('migrations', () => {
         'DropWrongCodeStreaksLocked1764750000001',
         'IpLists1764800000000',
         'AccessRequestBypassed1764800000001',
+        'AccountIdentityFormat1764900000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

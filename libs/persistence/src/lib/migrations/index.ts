@@ -16,6 +16,7 @@ import { AdministratorMailLanguage1764750000000 } from './1764750000000-administ
 import { DropWrongCodeStreaksLocked1764750000001 } from './1764750000001-drop-wrong-code-streaks-locked';
 import { IpLists1764800000000 } from './1764800000000-ip-lists';
 import { AccessRequestBypassed1764800000001 } from './1764800000001-access-request-bypassed';
+import { AccountIdentityFormat1764900000000 } from './1764900000000-account-identity-format';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const ALL_MIGRATIONS = [
   DropWrongCodeStreaksLocked1764750000001,
   IpLists1764800000000,
   AccessRequestBypassed1764800000001,
+  AccountIdentityFormat1764900000000,
 ];

@@ -1,4 +1,4 @@
-import { AccountId } from '@twofold/domain';
+import { AccountId, IdentityFormat } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { AccountEntity } from '../entities';
 import { announceCredentialsChange } from '../credential-changes';
@@ -59,6 +59,16 @@ export class AccountsRepository {
       .manager()
       .query('SELECT COALESCE(display_name, name) AS shown, ip_lists_revision::text AS revision FROM accounts WHERE id = $1', [accountId]);
     return rows[0] ? { displayName: rows[0].shown, ipListsRevision: rows[0].revision } : null;
+  }
+
+  /**
+   * The identity format (issue 14). Every API instance's verified credentials carry it in their
+   * principals, so the change is announced like a change of credentials (same transaction): the
+   * account's and its resources' cached pairs are verified, with the new format, at their next use.
+   */
+  async setIdentityFormat(accountId: AccountId, identityFormat: IdentityFormat): Promise<void> {
+    await this.repo().update({ id: accountId }, { identityFormat });
+    await announceCredentialsChange(this.db.manager(), { kind: 'account', id: accountId });
   }
 
   async setDirectorySync(accountId: AccountId, enabled: boolean): Promise<void> {

@@ -14,3 +14,4 @@ export * from './wrong-code-streaks.repository';
 export * from './access-request-rates.repository';
 export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';
 export * from './ip-lists.repository';
+export * from './user-merges.repository';

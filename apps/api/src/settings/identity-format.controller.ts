@@ -1,0 +1,49 @@
+import { Controller, Get, HttpCode, HttpStatus, Post, Put, UseGuards } from '@nestjs/common';
+import { IdentityFormat } from '@twofold/domain';
+import { Journal } from '@twofold/journal';
+import { AccountAuthGuard } from '../auth/auth.guards';
+import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
+import { ModelEnvelope, ok } from '../http/envelope';
+import { ParsedBody } from '../http/parsed-input';
+import { ModelEnvelopeErrors } from '../http/route-rules';
+import { Transactional } from '../http/transactional';
+import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
+import { IdentityFormatApplyDto, IdentityFormatDto, IdentityFormatService } from './identity-format.service';
+import { IDENTITY_FORMAT_DOCS } from './identity-format.openapi';
+import { parseIdentityFormatBody } from './settings.commands';
+
+/** The account's identity name format (issue 14): `AsIs` or `Login`, and its application to the users stored before. */
+@ModelEnvelopeErrors()
+@Controller('settings/identity-format')
+@UseGuards(AccountAuthGuard)
+@ApiFeature('Settings')
+@ApiAccountAuth('model')
+export class IdentityFormatController {
+  constructor(private readonly identityFormat: IdentityFormatService) {}
+
+  @ApiRoute(IDENTITY_FORMAT_DOCS.read)
+  @Get()
+  async read(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<IdentityFormatDto>> {
+    return ok(await this.identityFormat.identityFormat(p.accountId));
+  }
+
+  @ApiRoute(IDENTITY_FORMAT_DOCS.set)
+  @Put()
+  @Transactional()
+  @Journal('Accounts', 'ChangeNameFormat')
+  async set(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @ParsedBody(parseIdentityFormatBody) format: IdentityFormat,
+  ): Promise<ModelEnvelope<IdentityFormatDto>> {
+    return ok(await this.identityFormat.setIdentityFormat(p.accountId, format));
+  }
+
+  @ApiRoute(IDENTITY_FORMAT_DOCS.apply)
+  @Post('apply')
+  @HttpCode(HttpStatus.OK)
+  @Transactional()
+  @Journal('Accounts', 'RenameAndRemoveDuplicates')
+  async apply(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<IdentityFormatApplyDto>> {
+    return ok(await this.identityFormat.apply(p.accountId));
+  }
+}

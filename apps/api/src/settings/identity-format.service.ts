@@ -1,0 +1,212 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccountId,
+  formatIdentity,
+  IdentityFormat,
+  IdentityFormatPlan,
+  MAX_CUSTOM_FIELDS_PER_USER,
+  NotFound,
+  planIdentityFormat,
+  ValidationFailed,
+} from '@twofold/domain';
+import { journalDetails } from '@twofold/journal';
+import {
+  AccountsRepository,
+  IdentityMove,
+  MergeableAuthenticator,
+  MergeableUser,
+  MergeStep,
+  SecretCipher,
+  UserMergesRepository,
+} from '@twofold/persistence';
+
+export interface IdentityFormatDto {
+  format: IdentityFormat;
+}
+
+/** What `POST /settings/identity-format/apply` did: identities as they were and as they are. */
+export interface IdentityFormatApplyDto {
+  renamed: { from: string; to: string }[];
+  merged: { into: string; from: string[] }[];
+}
+
+/**
+ * The account's identity format (issue 14): read, set, and applied to the users stored before it.
+ * Identities received are normalized at the edge by the format the caller's principal carries
+ * (`ParsedBodyOfCaller`); setting the format announces a credentials change, so every API instance
+ * reads the new one with the account's and its resources' credentials at their next call.
+ */
+@Injectable()
+export class IdentityFormatService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly merges: UserMergesRepository,
+    private readonly cipher: SecretCipher,
+  ) {}
+
+  async identityFormat(accountId: AccountId): Promise<IdentityFormatDto> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new NotFound('Account');
+    return { format: account.identityFormat };
+  }
+
+  /** Journaled with the format before and after; setting the same format again is no change, and still answers 200. */
+  async setIdentityFormat(accountId: AccountId, format: IdentityFormat): Promise<IdentityFormatDto> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new NotFound('Account');
+    journalDetails.add({ PreviousIdentityFormat: account.identityFormat, IdentityFormat: format });
+    if (account.identityFormat !== format) await this.accounts.setIdentityFormat(accountId, format);
+    return { format };
+  }
+
+  /**
+   * Renames the account's users to its format and merges those whose identities become one into the
+   * oldest (planIdentityFormat), in the caller's transaction: all of it or nothing. Locks first the
+   * account row (no user is created meanwhile), then the access requests it rewrites, then every user
+   * of the account in id order (the order the access page and code checks take), and plans again from
+   * the locked rows.
+   */
+  async apply(accountId: AccountId): Promise<IdentityFormatApplyDto> {
+    const format = await this.merges.lockAccount(accountId);
+    await this.renameAwaitingRequests(accountId, format);
+    const first = planIdentityFormat(format, await this.merges.users(accountId));
+    const touched = [...first.renamed.map((r) => r.user.id), ...first.merged.flatMap((m) => [m.into.id, ...m.from.map((u) => u.id)])];
+    if (touched.length > 0) await this.merges.lockRequestsOf(accountId, touched);
+    const users = await this.merges.lockUsers(accountId);
+    const plan = planIdentityFormat(format, users);
+    const byId = new Map(users.map((user) => [user.id, user]));
+    const steps: MergeStep[] = plan.merged.flatMap((merge) =>
+      merge.from.map((user, index) => ({ merged: user.id, survivor: merge.into.id, rank: index + 1 })),
+    );
+
+    await this.refuseOverfullCustomFields(accountId, plan, steps);
+    await this.foldSharedSecrets(accountId, plan);
+    await this.merges.moveUserRows(accountId, steps);
+    await this.merges.moveAccessRequests(accountId, identityMoves(plan));
+    await this.merges.deleteUsers(
+      accountId,
+      steps.map((step) => step.merged),
+    );
+    // after the deletions: a survivor's new identity may be a merged user's old one
+    const survivors = new Map<string, MergeableUser>();
+    for (const { user, to } of plan.renamed) survivors.set(user.id, { ...(byId.get(user.id) as MergeableUser), identity: to });
+    for (const merge of plan.merged) {
+      const survivor = survivors.get(merge.into.id) ?? (byId.get(merge.into.id) as MergeableUser);
+      survivors.set(
+        merge.into.id,
+        mergedUser(
+          survivor,
+          merge.from.map((user) => byId.get(user.id) as MergeableUser),
+        ),
+      );
+    }
+    for (const [id, user] of survivors) await this.merges.updateUser(accountId, id, user);
+
+    const merged = steps.length;
+    journalDetails.add({ IdentityFormat: format, Renamed: String(plan.renamed.length), Merged: String(merged) });
+    return {
+      renamed: plan.renamed.map(({ user, to }) => ({ from: user.identity, to })),
+      merged: plan.merged.map((merge) => ({ into: merge.identity, from: merge.from.map((user) => user.identity) })),
+    };
+  }
+
+  /**
+   * A request created before the format, whose page has not found its user yet, would register the
+   * old spelling at its first visit: it takes the format too. (Its identity is what it was received
+   * as, so formatting it is what normalizing it on arrival would have done.)
+   */
+  private async renameAwaitingRequests(accountId: AccountId, format: IdentityFormat): Promise<void> {
+    if (format === 'AsIs') return;
+    const renames: { id: string; identity: string }[] = [];
+    for (const request of await this.merges.awaitingWithoutUser(accountId)) {
+      const identity = formatIdentity(format, request.identity);
+      if (identity !== null && identity !== request.identity) renames.push({ id: request.id, identity });
+    }
+    await this.merges.renameRequests(accountId, renames);
+  }
+
+  /**
+   * A merge that would give a user more custom fields than a user may have is refused as a whole
+   * (nothing is renamed): the administrator removes fields first. Dropping some silently would lose data.
+   */
+  private async refuseOverfullCustomFields(accountId: AccountId, plan: IdentityFormatPlan, steps: readonly MergeStep[]): Promise<void> {
+    if (steps.length === 0) return;
+    const counts = await this.merges.customFieldCounts(accountId, steps);
+    for (const merge of plan.merged) {
+      const count = counts.get(merge.into.id) ?? 0;
+      if (count > MAX_CUSTOM_FIELDS_PER_USER) {
+        throw new ValidationFailed(
+          `The users merged into "${merge.identity}" would have ${count} custom fields; a user can have at most ${MAX_CUSTOM_FIELDS_PER_USER}. Remove some first; nothing was changed.`,
+        );
+      }
+    }
+  }
+
+  /**
+   * One secret held by two of the merged users (the same hardware token registered for `CORP\jane`
+   * and for `jane`, or a copied token) would be two authenticators of one user, each with its own
+   * replay state: a code spent on one would be accepted again by the other. They become one, with the
+   * latest spent TOTP step and HOTP counter of all of them.
+   */
+  private async foldSharedSecrets(accountId: AccountId, plan: IdentityFormatPlan): Promise<void> {
+    for (const merge of plan.merged) {
+      const members = [merge.into, ...merge.from].map((user) => user.id);
+      const all = await this.merges.authenticatorsOf(accountId, members);
+      const bySecret = new Map<string, MergeableAuthenticator[]>();
+      for (const authenticator of all) {
+        const key = this.secretKeyOf(authenticator);
+        bySecret.set(key, [...(bySecret.get(key) ?? []), authenticator]);
+      }
+      for (const same of bySecret.values()) {
+        if (new Set(same.map((a) => a.userId)).size < 2) continue;
+        const kept = same.find((a) => a.userId === merge.into.id) ?? same[0];
+        await this.merges.foldAuthenticators(
+          accountId,
+          kept.id,
+          {
+            lastTimeStep: latest(same.map((a) => a.lastTimeStep)),
+            hotpCounter: latest(same.map((a) => a.hotpCounter)),
+            disabled: same.some((a) => a.disabled),
+          },
+          same.filter((a) => a !== kept).map((a) => a.id),
+        );
+      }
+    }
+  }
+
+  /** TOTP kinds share their time steps (an app and a token of one secret give the same codes); HOTP counts apart. */
+  private secretKeyOf(authenticator: MergeableAuthenticator): string {
+    const secret = this.cipher.decrypt('authenticator.secret', authenticator.secretEnc as Buffer).toString('hex');
+    const family = authenticator.kind === 'HotpToken' ? 'hotp' : 'totp';
+    return `${family}:${(authenticator.algorithm ?? 'SHA1').toUpperCase()}:${secret}`;
+  }
+}
+
+/** The survivor after its merge: the oldest wins a field both have, a field only a younger one has is taken, locked if any was. */
+function mergedUser(survivor: MergeableUser, merged: readonly MergeableUser[]): MergeableUser {
+  const all = [survivor, ...merged];
+  const lastLogins = all.map((user) => user.lastLogin?.getTime() ?? null).filter((time): time is number => time !== null);
+  return {
+    ...survivor,
+    name: all.find((user) => user.name !== null)?.name ?? null,
+    email: all.find((user) => user.email !== null)?.email ?? null,
+    isLocked: all.some((user) => user.isLocked),
+    lastLogin: lastLogins.length > 0 ? new Date(Math.max(...lastLogins)) : null,
+  };
+}
+
+/** Every renamed or merged user's requests go to its survivor under the new identity. */
+function identityMoves(plan: IdentityFormatPlan): IdentityMove[] {
+  return [
+    ...plan.renamed.map(({ user, to }) => ({ userId: user.id, survivor: user.id, toIdentity: to })),
+    ...plan.merged.flatMap((merge) => merge.from.map((user) => ({ userId: user.id, survivor: merge.into.id, toIdentity: merge.identity }))),
+  ];
+}
+
+/** The larger of bigint counters written as text; null when none is set. */
+function latest(values: readonly (string | null)[]): string | null {
+  return values.reduce<string | null>(
+    (max, value) => (value !== null && (max === null || BigInt(value) > BigInt(max)) ? value : max),
+    null,
+  );
+}

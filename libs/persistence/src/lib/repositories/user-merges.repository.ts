@@ -1,0 +1,311 @@
+import { AccountId, IdentityFormat } from '@twofold/domain';
+import { Db } from '../transaction-context';
+import { UserSource } from '../entities';
+
+/**
+ * Every table with a `user_id` column, and what renaming and merging users to an identity format
+ * (issue 14, `POST /settings/identity-format/apply`) does with its rows. A test compares these names
+ * with the migrated schema, so a new table keyed by user cannot be forgotten by the merge.
+ */
+export const USER_ID_TABLES = {
+  user_groups: 'union: the surviving user joins every group of the users merged into it',
+  phones: 'union by number',
+  custom_fields: "union by name (compared without case); of one name the oldest user's value is kept",
+  authenticators:
+    'moved with their replay state (TOTP step, HOTP counter); a secret held twice is kept once, with the later step and counter',
+  wrong_code_streaks: 'merged per scope: the larger count, the later failure and the later lockout',
+  access_requests: 'moved to the surviving user, with its new identity (history, pending requests)',
+  enrollment_tokens: 'moved: a link sent to a merged user enrolls the surviving one',
+} as const;
+
+/** A user row as the apply reads it, under its row lock. */
+export interface MergeableUser {
+  id: string;
+  identity: string;
+  name: string | null;
+  email: string | null;
+  isLocked: boolean;
+  source: UserSource;
+  createdAt: Date;
+  lastLogin: Date | null;
+}
+
+/** An OTP authenticator's identity and replay state, for finding one secret held twice. */
+export interface MergeableAuthenticator {
+  id: string;
+  userId: string;
+  kind: string;
+  algorithm: string | null;
+  secretEnc: Buffer | null;
+  hotpCounter: string | null;
+  lastTimeStep: string | null;
+  disabled: boolean;
+  createdAt: Date;
+}
+
+/** One merged user and the user it goes into, with its rank among the users merged there (1 = the oldest after the survivor). */
+export interface MergeStep {
+  merged: string;
+  survivor: string;
+  rank: number;
+}
+
+/** Where a renamed or merged user's rows go: the surviving user (itself when only renamed) and its new identity. */
+export interface IdentityMove {
+  userId: string;
+  survivor: string;
+  toIdentity: string;
+}
+
+interface UserRow {
+  id: string;
+  identity: string;
+  name: string | null;
+  email: string | null;
+  is_locked: boolean;
+  source: UserSource;
+  created_at: Date;
+  last_login: Date | null;
+}
+
+/** The unnest of MergeSteps as `m(merged, survivor, rank)`: its parameters are $2, $3, $4. */
+const STEPS = `unnest($2::uuid[], $3::uuid[], $4::int[]) AS m(merged, survivor, rank)`;
+
+/**
+ * The statements of the identity format's apply. Every method runs in the caller's transaction, takes
+ * the account first and touches only that account's rows. The caller takes the locks first
+ * (`lockAccount`, then `lockUsers`), in the order the rest of the code takes them.
+ */
+export class UserMergesRepository {
+  constructor(private readonly db: Db) {}
+
+  private query<T>(sql: string, params: unknown[]): Promise<T> {
+    return this.db.manager().query(sql, params);
+  }
+
+  /**
+   * The account row, locked: user creations of the account queue up behind it (lockForUserCreation),
+   * so no user appears between the plan and its execution. Returns the account's identity format.
+   */
+  async lockAccount(accountId: AccountId): Promise<IdentityFormat> {
+    const rows: { identity_format: IdentityFormat }[] = await this.query('SELECT identity_format FROM accounts WHERE id = $1 FOR UPDATE', [
+      accountId,
+    ]);
+    if (!rows[0]) throw new Error(`account ${accountId} does not exist`);
+    return rows[0].identity_format;
+  }
+
+  /** The account's users without locks: what the plan is first made of. */
+  async users(accountId: AccountId): Promise<MergeableUser[]> {
+    const rows: UserRow[] = await this.query(
+      `SELECT id, identity, name, email, is_locked, source, created_at, last_login FROM users WHERE account_id = $1`,
+      [accountId],
+    );
+    return rows.map(userOfRow);
+  }
+
+  /**
+   * The access requests of the users the apply renames or merges, locked before the users (the order
+   * the access page and `ra/challenge` take: request, then user), so that a code check in flight
+   * cannot deadlock with it.
+   */
+  async lockRequestsOf(accountId: AccountId, userIds: readonly string[]): Promise<void> {
+    await this.query(`SELECT id FROM access_requests WHERE account_id = $1 AND user_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [
+      accountId,
+      [...userIds],
+    ]);
+  }
+
+  /**
+   * Requests whose page has not found their user yet (`user_id` is set at the first visit): the
+   * identity they were created with decides which user the page finds or registers.
+   */
+  async awaitingWithoutUser(accountId: AccountId): Promise<{ id: string; identity: string }[]> {
+    return this.query(
+      `SELECT id, identity FROM access_requests WHERE account_id = $1 AND status = 'AwaitingAuthentication' AND user_id IS NULL ORDER BY id`,
+      [accountId],
+    );
+  }
+
+  async renameRequests(accountId: AccountId, renames: readonly { id: string; identity: string }[]): Promise<void> {
+    if (renames.length === 0) return;
+    await this.query(
+      `UPDATE access_requests r SET identity = m.identity FROM unnest($2::uuid[], $3::text[]) AS m(id, identity)
+        WHERE r.account_id = $1 AND r.id = m.id`,
+      [accountId, renames.map((rename) => rename.id), renames.map((rename) => rename.identity)],
+    );
+  }
+
+  /**
+   * Every user of the account, locked in id order (the row locks code checks and user changes take):
+   * a login in flight finishes first, and its counter update is read here; a later one waits for the
+   * apply and finds the renamed user.
+   */
+  async lockUsers(accountId: AccountId): Promise<MergeableUser[]> {
+    const rows: UserRow[] = await this.query(
+      `SELECT id, identity, name, email, is_locked, source, created_at, last_login FROM users
+        WHERE account_id = $1 ORDER BY id FOR UPDATE`,
+      [accountId],
+    );
+    return rows.map(userOfRow);
+  }
+
+  /** The number of custom fields each survivor would hold after the merge (names compared without case). */
+  async customFieldCounts(accountId: AccountId, steps: readonly MergeStep[]): Promise<Map<string, number>> {
+    const rows: { survivor: string; n: number }[] = await this.query(
+      `SELECT s.survivor, count(DISTINCT lower(f.name))::int AS n
+         FROM (SELECT DISTINCT survivor AS member, survivor FROM ${STEPS}
+               UNION ALL SELECT merged AS member, survivor FROM ${STEPS}) s
+         JOIN custom_fields f ON f.account_id = $1 AND f.user_id = s.member
+        GROUP BY s.survivor`,
+      [accountId, ...columnsOf(steps)],
+    );
+    return new Map(rows.map((row) => [row.survivor, row.n]));
+  }
+
+  /** The OTP authenticators (with secrets) of the users of the merges: survivors and merged. */
+  async authenticatorsOf(accountId: AccountId, userIds: readonly string[]): Promise<MergeableAuthenticator[]> {
+    const rows: {
+      id: string;
+      user_id: string;
+      kind: string;
+      algorithm: string | null;
+      secret_enc: Buffer | null;
+      hotp_counter: string | null;
+      last_time_step: string | null;
+      disabled: boolean;
+      created_at: Date;
+    }[] = await this.query(
+      `SELECT id, user_id, kind, algorithm, secret_enc, hotp_counter::text, last_time_step::text, disabled, created_at
+         FROM authenticators
+        WHERE account_id = $1 AND user_id = ANY($2::uuid[]) AND secret_enc IS NOT NULL
+        ORDER BY created_at, id`,
+      [accountId, [...userIds]],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      userId: row.user_id,
+      kind: row.kind,
+      algorithm: row.algorithm,
+      secretEnc: row.secret_enc,
+      hotpCounter: row.hotp_counter,
+      lastTimeStep: row.last_time_step,
+      disabled: row.disabled,
+      createdAt: row.created_at,
+    }));
+  }
+
+  /**
+   * One secret held twice becomes one authenticator: `kept` takes the latest spent step and counter
+   * of all of them and stays disabled if any was (a copy must not undo a disabling), the others go.
+   */
+  async foldAuthenticators(
+    accountId: AccountId,
+    kept: string,
+    state: { lastTimeStep: string | null; hotpCounter: string | null; disabled: boolean },
+    dropped: readonly string[],
+  ): Promise<void> {
+    await this.query(
+      `UPDATE authenticators SET last_time_step = $3::bigint, hotp_counter = $4::bigint, disabled = $5 WHERE account_id = $1 AND id = $2`,
+      [accountId, kept, state.lastTimeStep, state.hotpCounter, state.disabled],
+    );
+    await this.query(`DELETE FROM authenticators WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, [...dropped]]);
+  }
+
+  /** Everything keyed by the merged users moves to their survivors (see USER_ID_TABLES), before the merged users are deleted. */
+  async moveUserRows(accountId: AccountId, steps: readonly MergeStep[]): Promise<void> {
+    if (steps.length === 0) return;
+    const params = [accountId, ...columnsOf(steps)];
+    await this.query(
+      `INSERT INTO user_groups (user_id, group_id, account_id)
+       SELECT m.survivor, ug.group_id, ug.account_id FROM ${STEPS} JOIN user_groups ug ON ug.account_id = $1 AND ug.user_id = m.merged
+       ON CONFLICT DO NOTHING`,
+      params,
+    );
+    await this.query(
+      `INSERT INTO phones (account_id, user_id, number, created_at)
+       SELECT p.account_id, m.survivor, p.number, p.created_at FROM ${STEPS} JOIN phones p ON p.account_id = $1 AND p.user_id = m.merged
+       ON CONFLICT (user_id, number) DO NOTHING`,
+      params,
+    );
+    // of one name, the survivor's own field stays; among the merged users the oldest (lowest rank) wins
+    await this.query(
+      `INSERT INTO custom_fields (account_id, user_id, name, value)
+       SELECT DISTINCT ON (m.survivor, lower(f.name)) f.account_id, m.survivor, f.name, f.value
+         FROM ${STEPS} JOIN custom_fields f ON f.account_id = $1 AND f.user_id = m.merged
+        ORDER BY m.survivor, lower(f.name), m.rank
+       ON CONFLICT (user_id, lower(name)) DO NOTHING`,
+      params,
+    );
+    await this.query(
+      `INSERT INTO wrong_code_streaks AS w (account_id, user_id, scope, scope_key, failures, last_failure_at, locked_until)
+       SELECT s.account_id, m.survivor, s.scope, s.scope_key, max(s.failures), max(s.last_failure_at), max(s.locked_until)
+         FROM ${STEPS} JOIN wrong_code_streaks s ON s.account_id = $1 AND s.user_id = m.merged
+        GROUP BY s.account_id, m.survivor, s.scope, s.scope_key
+       ON CONFLICT (account_id, user_id, scope, scope_key) DO UPDATE SET
+         failures = GREATEST(w.failures, EXCLUDED.failures),
+         last_failure_at = GREATEST(w.last_failure_at, EXCLUDED.last_failure_at),
+         locked_until = GREATEST(w.locked_until, EXCLUDED.locked_until)`,
+      params,
+    );
+    await this.query(
+      `UPDATE authenticators a SET user_id = m.survivor FROM ${STEPS} WHERE a.account_id = $1 AND a.user_id = m.merged`,
+      params,
+    );
+    await this.query(
+      `UPDATE enrollment_tokens t SET user_id = m.survivor FROM ${STEPS} WHERE t.account_id = $1 AND t.user_id = m.merged`,
+      params,
+    );
+  }
+
+  /**
+   * Access requests of renamed and merged users take the surviving user and its new identity: the
+   * history filter finds them under it. A settled day's remembered totals may count differently now,
+   * so they are invalidated the way a deletion invalidates them (past_rows_version).
+   */
+  async moveAccessRequests(accountId: AccountId, moves: readonly IdentityMove[]): Promise<void> {
+    if (moves.length === 0) return;
+    await this.query(
+      `UPDATE access_requests r SET user_id = m.survivor, identity = m.to_identity
+         FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS m(user_id, survivor, to_identity)
+        WHERE r.account_id = $1 AND r.user_id = m.user_id`,
+      [accountId, moves.map((move) => move.userId), moves.map((move) => move.survivor), moves.map((move) => move.toIdentity)],
+    );
+    await this.query(`UPDATE accounts SET past_rows_version = past_rows_version + 1 WHERE id = $1`, [accountId]);
+  }
+
+  /** The merged users go (their rows left behind go with them; the user count follows by trigger). */
+  async deleteUsers(accountId: AccountId, userIds: readonly string[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.query(`DELETE FROM users WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, [...userIds]]);
+  }
+
+  /** A survivor's (or a renamed user's) fields after the merge. */
+  async updateUser(
+    accountId: AccountId,
+    userId: string,
+    values: Pick<MergeableUser, 'identity' | 'name' | 'email' | 'isLocked' | 'lastLogin'>,
+  ): Promise<void> {
+    await this.query(
+      `UPDATE users SET identity = $3, name = $4, email = $5, is_locked = $6, last_login = $7 WHERE account_id = $1 AND id = $2`,
+      [accountId, userId, values.identity, values.name, values.email, values.isLocked, values.lastLogin],
+    );
+  }
+}
+
+function userOfRow(row: UserRow): MergeableUser {
+  return {
+    id: row.id,
+    identity: row.identity,
+    name: row.name,
+    email: row.email,
+    isLocked: row.is_locked,
+    source: row.source,
+    createdAt: row.created_at,
+    lastLogin: row.last_login,
+  };
+}
+
+function columnsOf(steps: readonly MergeStep[]): [string[], string[], number[]] {
+  return [steps.map((step) => step.merged), steps.map((step) => step.survivor), steps.map((step) => step.rank)];
+}
