@@ -570,6 +570,7 @@ interface HistoryRow {
   remote_host: string | null;
   ip: string | null;
   two_fa_device_ip: string | null;
+  bypassed: boolean;
 }
 
 function effectiveStatus(status: string, createdAt: Date, now: number): string {
@@ -593,7 +594,7 @@ async function history(x: Exchange, url: URL): Promise<void> {
     { accountId: principal.accountId, list: 'history', day, filter: JSON.stringify({ identity: identity || null }) },
     `FROM access_requests r WHERE ${where}`,
     `SELECT r.id, r.identity, r.status, s.name AS resource_name, r.created_at, r.granted_at, r.authenticator, r.country_code,
-            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip
+            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip, r.bypassed
        FROM access_requests r LEFT JOIN resources s ON s.id = r.resource_id AND s.account_id = r.account_id
       WHERE ${where} ORDER BY r.created_at, r.id LIMIT ${limit} OFFSET ${offset}`,
     params,
@@ -615,6 +616,7 @@ async function history(x: Exchange, url: URL): Promise<void> {
       remoteHost: row.remote_host,
       ip: row.ip,
       twoFADeviceIp: row.two_fa_device_ip,
+      bypassed: row.bypassed,
     }));
   send(x, 200, {
     model: { data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) },
@@ -836,6 +838,7 @@ interface StoredAuthenticator {
 
 /** The user's facts a code check needs, read with the user row (in one statement). */
 const USER_CHECK_COLUMNS = `u.id AS user_id, u.identity AS user_identity, u.is_locked,
+  (SELECT ac.ip_lists_revision::text FROM accounts ac WHERE ac.id = u.account_id) AS ip_lists_revision,
   (SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number, p.id LIMIT 1) AS phone,
   (SELECT count(*)::int FROM wrong_code_streaks s
     WHERE s.account_id = u.account_id AND s.user_id = u.id AND s.locked_until > $3) AS locked_scopes,
@@ -848,6 +851,8 @@ interface UserCheckRow {
   user_id: string;
   user_identity: string;
   is_locked: boolean;
+  /** read as the API reads it; the bench's accounts have no IP lists, which the baseline does not implement */
+  ip_lists_revision: string | null;
   phone: string | null;
   locked_scopes: number;
   authenticators: StoredAuthenticator[];
@@ -960,6 +965,7 @@ async function ra(x: Exchange): Promise<void> {
   const precheck = (user: UserCheckRow | undefined): Reply | null => {
     if (!user) return 'unknownUser';
     if (user.is_locked) return 'locked';
+    if (user.ip_lists_revision !== null) throw badRequest('the baseline does not implement IP lists');
     const otp = user.authenticators.filter((a) => OTP_KINDS.includes(a.kind) && a.secret !== null);
     if (otp.length === 0) return user.authenticators.length > 0 || user.phone ? 'unusableSecondFactor' : 'noSecondFactor';
     if (passCode.kind === 'delivery') throw badRequest('the baseline does not implement delivery methods (t, m, s, c)');
