@@ -4,6 +4,7 @@ import { USER_ID_TABLES } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { Client } from 'pg';
 import { journalOfToday } from '../testing/journal-of-today';
+import { countQueries } from '../testing/query-counter';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 const totpKey = Buffer.from('3132333435363738393031323334353637383930', 'hex');
@@ -301,6 +302,35 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
         { IdentityFormat: 'Login', Renamed: '0', Merged: '0' },
       ]);
     });
+  });
+
+  it("sends as many statements for 40 users as for 4: the apply's work per user is in set statements, not round trips", async () => {
+    async function statementsOfApply(people: number): Promise<number> {
+      const { accountId, authorization } = await newAccountWithResource();
+      for (let i = 0; i < people; i += 1) {
+        // each person three times: renamed, merged, and one secret registered twice (folded into one)
+        const old = await newUser(t.db, accountId, `CORP\\Person${i}`, { now: minutesAfter(-3) });
+        const young = await newUser(t.db, accountId, `person${i}@corp.example`, { now: minutesAfter(-2) });
+        await newUser(t.db, accountId, `PERSON${i}`, { now: minutesAfter(-1) });
+        for (const owner of [old, young]) {
+          await newOtpAuthenticator(t.db, t.cipher, accountId, owner.id, { kind: 'HotpToken', key: hotpKey, now: t.clock.now() });
+        }
+      }
+      await setFormat(authorization, 'Login');
+      const statements = await countQueries(async () => {
+        const res = await apply(authorization);
+        expect(res.status).toBe(200);
+        expect(res.body.model.merged).toHaveLength(people);
+      });
+      const left = await sql<{ users: number; authenticators: number }>(
+        `SELECT (SELECT count(*)::int FROM users WHERE account_id = $1) AS users,
+                (SELECT count(*)::int FROM authenticators WHERE account_id = $1) AS authenticators`,
+        [accountId],
+      );
+      expect(left).toEqual([{ users: people, authenticators: people }]);
+      return statements;
+    }
+    expect(await statementsOfApply(40)).toBe(await statementsOfApply(4));
   });
 
   describe('all or nothing', () => {

@@ -12,6 +12,7 @@ import {
 import { journalDetails } from '@twofold/journal';
 import {
   AccountsRepository,
+  AuthenticatorFold,
   IdentityMove,
   MergeableAuthenticator,
   MergeableUser,
@@ -100,7 +101,7 @@ export class IdentityFormatService {
         ),
       );
     }
-    for (const [id, user] of survivors) await this.merges.updateUser(accountId, id, user);
+    await this.merges.updateUsers(accountId, [...survivors.values()]);
 
     const merged = steps.length;
     journalDetails.add({ IdentityFormat: format, Renamed: String(plan.renamed.length), Merged: String(merged) });
@@ -146,32 +147,31 @@ export class IdentityFormatService {
    * One secret held by two of the merged users (the same hardware token registered for `CORP\jane`
    * and for `jane`, or a copied token) would be two authenticators of one user, each with its own
    * replay state: a code spent on one would be accepted again by the other. They become one, with the
-   * latest spent TOTP step and HOTP counter of all of them.
+   * latest spent TOTP step and HOTP counter of all of them. One read and two writes for the whole apply.
    */
   private async foldSharedSecrets(accountId: AccountId, plan: IdentityFormatPlan): Promise<void> {
-    for (const merge of plan.merged) {
-      const members = [merge.into, ...merge.from].map((user) => user.id);
-      const all = await this.merges.authenticatorsOf(accountId, members);
-      const bySecret = new Map<string, MergeableAuthenticator[]>();
-      for (const authenticator of all) {
-        const key = this.secretKeyOf(authenticator);
-        bySecret.set(key, [...(bySecret.get(key) ?? []), authenticator]);
-      }
-      for (const same of bySecret.values()) {
-        if (new Set(same.map((a) => a.userId)).size < 2) continue;
-        const kept = same.find((a) => a.userId === merge.into.id) ?? same[0];
-        await this.merges.foldAuthenticators(
-          accountId,
-          kept.id,
-          {
-            lastTimeStep: latest(same.map((a) => a.lastTimeStep)),
-            hotpCounter: latest(same.map((a) => a.hotpCounter)),
-            disabled: same.some((a) => a.disabled),
-          },
-          same.filter((a) => a !== kept).map((a) => a.id),
-        );
-      }
+    if (plan.merged.length === 0) return;
+    const survivorOf = new Map<string, string>();
+    for (const merge of plan.merged) for (const user of [merge.into, ...merge.from]) survivorOf.set(user.id, merge.into.id);
+    const bySecret = new Map<string, MergeableAuthenticator[]>();
+    for (const authenticator of await this.merges.authenticatorsOf(accountId, [...survivorOf.keys()])) {
+      const key = `${survivorOf.get(authenticator.userId)}:${this.secretKeyOf(authenticator)}`;
+      bySecret.set(key, [...(bySecret.get(key) ?? []), authenticator]);
     }
+    const folds: AuthenticatorFold[] = [];
+    for (const same of bySecret.values()) {
+      if (new Set(same.map((a) => a.userId)).size < 2) continue;
+      const survivor = survivorOf.get(same[0].userId);
+      const kept = same.find((a) => a.userId === survivor) ?? same[0];
+      folds.push({
+        kept: kept.id,
+        lastTimeStep: latest(same.map((a) => a.lastTimeStep)),
+        hotpCounter: latest(same.map((a) => a.hotpCounter)),
+        disabled: same.some((a) => a.disabled),
+        dropped: same.filter((a) => a !== kept).map((a) => a.id),
+      });
+    }
+    await this.merges.foldAuthenticators(accountId, folds);
   }
 
   /** TOTP kinds share their time steps (an app and a token of one secret give the same codes); HOTP counts apart. */

@@ -76,6 +76,18 @@ const STEPS = `unnest($2::uuid[], $3::uuid[], $4::int[]) AS m(merged, survivor, 
  * the account first and touches only that account's rows. The caller takes the locks first
  * (`lockAccount`, then `lockUsers`), in the order the rest of the code takes them.
  */
+/** One secret's copies among merged users: the one kept with the state of all of them, and the ones dropped. */
+export interface AuthenticatorFold {
+  kept: string;
+  lastTimeStep: string | null;
+  hotpCounter: string | null;
+  disabled: boolean;
+  dropped: string[];
+}
+
+/** A user's fields as the apply leaves them. */
+export type UserAfterApply = Pick<MergeableUser, 'id' | 'identity' | 'name' | 'email' | 'isLocked' | 'lastLogin'>;
+
 export class UserMergesRepository {
   constructor(private readonly db: Db) {}
 
@@ -196,20 +208,28 @@ export class UserMergesRepository {
   }
 
   /**
-   * One secret held twice becomes one authenticator: `kept` takes the latest spent step and counter
-   * of all of them and stays disabled if any was (a copy must not undo a disabling), the others go.
+   * Each secret held twice becomes one authenticator: `kept` takes the latest spent step and counter
+   * of all of its copies and stays disabled if any was (a copy must not undo a disabling), the others
+   * go. Two statements whatever the number of folds.
    */
-  async foldAuthenticators(
-    accountId: AccountId,
-    kept: string,
-    state: { lastTimeStep: string | null; hotpCounter: string | null; disabled: boolean },
-    dropped: readonly string[],
-  ): Promise<void> {
+  async foldAuthenticators(accountId: AccountId, folds: readonly AuthenticatorFold[]): Promise<void> {
+    if (folds.length === 0) return;
     await this.query(
-      `UPDATE authenticators SET last_time_step = $3::bigint, hotp_counter = $4::bigint, disabled = $5 WHERE account_id = $1 AND id = $2`,
-      [accountId, kept, state.lastTimeStep, state.hotpCounter, state.disabled],
+      `UPDATE authenticators a SET last_time_step = f.last_time_step, hotp_counter = f.hotp_counter, disabled = f.disabled
+         FROM unnest($2::uuid[], $3::bigint[], $4::bigint[], $5::boolean[]) AS f(id, last_time_step, hotp_counter, disabled)
+        WHERE a.account_id = $1 AND a.id = f.id`,
+      [
+        accountId,
+        folds.map((fold) => fold.kept),
+        folds.map((fold) => fold.lastTimeStep),
+        folds.map((fold) => fold.hotpCounter),
+        folds.map((fold) => fold.disabled),
+      ],
     );
-    await this.query(`DELETE FROM authenticators WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, [...dropped]]);
+    await this.query(`DELETE FROM authenticators WHERE account_id = $1 AND id = ANY($2::uuid[])`, [
+      accountId,
+      folds.flatMap((fold) => fold.dropped),
+    ]);
   }
 
   /** Everything keyed by the merged users moves to their survivors (see USER_ID_TABLES), before the merged users are deleted. */
@@ -280,15 +300,23 @@ export class UserMergesRepository {
     await this.query(`DELETE FROM users WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, [...userIds]]);
   }
 
-  /** A survivor's (or a renamed user's) fields after the merge. */
-  async updateUser(
-    accountId: AccountId,
-    userId: string,
-    values: Pick<MergeableUser, 'identity' | 'name' | 'email' | 'isLocked' | 'lastLogin'>,
-  ): Promise<void> {
+  /** The survivors' and renamed users' fields after the apply, in one statement. */
+  async updateUsers(accountId: AccountId, users: readonly UserAfterApply[]): Promise<void> {
+    if (users.length === 0) return;
     await this.query(
-      `UPDATE users SET identity = $3, name = $4, email = $5, is_locked = $6, last_login = $7 WHERE account_id = $1 AND id = $2`,
-      [accountId, userId, values.identity, values.name, values.email, values.isLocked, values.lastLogin],
+      `UPDATE users u SET identity = v.identity, name = v.name, email = v.email, is_locked = v.is_locked, last_login = v.last_login
+         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::timestamptz[])
+              AS v(id, identity, name, email, is_locked, last_login)
+        WHERE u.account_id = $1 AND u.id = v.id`,
+      [
+        accountId,
+        users.map((user) => user.id),
+        users.map((user) => user.identity),
+        users.map((user) => user.name),
+        users.map((user) => user.email),
+        users.map((user) => user.isLocked),
+        users.map((user) => user.lastLogin),
+      ],
     );
   }
 }
