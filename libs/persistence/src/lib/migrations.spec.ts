@@ -29,6 +29,7 @@ describe('migrations', () => {
         'IpLists1764800000000',
         'AccessRequestBypassed1764800000001',
         'AccountIdentityFormat1764900000000',
+        'AccessRequestsUser1764950000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -72,6 +73,7 @@ describe('migrations', () => {
         'token_signing_keys_one_active',
         'ip_lists_account_name',
         'ip_list_resources_resource',
+        'access_requests_user',
       ]) {
         expect(indexNames).toContain(expected);
       }

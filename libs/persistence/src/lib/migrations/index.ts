@@ -17,6 +17,7 @@ import { DropWrongCodeStreaksLocked1764750000001 } from './1764750000001-drop-wr
 import { IpLists1764800000000 } from './1764800000000-ip-lists';
 import { AccessRequestBypassed1764800000001 } from './1764800000001-access-request-bypassed';
 import { AccountIdentityFormat1764900000000 } from './1764900000000-account-identity-format';
+import { AccessRequestsUser1764950000000 } from './1764950000000-access-requests-user';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -39,4 +40,5 @@ export const ALL_MIGRATIONS = [
   IpLists1764800000000,
   AccessRequestBypassed1764800000001,
   AccountIdentityFormat1764900000000,
+  AccessRequestsUser1764950000000,
 ];
