@@ -31,6 +31,14 @@ describe('secrets scan: matching', () => {
     }
   });
 
+  it("leaves a code in a log line's request url to the client that sent it, and still finds it elsewhere in the line and keys in the url", () => {
+    expect(scan({ t: 'log', text: '{"method":"GET","url":"/access/enroll/492039","statusCode":404}' })).toEqual([]);
+    expect(scan({ t: 'log', text: '{"url":"/access/x?a=\\"492039","statusCode":404}' })).toEqual([]);
+    expect(scan({ t: 'log', text: '{"url":"/access/enroll/x","msg":"code 492039"}' })).toEqual(['log code']);
+    expect(scan({ t: 'error-body', text: '{"url":"/access/enroll/492039"}' })).toEqual(['error-body code']);
+    expect(scan({ t: 'log', text: `{"url":"/x?k=${binaryForms(key)[0]}"}` })).toEqual(['log otp-key']);
+  });
+
   it('allows an enrollment token in a mail only', () => {
     const link = 'https://2fa.test/access/enroll/Zt3oQ1y7Lr0bX2kq9wUvPe4sNd8aHc6mJf5iTg1oRpA';
     expect(scan({ t: 'mail', text: link })).toEqual([]);
