@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { formatIpAddress, parseIpAddress } from '@twofold/domain';
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is written as `10.0.0.1`. */
 function normalize(address: string): string {
@@ -56,18 +57,12 @@ export class ClientAddressResolver {
  * IPv6 address's /64 network. One host
  * is handed a whole /64 (SLAAC, privacy addresses), so counting exact IPv6 addresses would give an
  * attacker 2^64 fresh budgets (issue 13, finding 8). An IPv4-mapped IPv6 address counts as its IPv4.
+ * Parsed by the IP lists' parser (libs/domain ip-lists.ts), so both see one address alike.
  */
 export function addressNetworkOf(ip: string): string {
-  const address = ip.split('%')[0].toLowerCase();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
-  if (mapped) return mapped[1];
-  if (isIP(address) !== 6) return address;
-  const [head, tail] = address.split('::');
-  const groups = (text: string | undefined) => (text ? text.split(':') : []);
-  const width = (list: string[]) => list.reduce((sum, group) => sum + (group.includes('.') ? 2 : 1), 0);
-  const left = groups(head);
-  const right = groups(tail);
-  const zeros = tail === undefined ? [] : Array<string>(8 - width(left) - width(right)).fill('0');
-  const network = [...left, ...zeros, ...right].slice(0, 4).map((group) => parseInt(group, 16).toString(16));
+  const address = parseIpAddress(ip);
+  if (!address) return ip.split('%')[0].toLowerCase();
+  if (address.family === 4) return formatIpAddress(address);
+  const network = [0, 1, 2, 3].map((i) => ((address.bytes[2 * i] << 8) | address.bytes[2 * i + 1]).toString(16));
   return `${network.join(':')}::/64`;
 }
