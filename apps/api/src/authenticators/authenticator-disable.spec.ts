@@ -1,6 +1,7 @@
 import { generateTotp } from '@twofold/otp';
 import { AuthenticatorEntity } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
+import { journalOfToday } from '../testing/journal-of-today';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
 /** 20 bytes, the RFC 6238 test key, and another one */
@@ -8,13 +9,6 @@ const KEY_HEX = '3132333435363738393031323334353637383930';
 const OTHER_KEY_HEX = '0102030405060708090a0b0c0d0e0f1011121314';
 const KEY = Buffer.from(KEY_HEX, 'hex');
 const OTHER_KEY = Buffer.from(OTHER_KEY_HEX, 'hex');
-
-interface JournalEvent {
-  object: string;
-  action: string;
-  success: boolean;
-  additionalFields: Record<string, string>;
-}
 
 /** Issue 14: POST /users/{id}/authenticators/{type}/{authenticatorid}/disable and /enable, and what they do to access. */
 describe('disabling an authenticator (issue 14)', () => {
@@ -44,14 +38,7 @@ describe('disabling an authenticator (issue 14)', () => {
       }
       return { userId: user.id, ids };
     };
-    const journal = async (): Promise<JournalEvent[]> => {
-      const saved = t.clock.now();
-      t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
-      const res = await http.get(`/journal?eventDate=2026-05-20&limit=1000&object=Authenticator`);
-      t.clock.set(saved);
-      expect(res.status).toBe(200);
-      return res.body.model.data;
-    };
+    const journal = () => journalOfToday(t, authorization, 'object=Authenticator');
     const ra = async (body: object) => {
       const res = await t.http().post('/access/requests/ra').set('Authorization', resource.authorization).send(body);
       expect(res.status).toBe(200);

@@ -1,12 +1,5 @@
+import { journalOfToday } from '../testing/journal-of-today';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
-
-interface JournalEvent {
-  object: string;
-  action: string;
-  subject: string;
-  success: boolean;
-  additionalFields: Record<string, string>;
-}
 
 /** Issue 14: GET/POST/PUT/DELETE /ip-lists, their validation, journal and account scoping. */
 describe('IP lists API (issue 14)', () => {
@@ -37,14 +30,7 @@ describe('IP lists API (issue 14)', () => {
           .send(body as object),
       delete: (path: string) => t.http().delete(path).set('Authorization', authorization),
     };
-    const journal = async (): Promise<JournalEvent[]> => {
-      const saved = t.clock.now();
-      t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
-      const res = await http.get('/journal?eventDate=2026-05-20&limit=1000&object=IpList');
-      t.clock.set(saved);
-      expect(res.status).toBe(200);
-      return res.body.model.data;
-    };
+    const journal = () => journalOfToday(t, authorization, 'object=IpList');
     return { account, apiKey, vpn, portal, http, journal };
   }
 

@@ -10,9 +10,10 @@ export interface JournalEventBody {
 
 /**
  * The journal of TEST_NOW's day, as a client reads it: the journal only serves past days, so the
- * clock steps one day ahead for the read and back afterwards.
+ * clock steps one day ahead for the read and back to where it was afterwards.
  */
 export async function journalOfToday(t: TestApp, authorization: string, query = ''): Promise<JournalEventBody[]> {
+  const before = t.clock.now();
   t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
   try {
     const res = await t
@@ -22,6 +23,6 @@ export async function journalOfToday(t: TestApp, authorization: string, query = 
     if (res.status !== 200) throw new Error(`journal read failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.model.data as JournalEventBody[];
   } finally {
-    t.clock.set(TEST_NOW);
+    t.clock.set(before);
   }
 }
