@@ -1,6 +1,7 @@
 import { AccountId, IdentityFormat } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { UserSource } from '../entities';
+import { USER_COLUMNS, UserRow } from './user-row';
 
 /**
  * Every table with a `user_id` column, and what renaming and merging users to an identity format
@@ -57,17 +58,6 @@ export interface IdentityMove {
   toIdentity: string;
 }
 
-interface UserRow {
-  id: string;
-  identity: string;
-  name: string | null;
-  email: string | null;
-  is_locked: boolean;
-  source: UserSource;
-  created_at: Date;
-  last_login: Date | null;
-}
-
 /** The unnest of MergeSteps as `m(merged, survivor, rank)`: its parameters are $2, $3, $4. */
 const STEPS = `unnest($2::uuid[], $3::uuid[], $4::int[]) AS m(merged, survivor, rank)`;
 
@@ -116,10 +106,7 @@ export class UserMergesRepository {
 
   /** The account's users without locks: what the plan is first made of. */
   async users(accountId: AccountId): Promise<MergeableUser[]> {
-    const rows: UserRow[] = await this.query(
-      `SELECT id, identity, name, email, is_locked, source, created_at, last_login FROM users WHERE account_id = $1`,
-      [accountId],
-    );
+    const rows: UserRow[] = await this.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1`, [accountId]);
     return rows.map(userOfRow);
   }
 
@@ -163,11 +150,9 @@ export class UserMergesRepository {
    * apply and finds the renamed user.
    */
   async lockUsers(accountId: AccountId): Promise<MergeableUser[]> {
-    const rows: UserRow[] = await this.query(
-      `SELECT id, identity, name, email, is_locked, source, created_at, last_login FROM users
-        WHERE account_id = $1 ORDER BY id FOR UPDATE`,
-      [accountId],
-    );
+    const rows: UserRow[] = await this.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 ORDER BY u.id FOR UPDATE`, [
+      accountId,
+    ]);
     return rows.map(userOfRow);
   }
 

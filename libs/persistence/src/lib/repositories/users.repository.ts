@@ -1,6 +1,7 @@
 import { AccountId, CodeLockoutScope, Page } from '@twofold/domain';
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
+import { USER_COLUMNS, UserRow } from './user-row';
 import {
   AuthenticatorEntity,
   AuthenticatorKind,
@@ -39,22 +40,6 @@ export interface CodeLockoutRecord {
   failures: number;
   lockedUntil: Date;
   resourceName: string | null;
-}
-
-/** The columns of a `UserRow`, read from `users` under the alias `u` by every hand-written statement. */
-const USER_COLUMNS = 'u.id, u.account_id, u.identity, u.name, u.email, u.is_locked, u.source, u.created_at, u.last_login';
-
-/** A users row as PostgreSQL returns it to hand-written queries. */
-interface UserRow {
-  id: string;
-  account_id: string;
-  identity: string;
-  name: string | null;
-  email: string | null;
-  is_locked: boolean;
-  source: UserSource;
-  created_at: Date;
-  last_login: Date | null;
 }
 
 interface AuthenticatorJson {
