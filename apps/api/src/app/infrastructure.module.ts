@@ -14,6 +14,7 @@ import {
   GroupsRepository,
   IpListsRepository,
   JournalRepository,
+  RefreshedTokensRepository,
   ResourcesRepository,
   SecretCipher,
   TokenSigningKeysRepository,
@@ -59,6 +60,7 @@ const REPOSITORIES = [
   TokenSigningKeysRepository,
   WrongCodeStreaksRepository,
   UserMergesRepository,
+  RefreshedTokensRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -29,6 +29,8 @@ export const TOKEN_REFUSALS = {
   signature: 'The access token signature is invalid.',
   expired: 'The access token has expired.',
   notOurs: 'The access token was not issued to this resource.',
+  otherFormat: "The access token is not in the resource's token format.",
+  notIssued: 'The access token was not issued by this service.',
   invalid: 'The access token is invalid.',
 } as const;
 
@@ -64,9 +66,13 @@ export class AccessTokensService {
   }
 
   /**
-   * A token we issued to this resource, valid at `now`: HS256 under the resource's secret or RS256
-   * under one of our published keys (whatever the resource's format is today), `iss` our issuer,
-   * `aud` the resource's key. Only these two algorithms are ever accepted (never `none`).
+   * A token signed for this resource, valid at `now`, in the resource's current format only: HS256
+   * under the resource's secret for JwtHS256, RS256 under one of our published keys for JwtRS256 (a
+   * token of the other format is refused, never converted: an HS256 token can be made by whoever
+   * holds the resource's secret, and must not come back signed by the service's key). `iss` our
+   * issuer, `aud` the resource's key. Only these two algorithms are ever accepted (never `none`).
+   * The signature proves who signed, not that the service granted anything: callers that trust a
+   * token as a grant check its `jti` against the grants recorded.
    */
   async verify(resource: ResourceEntity, token: string, now: Date): Promise<TokenCheck> {
     if (token.length === 0 || token.length > ACCESS_TOKEN_MAX_CHARS) return refused('malformed');
@@ -79,6 +85,7 @@ export class AccessTokensService {
     }
     let algorithm: 'HS256' | 'RS256';
     let key: Uint8Array | CryptoKey | null;
+    if ((alg === 'HS256' || alg === 'RS256') && alg !== algorithmOf(resource)) return refused('otherFormat');
     if (alg === 'HS256') {
       algorithm = alg;
       key = this.resourceSecret(resource);
@@ -113,6 +120,10 @@ export class AccessTokensService {
   private resourceSecret(resource: ResourceEntity): Uint8Array {
     return new TextEncoder().encode(this.cipher.decryptText('resource.api-secret', resource.apiSecretEnc));
   }
+}
+
+function algorithmOf(resource: ResourceEntity): 'HS256' | 'RS256' {
+  return resource.tokenFormat === 'JwtRS256' ? 'RS256' : 'HS256';
 }
 
 function refused(reason: keyof typeof TOKEN_REFUSALS): TokenCheck {

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, formatIdentity } from '@twofold/domain';
-import { ResourcesRepository, UsersRepository } from '@twofold/persistence';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  authenticationMethodsOfGrant,
+  Clock,
+  formatIdentity,
+  IdentityFormat,
+  REFRESHED_TOKEN_TTL_SECONDS,
+  refreshRefusal,
+} from '@twofold/domain';
+import { RefreshedTokensRepository, ResourcesRepository, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../app/tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { ModelEnvelope, ok, refused } from '../http/envelope';
@@ -15,10 +23,16 @@ export const REFRESH_REFUSALS = {
 } as const;
 
 /**
- * POST /token/refresh (CONTRACT §8.10): a valid, unexpired token issued to the calling resource
- * becomes a new one with the same `sub` and claims, a new `jti`, `iat` and `exp`, in the resource's
- * current token format. Every refusal is a 200 `{model: null, success: false, message}` (§8.1): the
- * clients read any other status as an outage. The token is never logged nor echoed.
+ * POST /token/refresh: a valid, unexpired token issued to the calling resource becomes a new one with
+ * the same `sub` and claims, a new `jti`, `iat` and `exp`. Every refusal is a 200 `{model: null,
+ * success: false, message}`: the clients read any other status as an outage. The token is never
+ * logged nor echoed.
+ *
+ * Only tokens the service issued are refreshed: in the resource's current format (never converted),
+ * and whose `jti` names a grant the service recorded for this resource (the Granted access request, or
+ * a token refreshed from it) with the newest token of that grant still alive. The new token's claims
+ * and `amr` are the grant's, not the presented token's: an HS256 token can be signed by anyone holding
+ * the resource's secret, and its word alone must not become a token the service vouches for.
  */
 @Injectable()
 export class TokenRefreshService {
@@ -26,6 +40,7 @@ export class TokenRefreshService {
     private readonly tokens: AccessTokensService,
     private readonly resources: ResourcesRepository,
     private readonly users: UsersRepository,
+    private readonly refreshedTokens: RefreshedTokensRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -36,18 +51,45 @@ export class TokenRefreshService {
     const now = this.clock.now();
     const check = await this.tokens.verify(resource, command.accessToken, now);
     if (!check.valid) return refused(check.reason);
+    const jti = check.payload.jti;
+    const grant =
+      typeof jti === 'string' ? await this.refreshedTokens.grantOf(principal.accountId, resource.id, jti, ACCESS_TOKEN_TTL_SECONDS) : null;
+    if (!grant) return refused(TOKEN_REFUSALS.notIssued);
     // a session is not extended past a lock or the user's removal
-    // a token issued before the account's identity format was applied names the user as it was then
-    const sub = formatIdentity(principal.identityFormat, check.payload.sub) ?? check.payload.sub;
-    const user = await this.users.findByIdentity(principal.accountId, sub);
-    if (!user) return refused(REFRESH_REFUSALS.userGone);
-    if (user.isLocked) return refused(REFRESH_REFUSALS.userLocked);
-    // how the user was authenticated does not change by refreshing: the token keeps its `amr`
-    const amr = Array.isArray(check.payload.amr)
-      ? check.payload.amr.filter((method): method is string => typeof method === 'string')
-      : undefined;
-    // `sub` is the user's stored identity (issue 14): the same as before unless the user was renamed since
-    const token = await this.tokens.sign(resource, { identity: user.identity, jti: randomUUID(), claims: check.payload, now, amr });
+    const user = grant.userId ? await this.users.findById(principal.accountId, grant.userId) : null;
+    const format = principal.identityFormat;
+    const refusal = refreshRefusal(
+      {
+        user: user && { identity: inFormat(format, user.identity), isLocked: user.isLocked },
+        requestIdentity: inFormat(format, grant.identity),
+        bypassed: grant.bypassed,
+        tokenExpiresAt: new Date(grant.tokenExpiresAt),
+      },
+      inFormat(format, check.payload.sub),
+      now,
+    );
+    if (refusal === 'notIssued') return refused(TOKEN_REFUSALS.notIssued);
+    if (refusal === 'userGone' || !user) return refused(REFRESH_REFUSALS.userGone);
+    if (refusal === 'userLocked') return refused(REFRESH_REFUSALS.userLocked);
+    const refreshed = { jti: randomUUID(), resourceId: resource.id, requestId: grant.requestId };
+    await this.refreshedTokens.record(
+      principal.accountId,
+      { ...refreshed, expiresAt: new Date(now.getTime() + REFRESHED_TOKEN_TTL_SECONDS * 1000) },
+      now,
+    );
+    // `sub` is the user's stored identity: the same as before unless the user was renamed since
+    const token = await this.tokens.sign(resource, {
+      identity: user.identity,
+      jti: refreshed.jti,
+      claims: grant.claims ?? {},
+      now,
+      amr: authenticationMethodsOfGrant(grant),
+    });
     return ok(token);
   }
+}
+
+/** A token or request made before the account's identity format was applied names the user as it was then. */
+function inFormat(format: IdentityFormat, identity: string): string {
+  return formatIdentity(format, identity) ?? identity;
 }

@@ -1,6 +1,7 @@
 import { AccountId, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
-import { generateTokenSigningKey, ResourceEntity, TokenSigningKeysRepository } from '@twofold/persistence';
+import { AccessRequestsRepository, generateTokenSigningKey, ResourceEntity, TokenSigningKeysRepository } from '@twofold/persistence';
 import { newResource, newUser } from '@twofold/persistence/testing';
+import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { AccessTokensService } from './access-tokens.service';
@@ -40,13 +41,33 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
       .post('/token/refresh')
       .set('Authorization', resource.authorization)
       .send(body as object);
-  /** a token as the access page signs it, now */
-  const issue = (
-    resource: { resource: ResourceEntity },
-    identity: string,
-    claims: Record<string, unknown> = {},
-    jti = '6f1c1f37-2d58-4b8f-9f4e-0a3d0e7c9a11',
-  ) => signer.sign(resource.resource, { identity, jti, claims, now: t.clock.now() });
+  /** a Granted access request of the resource, recorded now as the access page records it */
+  const grant = async (resource: { resource: ResourceEntity }, identity: string, claims: Record<string, unknown>, bypassed = false) => {
+    const user = await t.db.manager().query(`SELECT id FROM users WHERE account_id = $1 AND identity = $2`, [accountId, identity]);
+    return new AccessRequestsRepository(t.db).insertDecided(accountId, {
+      resourceId: resource.resource.id,
+      channel: 'page',
+      userId: user[0]?.id ?? null,
+      identity,
+      email: null,
+      phone: null,
+      language: 'en',
+      claims,
+      callbackAction: 'https://app.example/callback',
+      callbackTarget: '_self',
+      createdAt: t.clock.now(),
+      status: 'Granted',
+      failedAttempts: 0,
+      grantedAt: t.clock.now(),
+      authenticator: bypassed ? null : 'Totp',
+      bypassed,
+    });
+  };
+  /** a token as the access page signs it for a request it granted now */
+  const issue = async (resource: { resource: ResourceEntity }, identity: string, claims: Record<string, unknown> = {}) => {
+    const jti = await grant(resource, identity, claims);
+    return signer.sign(resource.resource, { identity, jti, claims, now: t.clock.now(), amr: ['otp'] });
+  };
   const hsVerify = (token: string, resource: { apiKey: string; apiSecret: string }) =>
     jwtVerify(token, new TextEncoder().encode(resource.apiSecret), {
       algorithms: ['HS256'],
@@ -80,6 +101,7 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
       aud: hs.apiKey,
       sub: 'ann',
       jti: expect.stringMatching(UUID),
+      amr: ['otp'],
       iat,
       exp: iat + 3600,
     });
@@ -136,7 +158,7 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
     expect(key.kid).not.toBe(oldKid);
   });
 
-  it('signs in the resource’s current format: a JwtHS256 token of a resource switched to JwtRS256 comes back as RS256', async () => {
+  it('refuses a token of the other format after a switch: a JwtHS256 token of a resource switched to JwtRS256 is never converted', async () => {
     const switching = await newResource(t.db, t.cipher, accountId, 'Switching');
     const old = await issue(switching, 'ann', { uid: 5 });
     const put = await t
@@ -145,11 +167,108 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
       .set('Authorization', accountAuth)
       .send({ name: 'Switching', tokenFormat: 'JwtRS256' });
     expect(put.body.model.tokenFormat).toBe('JwtRS256');
-    const res = await refresh(switching, { AccessToken: old });
-    expect(res.body.success).toBe(true);
-    expect(decodeProtectedHeader(res.body.model).alg).toBe('RS256');
-    const { payload } = await jwtVerify(res.body.model, await jwks(), { audience: switching.apiKey, currentDate: t.clock.now() });
-    expect(payload).toMatchObject({ sub: 'ann', uid: 5 });
+    await expectRefused(await refresh(switching, { AccessToken: old }), /token format/);
+    // and an RS256 token of the service's key for a resource back on JwtHS256
+    const back = await newResource(t.db, t.cipher, accountId, 'Back', { tokenFormat: 'JwtRS256' });
+    const rsToken = await issue(back, 'ann');
+    await t.http().put(`/resources/${back.resource.id}`).set('Authorization', accountAuth).send({ name: 'Back', tokenFormat: 'JwtHS256' });
+    await expectRefused(await refresh(back, { AccessToken: rsToken }), /token format/);
+  });
+
+  describe('only tokens the service issued, for a grant it recorded', () => {
+    /** what a resource's secret holder can sign by itself */
+    const selfSigned = (resource: { apiKey: string; apiSecret: string }, payload: Record<string, unknown>) =>
+      new SignJWT({
+        iss: 'http://twofold.test',
+        aud: resource.apiKey,
+        iat: Math.floor(t.clock.now().getTime() / 1000),
+        exp: Math.floor(t.clock.now().getTime() / 1000) + 3600,
+        ...payload,
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(new TextEncoder().encode(resource.apiSecret));
+
+    it('refuses an HS256 token signed with the secret of a JwtRS256 resource: no RS256 token comes back', async () => {
+      // the attack: the resource's secret signs any sub, amr and claims; refresh must not turn it into a token of the service's key
+      const forged = await selfSigned(rs, { sub: 'ann', amr: ['otp'], role: 'admin', jti: randomUUID() });
+      const res = await refresh(rs, { AccessToken: forged });
+      await expectRefused(res, /token format/);
+      expect(JSON.stringify(res.body)).not.toContain('eyJ');
+    });
+
+    it('refuses a self-signed HS256 token whose jti names no grant, or another resource’s grant', async () => {
+      await expectRefused(
+        await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'ann', jti: randomUUID() }) }),
+        /not issued by this service/,
+      );
+      await expectRefused(await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'ann' }) }), /not issued by this service/);
+      await expectRefused(
+        await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'ann', jti: 'not-a-uuid' }) }),
+        /not issued by this service/,
+      );
+      const theirs = await grant(otherHs, 'ann', {});
+      await expectRefused(
+        await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'ann', jti: theirs }) }),
+        /not issued by this service/,
+      );
+    });
+
+    it('refuses a real grant’s jti under another sub, and a request that was not granted', async () => {
+      const annGrant = await grant(hs, 'ann', {});
+      await expectRefused(
+        await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'bob', jti: annGrant }) }),
+        /not issued by this service/,
+      );
+      const denied = await new AccessRequestsRepository(t.db).insertDecided(accountId, {
+        resourceId: hs.resource.id,
+        channel: 'page',
+        userId: null,
+        identity: 'ann',
+        email: null,
+        phone: null,
+        language: 'en',
+        claims: null,
+        callbackAction: null,
+        callbackTarget: null,
+        createdAt: t.clock.now(),
+        status: 'Denied',
+        failedAttempts: 5,
+        grantedAt: null,
+        authenticator: null,
+      });
+      await expectRefused(
+        await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'ann', jti: denied }) }),
+        /not issued by this service/,
+      );
+    });
+
+    it('keeps the grant’s claims and amr, not the ones a self-signed token carries', async () => {
+      const bypassGrant = await grant(hs, 'ann', { uid: 3 }, true);
+      const forged = await selfSigned(hs, { sub: 'ann', jti: bypassGrant, amr: ['otp'], uid: 999, role: 'admin' });
+      const res = await refresh(hs, { AccessToken: forged });
+      expect(res.body.success).toBe(true);
+      const { payload } = await hsVerify(res.body.model, hs);
+      expect(payload['amr']).toEqual(['bypass']);
+      expect(payload['uid']).toBe(3);
+      expect(payload['role']).toBeUndefined();
+    });
+
+    it('refuses a grant whose token has expired, even presented in a token that says otherwise', async () => {
+      const old = await grant(hs, 'ann', {});
+      t.clock.advance(3600 * 1000);
+      await expectRefused(await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'ann', jti: old }) }), /not issued by this service/);
+    });
+
+    it('follows a chain of refreshes, each new jti recorded, to the grant', async () => {
+      let token = await issue(rs, 'bob', { uid: 11 });
+      for (let round = 0; round < 3; round++) {
+        t.clock.advance(50 * 60_000);
+        const res = await refresh(rs, { AccessToken: token });
+        expect(res.body.success).toBe(true);
+        token = res.body.model;
+        expect(decodeJwt(token)).toMatchObject({ sub: 'bob', uid: 11, amr: ['otp'] });
+      }
+    });
   });
 
   it('refuses an expired token with 200 success:false', async () => {
@@ -163,9 +282,9 @@ describe('POST /token/refresh (CONTRACT §8.10)', () => {
   it("refuses another resource's token, HS256 or RS256 (the same RSA key signs them: the audience decides)", async () => {
     await expectRefused(await refresh(hs, { AccessToken: await issue(otherHs, 'ann') }));
     await expectRefused(await refresh(rs, { AccessToken: await issue(otherRs, 'ann') }), /not issued to this resource/);
-    await expectRefused(await refresh(hs, { AccessToken: await issue(otherRs, 'ann') }), /not issued to this resource/);
+    await expectRefused(await refresh(hs, { AccessToken: await issue(otherRs, 'ann') }), /token format/);
     const foreign = await t.newAccount();
-    const theirs = await t.newResource(foreign.account.id);
+    const theirs = await newResource(t.db, t.cipher, foreign.account.id, 'Their portal', { tokenFormat: 'JwtRS256' });
     await expectRefused(await refresh(theirs, { AccessToken: await issue(rs, 'ann') }), /not issued to this resource/);
   });
 

@@ -15,3 +15,4 @@ export * from './access-request-rates.repository';
 export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';
 export * from './ip-lists.repository';
 export * from './user-merges.repository';
+export * from './refreshed-tokens.repository';
