@@ -5,6 +5,7 @@ import {
   AccessRequestRatesRepository,
   AccessRequestsRepository,
   AccountsRepository,
+  ApiKeysRepository,
   UserMergesRepository,
   AdministratorsRepository,
   AuthFailuresRepository,
@@ -61,6 +62,7 @@ const REPOSITORIES = [
   WrongCodeStreaksRepository,
   UserMergesRepository,
   RefreshedTokensRepository,
+  ApiKeysRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */
@@ -102,9 +104,9 @@ export class InfrastructureModule {
       CredentialsChangeListener,
       {
         provide: ApiCredentialsVerifier,
-        useFactory: (a: AccountsRepository, r: ResourcesRepository, c: SecretCipher, cache: VerifiedCredentialsCache) =>
-          new ApiCredentialsVerifier(a, r, c, cache),
-        inject: [AccountsRepository, ResourcesRepository, SecretCipher, VerifiedCredentialsCache],
+        useFactory: (keys: ApiKeysRepository, c: SecretCipher, cache: VerifiedCredentialsCache) =>
+          new ApiCredentialsVerifier(keys, c, cache),
+        inject: [ApiKeysRepository, SecretCipher, VerifiedCredentialsCache],
       },
     ];
     return { module: InfrastructureModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };

@@ -39,6 +39,8 @@ export class VerifiedCredentialsCache {
   /** The principal of a pair verified before, if it is still trusted; the secret is compared in constant time. */
   get<P extends Verified>(kind: P['kind'], key: string, secret: string): P | null {
     if (!this.listening) return null;
+    // digested before the lookup: a key held here and one that is not take the same work to miss
+    const presented = digest(secret);
     const id = `${kind}:${key}`;
     const entry = this.entries.get(id);
     if (!entry) return null;
@@ -46,7 +48,7 @@ export class VerifiedCredentialsCache {
       this.entries.delete(id);
       return null;
     }
-    return timingSafeEqual(entry.secretDigest, digest(secret)) ? (entry.principal as P) : null;
+    return timingSafeEqual(entry.secretDigest, presented) ? (entry.principal as P) : null;
   }
 
   /** Taken before a database lookup; `remember` stores its result only if no change came meanwhile. */

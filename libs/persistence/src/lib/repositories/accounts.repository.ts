@@ -18,11 +18,6 @@ export class AccountsRepository {
     return this.repo().findOneBy({ id: accountId });
   }
 
-  /** The authentication lookup: the key is the only thing known before the account is. */
-  findByApiKey(apiKey: string): Promise<AccountEntity | null> {
-    return this.repo().findOneBy({ apiKey });
-  }
-
   list(): Promise<AccountEntity[]> {
     return this.repo().find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }

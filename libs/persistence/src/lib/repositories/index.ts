@@ -16,3 +16,4 @@ export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';
 export * from './ip-lists.repository';
 export * from './user-merges.repository';
 export * from './refreshed-tokens.repository';
+export * from './api-keys.repository';

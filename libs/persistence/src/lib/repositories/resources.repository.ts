@@ -31,26 +31,6 @@ export class ResourcesRepository {
     return this.repo().findOneBy({ accountId, id });
   }
 
-  /** The authentication lookup for access requests: the key is all that is known beforehand. */
-  findByApiKey(apiKey: string): Promise<ResourceEntity | null> {
-    return this.repo().findOneBy({ apiKey });
-  }
-
-  /**
-   * The authentication lookup, with what a resource's principal carries of its account: the identity
-   * format (issue 14), read by the same statement so that the hot paths pay no round trip for it.
-   */
-  async findByApiKeyWithAccount(apiKey: string): Promise<{ resource: ResourceEntity; identityFormat: IdentityFormat } | null> {
-    const { entities, raw } = await this.repo()
-      .createQueryBuilder('r')
-      .innerJoin(AccountEntity, 'a', 'a.id = r.account_id')
-      .addSelect('a.identity_format', 'account_identity_format')
-      .where('r.api_key = :apiKey', { apiKey })
-      .getRawAndEntities<{ account_identity_format: IdentityFormat }>();
-    if (!entities[0]) return null;
-    return { resource: entities[0], identityFormat: raw[0].account_identity_format };
-  }
-
   async rename(accountId: AccountId, id: string, name: string): Promise<void> {
     await this.repo().update({ accountId, id }, { name });
   }
