@@ -25,9 +25,53 @@ function algorithmOf(authenticator: AuthenticatorEntity): OtpAlgorithm {
 export type OtpCheck = { result: 'granted'; authenticator: AuthenticatorEntity } | { result: 'wrong' } | { result: 'replayed' };
 
 /**
+ * The user's authenticators that hold one secret: codes of one key, whichever row they arrive through.
+ * The replay state (the last TOTP time step, the next HOTP counter) belongs to the secret, not to the
+ * row: the same key registered twice, or a copy moved back to its user, must not take each code once
+ * per row. The group's state is the furthest of its rows', and an accepted code is spent on all of them.
+ */
+interface SecretGroup {
+  /** the row that answers for the group: the first enrolled */
+  authenticator: AuthenticatorEntity;
+  ids: string[];
+  secret: Buffer;
+  hotp: boolean;
+  algorithm: OtpAlgorithm;
+  /** HOTP: the furthest next-expected counter of the rows */
+  hotpCounter: number;
+  /** TOTP: the latest time step spent on any row, or null */
+  lastTimeStep: number | null;
+}
+
+function secretGroups(cipher: SecretCipher, authenticators: readonly AuthenticatorEntity[]): SecretGroup[] {
+  const groups = new Map<string, SecretGroup>();
+  const enrolledFirst = [...authenticators].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  for (const authenticator of enrolledFirst) {
+    const secret = cipher.decrypt('authenticator.secret', authenticator.secretEnc as Buffer);
+    const hotp = authenticator.kind === 'HotpToken';
+    const algorithm = algorithmOf(authenticator);
+    // TOTP kinds (the app and TOTP tokens) run the same clock: one key is one sequence of codes for both
+    const family = hotp ? `hotp:${algorithm}` : 'totp';
+    const key = `${family}:${secret.toString('hex')}`;
+    const counter = Number(authenticator.hotpCounter ?? 0);
+    const step = authenticator.lastTimeStep === null ? null : Number(authenticator.lastTimeStep);
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, { authenticator, ids: [authenticator.id], secret, hotp, algorithm, hotpCounter: counter, lastTimeStep: step });
+      continue;
+    }
+    group.ids.push(authenticator.id);
+    group.hotpCounter = Math.max(group.hotpCounter, counter);
+    if (step !== null) group.lastTimeStep = group.lastTimeStep === null ? step : Math.max(group.lastTimeStep, step);
+  }
+  return [...groups.values()];
+}
+
+/**
  * Checks a code against the user's OTP authenticators and spends it: a TOTP time step or HOTP counter
  * is accepted through the repository's conditional UPDATE, so one code is accepted once, whatever
- * the number of parallel requests or API processes.
+ * the number of parallel requests or API processes, and once per secret, whatever the number of the
+ * user's rows that hold it.
  */
 export async function acceptOtpCode(
   repository: AuthenticatorsRepository,
@@ -38,33 +82,19 @@ export async function acceptOtpCode(
 ): Promise<OtpCheck> {
   let replayed = false;
   if (!/^\d{6}$/.test(code)) return { result: 'wrong' };
-  for (const authenticator of otpAuthenticators(authenticators)) {
-    const secret = cipher.decrypt('authenticator.secret', authenticator.secretEnc as Buffer);
-    if (authenticator.kind === 'HotpToken') {
-      const result = verifyHotp({
-        secret,
-        code,
-        counter: Number(authenticator.hotpCounter ?? 0),
-        lookAhead: HOTP_LOOK_AHEAD,
-        algorithm: algorithmOf(authenticator),
-        digits: OTP_TOKEN_DIGITS,
-      });
-      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, authenticator.id, result.counter)))
+  for (const group of secretGroups(cipher, otpAuthenticators(authenticators))) {
+    const { authenticator, secret, algorithm } = group;
+    if (group.hotp) {
+      const counter = group.hotpCounter;
+      const result = verifyHotp({ secret, code, counter, lookAhead: HOTP_LOOK_AHEAD, algorithm, digits: OTP_TOKEN_DIGITS });
+      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, group.ids, result.counter)))
         return { result: 'granted', authenticator };
-      const counter = Number(authenticator.hotpCounter ?? 0);
       const spentFrom = Math.max(0, counter - HOTP_LOOK_AHEAD);
       // only on a refusal: was it a code of a counter already spent?
       replayed ||=
         result.valid ||
         (counter > 0 &&
-          verifyHotp({
-            secret,
-            code,
-            counter: spentFrom,
-            lookAhead: counter - 1 - spentFrom,
-            algorithm: algorithmOf(authenticator),
-            digits: OTP_TOKEN_DIGITS,
-          }).valid);
+          verifyHotp({ secret, code, counter: spentFrom, lookAhead: counter - 1 - spentFrom, algorithm, digits: OTP_TOKEN_DIGITS }).valid);
     } else {
       const result = verifyTotp({
         secret,
@@ -72,14 +102,14 @@ export async function acceptOtpCode(
         time: now.getTime(),
         window: TOTP_WINDOW_STEPS,
         digits: OTP_TOKEN_DIGITS,
-        afterTimeStep: authenticator.lastTimeStep === null ? undefined : Number(authenticator.lastTimeStep),
+        afterTimeStep: group.lastTimeStep ?? undefined,
       });
-      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, authenticator.id, result.timeStep)))
+      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, group.ids, result.timeStep)))
         return { result: 'granted', authenticator };
       // only on a refusal: a code of the window whose step was already spent
       replayed ||=
         result.valid ||
-        (authenticator.lastTimeStep !== null &&
+        (group.lastTimeStep !== null &&
           verifyTotp({ secret, code, time: now.getTime(), window: TOTP_WINDOW_STEPS, digits: OTP_TOKEN_DIGITS }).valid);
     }
   }

@@ -65,31 +65,35 @@ export class AuthenticatorsRepository {
 
   /**
    * Accepts a TOTP time step once: succeeds only when no step at or after it was accepted before for
-   * this authenticator. Returns false when another request got there first.
+   * these authenticators (one, or every row of the user that holds the same secret: the step is spent
+   * on all of them). Returns false when another request got there first.
    */
-  async acceptTotpStep(accountId: AccountId, id: string, timeStep: number): Promise<boolean> {
+  async acceptTotpStep(accountId: AccountId, ids: string | readonly string[], timeStep: number): Promise<boolean> {
+    const all = typeof ids === 'string' ? [ids] : ids;
     const result = await this.repo()
       .createQueryBuilder()
       .update()
       .set({ lastTimeStep: String(timeStep) })
-      .where('account_id = :accountId AND id = :id', { accountId, id })
+      .where('account_id = :accountId AND id IN (:...all)', { accountId, all })
       .andWhere('(last_time_step IS NULL OR last_time_step < :timeStep)', { timeStep })
       .execute();
-    return (result.affected ?? 0) === 1;
+    return (result.affected ?? 0) === all.length;
   }
 
   /**
    * Accepts an HOTP counter once: moves the stored next-expected counter past `counter`, only if it
-   * is not already past it. Returns false when another request got there first.
+   * is not already past it, on one authenticator or every row of the user holding the same secret.
+   * Returns false when another request got there first.
    */
-  async acceptHotpCounter(accountId: AccountId, id: string, counter: number): Promise<boolean> {
+  async acceptHotpCounter(accountId: AccountId, ids: string | readonly string[], counter: number): Promise<boolean> {
+    const all = typeof ids === 'string' ? [ids] : ids;
     const result = await this.repo()
       .createQueryBuilder()
       .update()
       .set({ hotpCounter: String(counter + 1) })
-      .where('account_id = :accountId AND id = :id', { accountId, id })
+      .where('account_id = :accountId AND id IN (:...all)', { accountId, all })
       .andWhere('hotp_counter <= :counter', { counter })
       .execute();
-    return (result.affected ?? 0) === 1;
+    return (result.affected ?? 0) === all.length;
   }
 }
