@@ -1,6 +1,6 @@
 // `npm run fuzz`: the fuzz properties of apps/api/src/fuzz with many more requests per operation
 // (FUZZ_RUNS, default 300) and a fresh seed each time unless FUZZ_SEED is given: `npm test` runs the
-// same properties briefly on a fixed seed (docs/decisions.md, "Fuzzing"). Extra arguments go to jest.
+// same properties briefly on a fixed seed (docs/decisions/fuzzing.md). Extra arguments go to jest.
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { nxEnv } from './nx-env.mjs';

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ACCESS_REQUEST_TTL_MINUTES } from '@twofold/domain';
 
 /**
- * Login CSRF defence of the access page (docs/decisions.md, "Login CSRF"): the page sets a random
+ * Login CSRF defence of the access page (docs/decisions/login-csrf.md): the page sets a random
  * browser nonce as a cookie of its request and embeds it, HMAC-bound, in its form token; a POST must
  * bring both, and must not come from another origin.
  */

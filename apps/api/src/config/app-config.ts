@@ -37,15 +37,15 @@ export interface AppConfig {
   /**
    * API_DOCS: serve the OpenAPI document and Swagger UI at /docs (default true). The document holds
    * nothing beyond what the API answers anyway; `false` is for operators who publish no surface they
-   * do not need (docs/decisions.md).
+   * do not need (docs/decisions/openapi.md).
    */
   apiDocs: boolean;
   /**
    * DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS: bounded waits on the database, so an
-   * outage answers 503 instead of hanging (docs/decisions.md, "Database outages")
+   * outage answers 503 instead of hanging (docs/decisions/outages.md)
    */
   databaseTimeouts: DatabaseTimeouts;
-  /** METRICS, METRICS_ALLOW: `GET /metrics` and who may read it (docs/decisions.md, "Metrics"); absent: on, DEFAULT_METRICS_ALLOW */
+  /** METRICS, METRICS_ALLOW: `GET /metrics` and who may read it (docs/decisions/metrics.md); absent: on, DEFAULT_METRICS_ALLOW */
   metrics?: MetricsSettings;
   /** SHUTDOWN_TIMEOUT_MS: how long requests in flight may take after SIGTERM (app/shutdown.ts); absent: DEFAULT_SHUTDOWN_TIMEOUT_MS */
   shutdownTimeoutMs?: number;

@@ -16,7 +16,7 @@ import { FuzzClient, RawRequest, RawResponse } from './fuzz-client';
  * At the end B's objects must be as they were.
  *
  * `FUZZ_RUNS` requests per operation (default 20 here; `npm run fuzz` runs many more). The seed is
- * fixed unless `FUZZ_SEED` gives one (`npm run fuzz` draws a fresh one): docs/decisions.md, "Fuzzing".
+ * fixed unless `FUZZ_SEED` gives one (`npm run fuzz` draws a fresh one): docs/decisions/fuzzing.md.
  */
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 20);

@@ -4,7 +4,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
  * Attacker: someone who reads the API's logs (a log pipeline, a support engineer). The enrollment
  * token in `$ACCESS_URL/enroll/<token>` is a credential (whoever holds it sets up the second factor
  * of the user, or activates the invited administrator): the request log line must not carry it, as
- * the journal does not (decisions: "the journal keeps only its first 6 characters").
+ * the journal does not (docs/decisions/administrators.md: "the journal keeps only its first 6 characters").
  */
 describe('security: credentials in the request log', () => {
   let t: TestApp;
