@@ -63,6 +63,12 @@ function bodyParserError(exception: unknown): { status: number; message: string 
  */
 const STATUSES_CLIENTS_READ = new Set<number>([HttpStatus.UNAUTHORIZED, HttpStatus.TOO_MANY_REQUESTS, HttpStatus.PAYLOAD_TOO_LARGE]);
 
+/** The client closed the request before its body arrived in full. */
+function clientAborted(req: FastifyRequest): boolean {
+  const raw = req.raw as FastifyRequest['raw'] & { readableAborted?: boolean };
+  return raw.readableAborted === true || raw.aborted;
+}
+
 /** Neither a refusal of the input nor a protocol error: our own failure, answered as 500 and logged. */
 export function isOurFailure(exception: unknown): boolean {
   return !(exception instanceof DomainError) && !(exception instanceof HttpException) && bodyParserError(exception) === undefined;
@@ -89,9 +95,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
     let message: string;
 
     const parserError = bodyParserError(exception);
+    // a client that hung up while sending its body fails the body reader with ECONNRESET, the errno of
+    // a lost database connection too: only the database's own errors may mean an outage
+    const aborted = clientAborted(req);
     // an outage is logged by DatabaseHealth once per change of state, not once per request
-    const outage = isOurFailure(exception) ? this.databaseHealth.failed(exception) : undefined;
-    if (outage !== undefined) {
+    const outage = !aborted && isOurFailure(exception) ? this.databaseHealth.failed(exception) : undefined;
+    if (aborted) {
+      // nobody is left to read the answer; it is not our failure, so nothing is logged
+      status = HttpStatus.BAD_REQUEST;
+      message = 'The request was not received completely.';
+    } else if (outage !== undefined) {
       status = HttpStatus.SERVICE_UNAVAILABLE;
       message = DATABASE_UNAVAILABLE_MESSAGE;
       res.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
