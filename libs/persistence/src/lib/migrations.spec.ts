@@ -30,6 +30,7 @@ describe('migrations', () => {
         'AccessRequestBypassed1764800000001',
         'AccountIdentityFormat1764900000000',
         'AccessRequestsUser1764950000000',
+        'RefreshedTokens1765000000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -54,6 +55,7 @@ describe('migrations', () => {
         'ip_lists',
         'journal_events',
         'phones',
+        'refreshed_tokens',
         'resources',
         'schema_migrations',
         'settled_day_totals',
