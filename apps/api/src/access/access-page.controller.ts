@@ -1,9 +1,10 @@
-import { Controller, Get, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import { Controller, Get, Head, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguage } from '../pages/i18n/languages';
 import { ClientAddressResolver } from '../http/client-address';
-import { pageNonce, sendPage } from '../pages/send-page';
+import { pageNonce, sendPage, sendPageHead } from '../pages/send-page';
 import { ParsedBody } from '../http/parsed-input';
 import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
@@ -47,6 +48,13 @@ export class AccessPageController {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.binding = new AccessPageBinding(config.accessUrl);
+  }
+
+  /** Declared before the GET: otherwise the framework answers HEAD by running the GET, which changes the request. */
+  @ApiExcludeEndpoint()
+  @Head(':id')
+  head(@Res() res: FastifyReply): void {
+    sendPageHead(res);
   }
 
   @ApiPage(ACCESS_PAGE_DOCS.show)

@@ -79,7 +79,9 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(enrollNonce).toBeDefined();
     expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
     expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script nonce="${enrollNonce}">`]);
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    // the origin without the path: the callback POST carries Origin (clients check it against forgery), never the request id
+    expect(page.headers['referrer-policy']).toBe('strict-origin');
+    expect(page.text).toContain('<meta name="referrer" content="strict-origin">');
     // the key as one unbroken string for tests, copying and screen readers; groups of four for the eye
     const shownKey = /data-testid="secret">([A-Z2-7]+)<\/code>/.exec(page.text)?.[1] as string;
     const groups = (shownKey.match(/.{1,4}/g) ?? []).map((group) => `<span>${group}</span>`).join('');

@@ -9,6 +9,7 @@ import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { JournalModule } from '../journal/journal.module';
 import { HealthController } from '../health/health.controller';
 import { MetricsController } from '../metrics/metrics.controller';
+import { FaviconController } from '../pages/favicon.controller';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -36,7 +37,12 @@ export class AppModule {
         TokensModule,
         AccessModule,
       ],
-      controllers: [PingController, HealthController, ...(runtime.config.metrics?.enabled === false ? [] : [MetricsController])],
+      controllers: [
+        PingController,
+        FaviconController,
+        HealthController,
+        ...(runtime.config.metrics?.enabled === false ? [] : [MetricsController]),
+      ],
     };
   }
 }

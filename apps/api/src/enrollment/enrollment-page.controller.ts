@@ -1,6 +1,7 @@
-import { Controller, Get, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import { Controller, Get, Head, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { pageNonce, sendPage } from '../pages/send-page';
+import { pageNonce, sendPage, sendPageHead } from '../pages/send-page';
 import { ParsedBody } from '../http/parsed-input';
 import { EnrollmentPageForm, parseEnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
@@ -18,6 +19,13 @@ const GONE_STATUS = { unknown: 404, expired: 410, used: 410, revoked: 410 } as c
 @ApiFeature('Pages')
 export class EnrollmentPageController {
   constructor(private readonly enrollment: EnrollmentPageService) {}
+
+  /** Declared before the GET: otherwise the framework answers HEAD by running the GET, which makes the key the page offers. */
+  @ApiExcludeEndpoint()
+  @Head(':token')
+  head(@Res() res: FastifyReply): void {
+    sendPageHead(res);
+  }
 
   @ApiPage(ENROLLMENT_PAGE_DOCS.show)
   @Get(':token')

@@ -43,7 +43,7 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['referrer-policy']).toBe('strict-origin');
     expect(res.text).toContain('<svg');
     expect(res.text).toMatch(/href="otpauth:\/\/totp\/Test%20account:ann%40example\.test\?[^"]*secret=[A-Z2-7]+/);
     expect(res.text).toContain('<form method="post">');

@@ -3,6 +3,7 @@ import { html, Html } from './html';
 import { PageLanguage } from './i18n/languages';
 import { IconName, ICONS, LOGO } from './icons';
 import { PAGE_STYLE } from './page-assets';
+import { PAGE_REFERRER_POLICY } from './send-page';
 
 export type StatusTone = 'ok' | 'stop' | 'warn' | 'info';
 
@@ -19,7 +20,7 @@ export function renderLayout(lang: PageLanguage, nonce: string, brand: string, t
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${PAGE_REFERRER_POLICY}">
 <meta name="robots" content="noindex">
 <title>${title} · ${brand}</title>
 <style nonce="${nonce}">

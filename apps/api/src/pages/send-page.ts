@@ -18,10 +18,18 @@ export interface PagePolicy {
 }
 
 /**
+ * What a page tells other sites of its address: the origin alone, never the path (page URLs carry the
+ * access request id or the enrollment token), and nothing to a less secure destination. Not
+ * `no-referrer`: under it a browser sends `Origin: null` with the page's form POST to the callback, and
+ * clients that check `Origin` against cross-site forgery refuse that POST.
+ */
+export const PAGE_REFERRER_POLICY = 'strict-origin';
+
+/**
  * The one place a page is sent: strict CSP with the page's nonce (no source but our own inline style
  * and scripts under that nonce, images from ourselves, forms posting to ourselves or the given
- * origin), no referrer (page URLs carry the access request id or the enrollment token), the
- * framing rule, and the cookies the page binds its form with (full `Set-Cookie` values).
+ * origin), the referrer policy above, the framing rule, and the cookies the page binds its form with
+ * (full `Set-Cookie` values).
  */
 export function sendPage(
   res: FastifyReply,
@@ -39,9 +47,22 @@ export function sendPage(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${scripts}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
   );
-  res.header('Referrer-Policy', 'no-referrer');
+  res.header('Referrer-Policy', PAGE_REFERRER_POLICY);
   if (cookies.length > 0) res.header('Set-Cookie', cookies);
   if (!framed) res.header('X-Frame-Options', 'DENY');
   res.type('text/html; charset=utf-8');
   res.status(status).send(page.text);
+}
+
+/**
+ * The answer to `HEAD` on a page: the headers of a page, no body, and nothing done. Link checkers and
+ * link previews send HEAD; run as the page's GET it would register the user, record the visit or
+ * grant a bypassed request, and the user's own visit would then find the request used.
+ */
+export function sendPageHead(res: FastifyReply): void {
+  res.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+  res.header('Referrer-Policy', PAGE_REFERRER_POLICY);
+  res.header('X-Frame-Options', 'DENY');
+  res.type('text/html; charset=utf-8');
+  res.status(200).send();
 }
