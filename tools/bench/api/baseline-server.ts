@@ -39,6 +39,8 @@ import { Pool, PoolClient } from 'pg';
 import { parseEncryptionKey, SecretCipher } from '../../../libs/persistence/src/lib/secret-cipher';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { secretsEqual } from '../../../libs/persistence/src/lib/credentials';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the same address rule as the API's
+import { isPlainEmailAddress } from '../../../libs/domain/src/lib/email';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { verifyHotp, verifyTotp, type OtpAlgorithm } from '../../../libs/otp/src';
 
@@ -71,7 +73,6 @@ const AUTHENTICATOR_KINDS = ['Totp', 'TotpToken', 'HotpToken', 'Telegram', 'Sms'
 const OTP_KINDS = ['Totp', 'TotpToken', 'HotpToken'];
 const PLAUSIBLE_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 const UNKNOWN_KEY_SECRET = 'x'.repeat(43);
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const cipher = new SecretCipher(parseEncryptionKey(KEY));
@@ -219,7 +220,7 @@ function validateEmail(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string') throw badRequest('Email must be a string.');
   const email = raw.trim();
-  if (email.length > 254 || !EMAIL_PATTERN.test(email)) throw badRequest('Email must be in e-mail format.');
+  if (email.length > 254 || !isPlainEmailAddress(email)) throw badRequest('Email must be in e-mail format.');
   return email;
 }
 

@@ -1,5 +1,5 @@
 import { DomainError, ErrorMessages, ValidationFailed } from './domain-error';
-import { EMAIL_PATTERN } from './email';
+import { isPlainEmailAddress } from './email';
 
 /** SPEC.md "Administrator": the allowed roles, exact strings. */
 export const ADMIN_ROLES = ['Admin', 'Support 1', 'Support 2', 'Support 3', 'Support 4'] as const;
@@ -33,7 +33,7 @@ export function validateAdminRole(raw: unknown): AdminRole {
 export function validateAdminEmail(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationFailed('email must be a non-empty string.');
   const email = raw.trim();
-  if (email.length > ADMIN_EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
+  if (email.length > ADMIN_EMAIL_MAX_LENGTH || !isPlainEmailAddress(email)) {
     throw new ValidationFailed('email must be an e-mail address.');
   }
   return email;

@@ -1,5 +1,5 @@
 import { DomainError, ErrorMessages, ValidationFailed } from './domain-error';
-import { EMAIL_PATTERN } from './email';
+import { isPlainEmailAddress } from './email';
 import { InputFields } from './input';
 
 export const USER_IDENTITY_MAX_LENGTH = 256;
@@ -25,7 +25,7 @@ export function validateUserEmail(raw: unknown, field = 'Email'): string | null 
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string') throw new ValidationFailed(`${field} must be a string.`);
   const email = raw.trim();
-  if (email.length > USER_EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
+  if (email.length > USER_EMAIL_MAX_LENGTH || !isPlainEmailAddress(email)) {
     throw new ValidationFailed(`${field} must be in e-mail format.`);
   }
   return email;
