@@ -108,6 +108,32 @@ describe('operator CLI (CONTRACT §2)', () => {
       expect(shown).toMatchObject({ name: 'acme', displayName: 'Acme Bank' });
     });
 
+    it('account show lists the users whose identities look alike, kept apart since identities are compared by key', async () => {
+      const out = JSON.parse((await cli('account', 'create', '--name', 'Lookalike', '--owner-email', 'la@acme.test', '--json')).stdout);
+      const none = JSON.parse((await cli('account', 'show', '--account', out.account.id, '--json')).stdout).account;
+      expect(none.identityLookAlikes).toEqual([]);
+      // as the key migration leaves two users of the old schema: the younger one tagged with its id
+      const [older] = await database.dataSource.query(
+        `INSERT INTO users (account_id, identity, identity_key, source, created_at) VALUES ($1, 'STRASSE', 'strasse', 'Api', now() - interval '1 day') RETURNING id`,
+        [out.account.id],
+      );
+      const [younger] = await database.dataSource.query(
+        `INSERT INTO users (account_id, identity, identity_key, collision_tag, source, created_at) VALUES ($1, 'straße', 'strasse', 'tag', 'Api', now()) RETURNING id`,
+        [out.account.id],
+      );
+      await database.dataSource.query(`UPDATE users SET collision_tag = id::text WHERE id = $1`, [younger.id]);
+      const shown = JSON.parse((await cli('account', 'show', '--account', out.account.id, '--json')).stdout).account;
+      expect(shown.identityLookAlikes).toEqual([
+        {
+          identityKey: 'strasse',
+          users: [
+            { id: older.id, identity: 'STRASSE' },
+            { id: younger.id, identity: 'straße' },
+          ],
+        },
+      ]);
+    });
+
     it("leaves it unset without the flag: the account's name is shown", async () => {
       const out = JSON.parse((await cli('account', 'create', '--name', 'Plain', '--owner-email', 'dn@plain.test', '--json')).stdout);
       expect(out.account.displayName).toBe('Plain');

@@ -21,6 +21,7 @@ import {
   GroupsRepository,
   SecretCipher,
   TokenSigningKeysRepository,
+  UsersRepository,
 } from '@twofold/persistence';
 import { CliRefusal } from './cli-errors';
 
@@ -182,6 +183,9 @@ export class Provisioning {
       api: { enabled: account.apiEnabled, key: account.apiKey },
       directorySync: account.directorySync,
       administrators: administrators.map((a) => ({ id: a.id, identity: a.identity, name: a.name, role: a.role, status: a.status })),
+      // users whose identities look alike (`Straße` and `STRASSE`), kept apart when identities began to be
+      // compared by key: each is found only by its exact identity until an administrator renames or deletes one
+      identityLookAlikes: await new UsersRepository(this.db).lookAlikeGroups(account.id),
     };
   }
 

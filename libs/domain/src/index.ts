@@ -23,3 +23,4 @@ export * from './lib/mail-language';
 export * from './lib/ip-lists';
 export * from './lib/identity-format';
 export * from './lib/token-refresh';
+export * from './lib/identity-key';

@@ -41,6 +41,14 @@ import { parseEncryptionKey, SecretCipher } from '../../../libs/persistence/src/
 import { secretsEqual } from '../../../libs/persistence/src/lib/credentials';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the same address rule as the API's
 import { isPlainEmailAddress } from '../../../libs/domain/src/lib/email';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- identities compared by the API's key
+import { identityKey } from '../../../libs/domain/src/lib/identity-key';
+
+/** The API's lookup of a user by identity (users.repository.ts identityMatch): by key, exact in a group of look-alikes. */
+function identityMatch(alias: string, keyParam: string, exactParam: string): string {
+  return `${alias}.identity_key = ${keyParam} AND (${alias}.identity = ${exactParam} OR NOT EXISTS (
+            SELECT 1 FROM users c WHERE c.account_id = ${alias}.account_id AND c.identity_key = ${keyParam} AND c.collision_tag <> ''))`;
+}
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { verifyHotp, verifyTotp, type OtpAlgorithm } from '../../../libs/otp/src';
 
@@ -370,8 +378,8 @@ async function listUsers(x: Exchange, url: URL): Promise<void> {
   const params: unknown[] = [principal.accountId, page.limit, page.offset];
   let filter = '';
   if (identity) {
-    params.push(identity);
-    filter = 'AND lower(u.identity) = lower($4)';
+    params.push(identityKey(identity), identity);
+    filter = `AND ${identityMatch('u', '$4', '$5')}`;
   }
   const { rows } = await pool.query<UserRow>(
     `SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 ${filter} ORDER BY u.created_at, u.id LIMIT $2 OFFSET $3`,
@@ -411,21 +419,21 @@ async function createUser(x: Exchange): Promise<void> {
     );
     if (!accounts[0]) throw new HttpError(500, 'account not found');
     const { rows: checks } = await client.query<{ taken: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($2)) AS taken`,
-      [principal.accountId, identity],
+      `SELECT EXISTS (SELECT 1 FROM users u WHERE u.account_id = $1 AND ${identityMatch('u', '$3', '$2')}) AS taken`,
+      [principal.accountId, identity, identityKey(identity)],
     );
     if (checks[0].taken) throw new HttpError(409, `A user with the identity ${identity} already exists.`);
     if (accounts[0].users >= accounts[0].licenses) throw badRequest('Users quota exceeded');
     const { rows } = await client.query<UserRow>(
       `WITH u AS (
-         INSERT INTO users (account_id, identity, name, email, is_locked, source, created_at, last_login)
-         VALUES ($1, $2, $3, $4, false, $5, $6, NULL)
+         INSERT INTO users (account_id, identity, identity_key, name, email, is_locked, source, created_at, last_login)
+         VALUES ($1, $2, $8, $3, $4, false, $5, $6, NULL)
          RETURNING id, identity, name, email, is_locked, created_at, last_login),
        j AS (
          INSERT INTO journal_events (account_id, event_date, object, action, subject, success, additional_fields)
          SELECT $1, $6, 'User', 'Create', $7, true, jsonb_build_object('UserIdentity', $2::text, 'UserId', u.id::text) FROM u)
        SELECT u.*, '{}'::text[] AS groups, '{}'::text[] AS kinds, '{}'::text[] AS phones, '[]'::json AS custom_fields, '[]'::json AS code_lockouts FROM u`,
-      [principal.accountId, identity, name, email, source, now, principal.login],
+      [principal.accountId, identity, name, email, source, now, principal.login, identityKey(identity)],
     );
     return rows[0];
   });
@@ -700,7 +708,7 @@ async function createAccessRequest(x: Exchange): Promise<void> {
     `INSERT INTO access_requests (account_id, resource_id, identity, email, phone, language, claims, callback_action, callback_target,
                                   channel, sign_up_groups, status, failed_attempts, created_at)
      SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, 'page', $10, 'AwaitingAuthentication', 0, $11
-      WHERE EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($3))
+      WHERE EXISTS (SELECT 1 FROM users u WHERE u.account_id = $1 AND ${identityMatch('u', '$12', '$3')})
          OR (SELECT user_count < licenses FROM accounts WHERE id = $1)
      RETURNING id`,
     [
@@ -715,6 +723,7 @@ async function createAccessRequest(x: Exchange): Promise<void> {
       callback?.target ?? null,
       signUpGroups.length > 0 ? signUpGroups : null,
       new Date(),
+      identityKey(identity),
     ],
   );
   const id = rows[0]?.id;
@@ -977,8 +986,8 @@ async function ra(x: Exchange): Promise<void> {
   if (passCode.kind !== 'code') {
     // the first step of the two-step flow: nothing is checked, so nothing needs the user row lock
     const { rows } = await pool.query<UserCheckRow>(
-      `SELECT ${USER_CHECK_COLUMNS} FROM users u WHERE u.account_id = $1 AND lower(u.identity) = lower($2)`,
-      [principal.accountId, identity, now],
+      `SELECT ${USER_CHECK_COLUMNS} FROM users u WHERE u.account_id = $1 AND ${identityMatch('u', '$4', '$2')}`,
+      [principal.accountId, identity, now, identityKey(identity)],
     );
     const user = rows[0];
     const refusal = precheck(user);
@@ -1004,8 +1013,8 @@ async function ra(x: Exchange): Promise<void> {
   const answer = await inTransaction(async (client) => {
     // the user row lock queues one user's checks: the wrong-code count cannot be outrun
     const { rows } = await client.query<UserCheckRow>(
-      `SELECT ${USER_CHECK_COLUMNS} FROM users u WHERE u.account_id = $1 AND lower(u.identity) = lower($2) FOR UPDATE OF u`,
-      [principal.accountId, identity, now],
+      `SELECT ${USER_CHECK_COLUMNS} FROM users u WHERE u.account_id = $1 AND ${identityMatch('u', '$4', '$2')} FOR UPDATE OF u`,
+      [principal.accountId, identity, now, identityKey(identity)],
     );
     const user = rows[0];
     const refusal = precheck(user);

@@ -294,8 +294,9 @@ async function seed(
 
   await step(`${USERS} users`, async () => {
     await db.query(
-      `INSERT INTO users (account_id, identity, name, email, is_locked, source, created_at, last_login)
-       SELECT $1, 'user' || lpad(g::text, 6, '0'), 'User ' || g, 'user' || lpad(g::text, 6, '0') || '@bench.test', false, 'Api',
+      // the identities are lower-case ASCII, so each one is its own key (libs/domain identity-key.ts)
+      `INSERT INTO users (account_id, identity, identity_key, name, email, is_locked, source, created_at, last_login)
+       SELECT $1, 'user' || lpad(g::text, 6, '0'), 'user' || lpad(g::text, 6, '0'), 'User ' || g, 'user' || lpad(g::text, 6, '0') || '@bench.test', false, 'Api',
               $2::timestamptz + g * interval '1 second', NULL
          FROM generate_series(0, $3 - 1) g`,
       [accountId, new Date(dayStart.getTime() - 30 * 86_400_000), USERS],

@@ -1,5 +1,6 @@
 import { ValidationFailed } from './domain-error';
 import { validateUserIdentity } from './users';
+import { identityKey } from './identity-key';
 
 /**
  * How an account writes its users' identities (issue 14): `AsIs` keeps what the client sends; `Login`
@@ -60,7 +61,7 @@ export interface IdentityOwner {
 
 /**
  * What `POST /settings/identity-format/apply` does to an account's users: every user whose identity is
- * not written in `format` is renamed, and users whose identities become one (compared without case,
+ * not written in `format` is renamed, and users whose identities become one (compared by their keys,
  * as the unique index compares them) are merged into the oldest by `createdAt` (then id), which keeps
  * its id. A user of whose identity nothing is left under `format` is left as it is (`untouched`).
  */
@@ -83,7 +84,7 @@ export function planIdentityFormat(format: IdentityFormat, users: readonly Ident
       plan.untouched.push(user);
       continue;
     }
-    const key = to.toLowerCase();
+    const key = identityKey(to);
     const group = groups.get(key) ?? { to, users: [] };
     group.users.push(user);
     groups.set(key, group);

@@ -1,6 +1,7 @@
 import { DomainError, ErrorMessages, ValidationFailed } from './domain-error';
 import { isPlainEmailAddress } from './email';
 import { InputFields } from './input';
+import { hasInvisibleOrBidiCharacter } from './identity-key';
 
 export const USER_IDENTITY_MAX_LENGTH = 256;
 export const USER_NAME_MAX_LENGTH = 200;
@@ -10,10 +11,17 @@ export const USER_EMAIL_MAX_LENGTH = 254;
 export const USER_SOURCES = ['Api', 'Directory'] as const;
 export type UserSourceName = (typeof USER_SOURCES)[number];
 
-/** SPEC.md "User": identity must not be empty. Trimmed; case is kept, uniqueness ignores it. */
+/**
+ * A user's identity must not be empty. Trimmed and in canonical composition (NFC: a decomposed `é` is
+ * stored as the one letter); case is kept, and uniqueness compares keys (identity-key.ts). Characters
+ * that cannot be seen or that reorder text are refused: they make look-alike users.
+ */
 export function validateUserIdentity(raw: unknown, field = 'Identity'): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationFailed(`${field} must not be empty.`);
-  const identity = raw.trim();
+  if (hasInvisibleOrBidiCharacter(raw.trim())) {
+    throw new ValidationFailed(`${field} must not contain invisible, control or text-direction characters.`);
+  }
+  const identity = raw.trim().normalize('NFC');
   if (identity.length > USER_IDENTITY_MAX_LENGTH) {
     throw new ValidationFailed(`${field} must be at most ${USER_IDENTITY_MAX_LENGTH} characters.`);
   }

@@ -31,6 +31,7 @@ describe('migrations', () => {
         'AccountIdentityFormat1764900000000',
         'AccessRequestsUser1764950000000',
         'RefreshedTokens1765000000000',
+        'UsersIdentityKey1765000000001',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

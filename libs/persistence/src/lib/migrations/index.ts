@@ -19,6 +19,7 @@ import { AccessRequestBypassed1764800000001 } from './1764800000001-access-reque
 import { AccountIdentityFormat1764900000000 } from './1764900000000-account-identity-format';
 import { AccessRequestsUser1764950000000 } from './1764950000000-access-requests-user';
 import { RefreshedTokens1765000000000 } from './1765000000000-refreshed-tokens';
+import { UsersIdentityKey1765000000001 } from './1765000000001-users-identity-key';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -43,4 +44,5 @@ export const ALL_MIGRATIONS = [
   AccountIdentityFormat1764900000000,
   AccessRequestsUser1764950000000,
   RefreshedTokens1765000000000,
+  UsersIdentityKey1765000000001,
 ];

@@ -1,7 +1,8 @@
-import { AccountId, DayRange, Page } from '@twofold/domain';
+import { AccountId, DayRange, identityKey, Page } from '@twofold/domain';
 import { In, LessThanOrEqual } from 'typeorm';
 import { Db } from '../transaction-context';
 import { dayPageAndTotal } from './day-page';
+import { identityMatch } from './users.repository';
 import { AccessRequestEntity, AccessRequestStatus, ResourceEntity } from '../entities';
 
 export type NewAccessRequest = Pick<
@@ -96,10 +97,10 @@ export class AccessRequestsRepository {
       `INSERT INTO access_requests (account_id, resource_id, user_id, identity, email, phone, language, claims,
                                     callback_action, callback_target, channel, sign_up_groups, status, failed_attempts, created_at)
        SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, 'AwaitingAuthentication', 0, $13
-        WHERE EXISTS (SELECT 1 FROM users WHERE account_id = $1 AND lower(identity) = lower($4))
+        WHERE EXISTS (SELECT 1 FROM users u WHERE u.account_id = $1 AND ${identityMatch('u', '$14', '$4')})
            OR (SELECT user_count < licenses FROM accounts WHERE id = $1)
        RETURNING id`,
-      [...requestColumnValues(accountId, values), values.signUpGroups ?? null, values.createdAt],
+      [...requestColumnValues(accountId, values), values.signUpGroups ?? null, values.createdAt, identityKey(values.identity)],
     );
     return rows[0]?.id ?? null;
   }

@@ -1,4 +1,4 @@
-import { AccountId, IdentityFormat } from '@twofold/domain';
+import { AccountId, IdentityFormat, identityKey } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { UserSource } from '../entities';
 import { USER_COLUMNS, UserRow } from './user-row';
@@ -305,9 +305,10 @@ export class UserMergesRepository {
   async updateUsers(accountId: AccountId, users: readonly UserAfterApply[]): Promise<void> {
     if (users.length === 0) return;
     await this.query(
-      `UPDATE users u SET identity = v.identity, name = v.name, email = v.email, is_locked = v.is_locked, last_login = v.last_login
-         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::timestamptz[])
-              AS v(id, identity, name, email, is_locked, last_login)
+      `UPDATE users u SET identity = v.identity, identity_key = v.identity_key, collision_tag = '', name = v.name, email = v.email,
+              is_locked = v.is_locked, last_login = v.last_login
+         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::timestamptz[], $8::text[])
+              AS v(id, identity, name, email, is_locked, last_login, identity_key)
         WHERE u.account_id = $1 AND u.id = v.id`,
       [
         accountId,
@@ -317,6 +318,7 @@ export class UserMergesRepository {
         users.map((user) => user.email),
         users.map((user) => user.isLocked),
         users.map((user) => user.lastLogin),
+        users.map((user) => identityKey(user.identity)),
       ],
     );
   }

@@ -1,4 +1,4 @@
-import { AccountId, CodeLockoutScope, Page } from '@twofold/domain';
+import { AccountId, CodeLockoutScope, identityKey, Page } from '@twofold/domain';
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
 import { USER_COLUMNS, UserRow } from './user-row';
@@ -104,8 +104,20 @@ function detailsOfRow(row: Pick<UserWithDetailsRow, 'groups' | 'kinds' | 'phones
 }
 
 /**
+ * Users named by an identity, in a statement whose `$n` parameters are `keyParam` (identityKey of it)
+ * and `exactParam` (the identity as received): by key; but in a group of users whose identities came to
+ * share a key by migration (one of them has a collision tag), only by the exact identity, so that a
+ * look-alike spelling never reaches another person's user.
+ */
+export function identityMatch(alias: string, keyParam: string, exactParam: string): string {
+  return `${alias}.identity_key = ${keyParam} AND (${alias}.identity = ${exactParam} OR NOT EXISTS (
+            SELECT 1 FROM users c WHERE c.account_id = ${alias}.account_id AND c.identity_key = ${keyParam} AND c.collision_tag <> ''))`;
+}
+
+/**
  * Users with their groups, phones and custom fields. Every method takes the account first; the
- * unique index users_account_identity (account, lower(identity)) is what keeps identities unique.
+ * unique index users_account_identity (account, identity key, collision tag) is what keeps identities
+ * unique: two identities are one user when their keys are equal (libs/domain identity-key.ts).
  */
 export class UsersRepository {
   constructor(private readonly db: Db) {}
@@ -116,12 +128,30 @@ export class UsersRepository {
 
   async insert(accountId: AccountId, values: NewUser): Promise<UserEntity> {
     const rows: UserRow[] = await this.db.manager().query(
-      `INSERT INTO users AS u (account_id, identity, name, email, is_locked, source, created_at, last_login)
-       VALUES ($1, $2, $3, $4, false, $5, $6, NULL)
+      `INSERT INTO users AS u (account_id, identity, identity_key, name, email, is_locked, source, created_at, last_login)
+       VALUES ($1, $2, $7, $3, $4, false, $5, $6, NULL)
        RETURNING ${USER_COLUMNS}`,
-      [accountId, values.identity, values.name, values.email, values.source, values.createdAt],
+      [accountId, values.identity, values.name, values.email, values.source, values.createdAt, identityKey(values.identity)],
     );
     return this.userOfRow(rows[0]);
+  }
+
+  /**
+   * The groups of users whose identities came to share a key when identities began to be compared by
+   * key (the younger ones carry a collision tag), each with every user of the key, oldest first: for an
+   * administrator to rename or delete. Empty on any account created since.
+   */
+  async lookAlikeGroups(accountId: AccountId): Promise<{ identityKey: string; users: { id: string; identity: string }[] }[]> {
+    return this.db.manager().query(
+      `SELECT u.identity_key AS "identityKey",
+              json_agg(json_build_object('id', u.id, 'identity', u.identity) ORDER BY u.created_at, u.id) AS users
+         FROM users u
+        WHERE u.account_id = $1
+          AND u.identity_key IN (SELECT c.identity_key FROM users c WHERE c.account_id = $1 AND c.collision_tag <> '')
+        GROUP BY u.identity_key
+        ORDER BY u.identity_key`,
+      [accountId],
+    );
   }
 
   count(accountId: AccountId): Promise<number> {
@@ -144,7 +174,11 @@ export class UsersRepository {
   async findByIdentity(accountId: AccountId, identity: string): Promise<UserEntity | null> {
     const rows: UserRow[] = await this.db
       .manager()
-      .query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 AND lower(u.identity) = lower($2)`, [accountId, identity]);
+      .query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 AND ${identityMatch('u', '$2', '$3')}`, [
+        accountId,
+        identityKey(identity),
+        identity,
+      ]);
     return rows[0] ? this.userOfRow(rows[0]) : null;
   }
 
@@ -156,7 +190,8 @@ export class UsersRepository {
    * such user.
    */
   async lockForCodeCheck(accountId: AccountId, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
-    const [match, value] = 'id' in which ? ['u.id = $2', which.id] : ['lower(u.identity) = lower($2)', which.identity];
+    const [match, values] =
+      'id' in which ? ['u.id = $2', [which.id]] : [identityMatch('u', '$2', '$3'), [identityKey(which.identity), which.identity]];
     const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[]; ip_lists_revision: string | null })[] =
       await this.db.manager().query(
         `SELECT ${USER_COLUMNS},
@@ -170,7 +205,7 @@ export class UsersRepository {
          FROM users u
         WHERE u.account_id = $1 AND ${match}
           FOR UPDATE OF u`,
-        [accountId, value],
+        [accountId, ...values],
       );
     const row = rows[0];
     if (!row) return null;
@@ -227,8 +262,8 @@ export class UsersRepository {
     const params: unknown[] = [accountId, page.limit, page.offset];
     let identityFilter = '';
     if (filter.identity !== undefined) {
-      params.push(filter.identity);
-      identityFilter = 'AND lower(u.identity) = lower($4)';
+      params.push(identityKey(filter.identity), filter.identity);
+      identityFilter = `AND ${identityMatch('u', '$4', '$5')}`;
     }
     const rows: UserWithDetailsRow[] = await this.db.manager().query(
       `SELECT ${USER_COLUMNS},
@@ -244,7 +279,9 @@ export class UsersRepository {
 
   async update(accountId: AccountId, id: string, changes: UserChanges): Promise<void> {
     if (Object.keys(changes).length === 0) return;
-    await this.repo().update({ accountId, id }, changes);
+    // a renamed user gets the key of its new identity, and leaves any group of look-alikes it was in
+    const keyed = changes.identity === undefined ? changes : { ...changes, identityKey: identityKey(changes.identity), collisionTag: '' };
+    await this.repo().update({ accountId, id }, keyed);
   }
 
   async delete(accountId: AccountId, id: string): Promise<void> {
