@@ -1,6 +1,7 @@
 import { onTestServer } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { FreezableProxy, startFreezableProxy } from '../testing/freezable-proxy';
+import { recordQueries } from '../testing/query-counter';
 import { DATABASE_RETRY_AFTER_SECONDS } from './database-health';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 
@@ -152,5 +153,23 @@ describe('a frozen database', () => {
     expect((await t.http().get('/users').set('Authorization', authorization)).status).toBe(200);
     expect(log.count(AVAILABLE_AGAIN)).toBe(1);
     console.log(`database outage (frozen server): first 503 after ${first503} ms, ready ${recovered} ms after it answered again`);
+  });
+
+  it('waits out one statement timeout per call, not two: a timed-out transaction is not rolled back over the frozen connection', async () => {
+    const { account } = await t.newAccount();
+    const vpn = await t.newResource(account.id, 'VPN');
+    const ra = () =>
+      t.http().post('/access/requests/ra').set('Authorization', vpn.authorization).send({ identity: 'nobody', passCode: '123456' });
+    // the resource's credentials verified once, so the frozen call's first statement is its transaction's
+    expect((await ra()).status).toBe(200);
+    proxy.freeze();
+    const toAnswer = stopwatch();
+    const statements = await recordQueries(async () => expectOutageAnswer(await ra(), { model: null, success: false }));
+    const answered = toAnswer();
+    proxy.thaw();
+    // a ROLLBACK sent on the timed-out connection waited a second statement timeout before the 503
+    expect(statements).toEqual(['START TRANSACTION']);
+    expect((await ra()).status).toBe(200);
+    console.log(`frozen database: /ra answered 503 after ${answered} ms (statement timeout ${DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS} ms)`);
   });
 });

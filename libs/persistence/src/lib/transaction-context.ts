@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { databaseUnavailableCode } from './database-unavailable';
 
 /** The open transaction of the current call: its manager, and what waits for its rollback. */
 interface TransactionScope {
@@ -34,12 +35,36 @@ export class Db {
     const current = storage.getStore();
     if (current) return fn(current.manager);
     const afterRollback: TransactionScope['afterRollback'] = [];
+    const runner = this.dataSource.createQueryRunner() as QueryRunner & { releasePostgresConnection?(error?: unknown): Promise<void> };
+    // set when the connection cannot be trusted any more: it is closed instead of going back to the pool
+    let broken: unknown;
     try {
-      return await this.dataSource.transaction((manager) => storage.run({ manager, afterRollback }, () => fn(manager)));
+      await runner.startTransaction();
+      const result = await storage.run({ manager: runner.manager, afterRollback }, () => fn(runner.manager));
+      await runner.commitTransaction();
+      return result;
     } catch (error) {
+      if (databaseUnavailableCode(error) !== undefined) {
+        // a statement that timed out or lost its connection: a ROLLBACK on it would wait out one more
+        // timeout before the caller hears of the outage. Closing the connection rolls back on the server.
+        broken = error;
+      } else if (runner.isTransactionActive) {
+        await runner.rollbackTransaction().catch((rollbackError: unknown) => {
+          broken = rollbackError;
+        });
+      }
+      // released before the work that outlives the rollback, which needs a connection of its own
+      await this.release(runner, broken);
       for (const work of afterRollback) await work();
       throw error;
+    } finally {
+      if (!runner.isReleased) await this.release(runner, broken);
     }
+  }
+
+  private async release(runner: QueryRunner & { releasePostgresConnection?(error?: unknown): Promise<void> }, broken: unknown) {
+    if (broken !== undefined && runner.releasePostgresConnection) await runner.releasePostgresConnection(broken);
+    else await runner.release();
   }
 
   /**
