@@ -27,6 +27,25 @@ describe('Basic authentication (CONTRACT §4)', () => {
     expect(res.body).toEqual({ model: null, success: false, message: 'Authentication required.', traceId: expect.any(String) });
   });
 
+  it('answers 401 for the right pair followed by a colon and more: the secret is everything after the first colon', async () => {
+    const account = await t.newAccount();
+    const resource = await t.newResource(account.account.id);
+    for (const suffix of [':anything', ':', `:${account.apiSecret}`]) {
+      const res = await t
+        .http()
+        .get('/groups')
+        .set('Authorization', basicAuthorization(account.apiKey, account.apiSecret + suffix));
+      expect(res.status).toBe(401);
+    }
+    const ra = await t
+      .http()
+      .post('/access/requests/ra')
+      .set('Authorization', basicAuthorization(resource.apiKey, `${resource.apiSecret}:x`))
+      .send({ identity: 'jane', passCode: '123456' });
+    expect(ra.status).toBe(401);
+    expect((await t.http().get('/groups').set('Authorization', account.authorization)).status).toBe(200);
+  });
+
   it('answers 401 for a wrong secret, an unknown key and a malformed header', async () => {
     const account = await t.newAccount();
     for (const authorization of [
