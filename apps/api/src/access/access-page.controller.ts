@@ -9,7 +9,7 @@ import { ParsedBody } from '../http/parsed-input';
 import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
-import { ModelEnvelopeErrors } from '../http/route-rules';
+import { FormBody, ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiFeature, ApiPage } from '../openapi/api-route';
 import { ACCESS_PAGE_DOCS } from './access.openapi';
 import { APP_CONFIG } from '../app/tokens';
@@ -70,6 +70,7 @@ export class AccessPageController {
   }
 
   @ApiPage(ACCESS_PAGE_DOCS.submit)
+  @FormBody()
   @Post(':id')
   async submit(
     @Param('id') id: string,

@@ -7,7 +7,7 @@ import { EnrollmentPageForm, parseEnrollmentPageForm } from './enrollment-page.f
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
 import { pageLanguage } from '../pages/i18n/languages';
 import { renderEnrollmentDone, renderEnrollmentForm, renderEnrollmentGone } from './enrollment-page.view';
-import { ModelEnvelopeErrors } from '../http/route-rules';
+import { FormBody, ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiFeature, ApiPage } from '../openapi/api-route';
 import { ENROLLMENT_PAGE_DOCS } from './enrollment.openapi';
 
@@ -38,6 +38,7 @@ export class EnrollmentPageController {
   }
 
   @ApiPage(ENROLLMENT_PAGE_DOCS.submit)
+  @FormBody()
   @Post(':token')
   async submit(
     @Param('token') token: string,

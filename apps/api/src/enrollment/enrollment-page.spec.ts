@@ -1,6 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { generateTotp, parseBase32Key } from '@twofold/otp';
-import { AdministratorsRepository, UserEntity } from '@twofold/persistence';
+import { AdministratorsRepository } from '@twofold/persistence';
+import { newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { EnrollmentLinksService } from './enrollment-links.service';
 
@@ -118,19 +119,7 @@ describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
   });
 
   it('gives a user a Totp authenticator whose enrolling time step is spent', async () => {
-    const users = t.database.dataSource.getRepository(UserEntity);
-    const user = await users.save(
-      users.create({
-        accountId,
-        identity: 'carol',
-        name: 'Carol',
-        email: null,
-        isLocked: false,
-        source: 'Api',
-        createdAt: t.clock.now(),
-        lastLogin: null,
-      }),
-    );
+    const user = await newUser(t.db, accountId, 'carol', { now: t.clock.now() });
     const link = await links.issue(accountId, { userId: user.id }, { ttlMinutes: 60, email: null });
     const secret = secretOf((await t.http().get(pathOf(link.url))).text);
     expect(

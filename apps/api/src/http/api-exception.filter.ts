@@ -4,7 +4,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { raBadRequestAnswer } from '../access/ra-answer';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, DatabaseHealth } from '../health/database-health';
 import { Throttled } from './api-errors';
-import { unreadableBodyAnswer } from './body-parsing';
+import { isNotJsonBody, unreadableBodyAnswer } from './body-parsing';
 import { RouteRulesTable } from './route-rules';
 import { TRACE_HEADER, traceIdOf } from './trace-id';
 
@@ -133,7 +133,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (endpoint && status !== HttpStatus.INTERNAL_SERVER_ERROR && outage === undefined && !STATUSES_CLIENTS_READ.has(status)) {
       // a body that could not be read at all is the one 400 these clients expect ("malformed JSON"):
       // the parser's own errors, which Nest hands over as a BadRequestException (our refusals are DomainErrors)
-      if (parserError || (exception instanceof HttpException && status === HttpStatus.BAD_REQUEST)) {
+      // (a form or text body is not unreadable: it is refused, as the sign-in calls refuse any unusable body)
+      if ((parserError && !isNotJsonBody(exception)) || (exception instanceof HttpException && status === HttpStatus.BAD_REQUEST)) {
         res.status(HttpStatus.BAD_REQUEST).send({ model: null, success: false, message: 'Malformed JSON body.', traceId });
         return;
       }

@@ -2,6 +2,7 @@ import { parse as parseUrlencoded } from 'node:querystring';
 import { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { FastifyInstance, FastifyRequest, RequestPayload } from 'fastify';
+import { RouteRules } from './route-rules';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -12,6 +13,8 @@ const UNREADABLE_BODY = {
   'encoding.unsupported': { status: 415, message: 'Unsupported body encoding.' },
   // a Content-Encoding whose data does not inflate
   'encoding.invalid': { status: 400, message: 'The request body could not be read.' },
+  // a form or any other non-JSON body sent to the JSON API
+  'type.unsupported': { status: 415, message: 'Only application/json request bodies are accepted.' },
 } as const;
 
 type UnreadableBodyType = keyof typeof UNREADABLE_BODY;
@@ -94,11 +97,26 @@ function parseJson(req: FastifyRequest, body: Buffer): unknown {
   }
 }
 
+/** Whether the matched route reads HTML forms (a page's POST, declared with @FormBody()). */
+function acceptsForms(req: FastifyRequest): boolean {
+  return (req.routeOptions?.config as RouteRules | undefined)?.formBody === true;
+}
+
 /**
- * The body parsers of every route: JSON, HTML forms (the access and enrollment pages), and any other
- * type read and dropped (its handler sees no body and refuses it as it refuses a missing one, never a
- * 415 from the parser). Every body counts against MAX_BODY_BYTES, chunked or not.
+ * The body parsers of every route: JSON everywhere; HTML forms on the pages' routes only (on the JSON
+ * API a form is what another site can make a browser send with its cached Basic credentials: 415); any
+ * other type is a 415 on the JSON API, and read and dropped on the pages (the page refuses the missing
+ * form as it refuses any). Every body counts against MAX_BODY_BYTES, chunked or not.
  */
+/** A body the JSON API does not take (a form, text): on the sign-in calls a refusal like any other, not a malformed body. */
+export function isNotJsonBody(error: unknown): boolean {
+  return error instanceof UnreadableBody && error.type === 'type.unsupported';
+}
+
+function notJson(): UnreadableBody {
+  return new UnreadableBody('type.unsupported', 'not a JSON body');
+}
+
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addHook('preParsing', (req, _reply, payload, done) => {
@@ -115,12 +133,11 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
       done(error as Error, undefined);
     }
   });
-  fastify.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: MAX_BODY_BYTES },
-    (_req, body, done) => {
-      done(null, parseUrlencoded(body as string));
-    },
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (req, body, done) => {
+    if (!acceptsForms(req)) return done(notJson(), undefined);
+    done(null, parseUrlencoded(body as string));
+  });
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (req, _body, done) =>
+    done(acceptsForms(req) ? null : notJson(), undefined),
   );
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_req, _body, done) => done(null, undefined));
 }

@@ -14,6 +14,12 @@ export interface RouteRules {
    * `ra` for the `ra` family, whose refusals carry the whole `ra` model (§8.2)
    */
   signInCall?: 'ra' | 'plain';
+  /**
+   * the route reads HTML form posts (the pages). Every other route takes JSON only: a browser holding
+   * cached Basic credentials could otherwise be driven by another site's form (urlencoded, multipart or
+   * text/plain, the only bodies a form can send without the site's consent) to call the JSON API
+   */
+  formBody?: true;
 }
 
 function addRules(handler: object, rules: RouteRules): void {
@@ -36,6 +42,14 @@ export function ModelEnvelopeErrors(): ClassDecorator {
 export function SignInCall(kind: 'ra' | 'plain'): MethodDecorator {
   return (_target, _key, descriptor) => {
     addRules(descriptor.value as object, { signInCall: kind });
+    return descriptor;
+  };
+}
+
+/** A page's form post: the route reads `application/x-www-form-urlencoded` bodies (see RouteRules.formBody). */
+export function FormBody(): MethodDecorator {
+  return (_target, _key, descriptor) => {
+    addRules(descriptor.value as object, { formBody: true });
     return descriptor;
   };
 }
