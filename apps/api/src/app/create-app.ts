@@ -15,7 +15,14 @@ import { AppRuntime } from './infrastructure.module';
 import { createLogger } from './logger';
 import { addRequestLog, PinoNestLogger } from './request-log';
 import { AppMetrics } from '../metrics/app-metrics';
+import { ClientAddressResolver } from '../http/client-address';
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnectionsPerClient } from '../http/connection-limit';
 import { addHttpMetrics } from '../metrics/http-metrics';
+
+/** A client that takes longer than this to send one request (headers and at most 1 MiB of body) is cut off. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** How late past REQUEST_TIMEOUT_MS a slow client may be cut. */
+export const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
 
 /**
  * NestJS on Fastify rather than Express: the same routes cost about half the CPU per answer
@@ -30,9 +37,11 @@ function fastifyAdapter(): FastifyAdapter {
     skipMiddie: true,
     // the request id is our trace id (assignTraceId); fastify logs nothing (no logger), addRequestLog does
     requestIdHeader: false,
-    // a client that takes longer than this to send one request (headers and at most 1 MiB of body) is
-    // cut off; fastify's default is no limit, where a plain node server stops at 300 s
-    requestTimeout: 60_000,
+    // fastify's default is no limit, where a plain node server stops at 300 s
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Node checks the request timeout of its connections on this interval (default 30 s): a slow
+    // client was cut after up to 90 s, not 60
+    http: { connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS },
     // on SIGTERM, idle keep-alive connections are closed and new requests refused with 503
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -50,6 +59,9 @@ export async function createApp(runtime: AppRuntime): Promise<NestFastifyApplica
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  limitConnectionsPerClient(app.getHttpServer(), runtime.config.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT, (address) =>
+    app.get(ClientAddressResolver).isTrusted(address),
+  );
   const routeRules = app.get(RouteRulesTable);
   fastify.addHook('onRoute', (route) => routeRules.learn(route));
   fastify.addHook('onRequest', (req, reply, done) => {

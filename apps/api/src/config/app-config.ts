@@ -66,6 +66,11 @@ export interface AppConfig {
    */
   accessRequestsPerMinute?: number;
   /**
+   * MAX_CONNECTIONS_PER_CLIENT: open connections one client address may hold (reverse proxies of
+   * TRUSTED_PROXIES excepted); absent: DEFAULT_MAX_CONNECTIONS_PER_CLIENT (http/connection-limit.ts)
+   */
+  maxConnectionsPerClient?: number;
+  /**
    * TWOFOLD_CLI_COMMAND: how the operator CLI is run where this API runs, for the start-up hint; absent:
    * `npm run --silent cli --` (a checkout). The image has no npm scripts and sets its own (Dockerfile).
    */
@@ -231,6 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (cliCommand !== undefined && /[\r\n]/.test(cliCommand)) throw new ConfigError('TWOFOLD_CLI_COMMAND must be one line');
   const shutdownTimeoutMs = parseMilliseconds('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], DEFAULT_SHUTDOWN_TIMEOUT_MS);
   const accessRequestsPerMinute = parseAccessRequestsPerMinute(env['ACCESS_REQUESTS_PER_MINUTE']);
+  const maxConnectionsText = env['MAX_CONNECTIONS_PER_CLIENT']?.trim();
+  if (maxConnectionsText && (!/^\d+$/.test(maxConnectionsText) || Number(maxConnectionsText) < 1 || Number(maxConnectionsText) > 100_000)) {
+    throw new ConfigError(`MAX_CONNECTIONS_PER_CLIENT must be an integer from 1 to 100000, got "${maxConnectionsText}"`);
+  }
+  const maxConnectionsPerClient = maxConnectionsText ? Number(maxConnectionsText) : undefined;
   return {
     port,
     databaseUrl,
@@ -252,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseStartAttempts: Number(attemptsText),
     logFormat,
     accessRequestsPerMinute,
+    maxConnectionsPerClient,
     cliCommand,
   };
 }
