@@ -341,8 +341,14 @@ function userDto(row: UserRow, withPhones: boolean) {
       .filter((lockout) => new Date(lockout.lockedUntil).getTime() > now)
       .map((lockout) => ({
         scope: lockout.scope,
-        address: lockout.scope === 'address' ? lockout.scopeKey : null,
-        resource: lockout.scope === 'resource' ? { id: lockout.scopeKey, name: lockout.resourceName } : null,
+        // an address scope's key is the network, then `@` and the resource that named it (when one did)
+        address: lockout.scope === 'address' ? lockout.scopeKey.split('@')[0] : null,
+        resource:
+          lockout.scope === 'resource'
+            ? { id: lockout.scopeKey, name: lockout.resourceName }
+            : lockout.scopeKey.includes('@')
+              ? { id: lockout.scopeKey.split('@')[1], name: lockout.resourceName }
+              : null,
         wrongCodes: lockout.failures,
         lockedUntil: new Date(lockout.lockedUntil).toISOString(),
       })),
@@ -361,7 +367,8 @@ const USER_COLUMNS = `u.id, u.identity, u.name, u.email, u.is_locked, u.created_
   COALESCE((SELECT json_agg(json_build_object('scope', s.scope, 'scopeKey', s.scope_key, 'failures', s.failures,
                     'lockedUntil', s.locked_until, 'resourceName', r.name) ORDER BY s.locked_until, s.scope, s.scope_key)
               FROM wrong_code_streaks s
-              LEFT JOIN resources r ON s.scope = 'resource' AND r.account_id = s.account_id AND r.id::text = s.scope_key
+              LEFT JOIN resources r ON r.account_id = s.account_id
+                    AND r.id::text = CASE WHEN s.scope = 'resource' THEN s.scope_key ELSE split_part(s.scope_key, '@', 2) END
              WHERE s.account_id = u.account_id AND s.user_id = u.id AND s.locked_until IS NOT NULL), '[]'::json) AS code_lockouts`;
 
 async function listUsers(x: Exchange, url: URL): Promise<void> {

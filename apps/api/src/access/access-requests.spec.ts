@@ -259,16 +259,16 @@ describe('access requests API (CONTRACT §7)', () => {
       await userWith('ken', 'TotpToken');
       const wrong = () => (totpNow() === '000000' ? '111111' : '000000');
       for (let i = 0; i < 5; i += 1)
-        expect((await ra({ identity: 'ken', passCode: wrong(), language: 'en' })).body.model.replyMessage).toBe(
+        expect((await ra({ identity: 'ken', passCode: wrong(), language: 'en', ip: '192.0.2.33' })).body.model.replyMessage).toBe(
           'Access denied: wrong code.',
         );
-      const refused = await ra({ identity: 'ken', passCode: totpNow(), language: 'en' });
+      const refused = await ra({ identity: 'ken', passCode: totpNow(), language: 'en', ip: '192.0.2.33' });
       expect(refused.body.model).toMatchObject({
         status: 'Denied',
         replyMessage: 'Access denied: too many wrong codes. Try again in 1 min.',
       });
       t.clock.advance(60_000);
-      expect((await ra({ identity: 'ken', passCode: totpNow() })).body.model.status).toBe('Granted');
+      expect((await ra({ identity: 'ken', passCode: totpNow(), ip: '192.0.2.33' })).body.model.status).toBe('Granted');
     });
 
     it('answers unusable input with 200 and a Denied model (CONTRACT §8.1), wrong credentials with 401', async () => {

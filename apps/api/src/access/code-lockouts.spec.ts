@@ -108,6 +108,47 @@ describe('code lockouts per address and per resource (issue 13, finding 4)', () 
     expect((await reply({ identity: 'bob', passCode: codeNow(), ip: '203.0.113.9' }, portal)).status).toBe('Granted');
   });
 
+  describe('an address a resource names counts within that resource only', () => {
+    it('five wrong codes through one resource from an address do not lock another resource from the same address', async () => {
+      await totpUser('uma');
+      for (let n = 0; n < 5; n += 1) await reply({ identity: 'uma', passCode: wrongCode(), ip: '192.0.2.10' }, portal);
+      expect((await reply({ identity: 'uma', passCode: codeNow(), ip: '192.0.2.10' }, portal)).replyMessage).toMatch(
+        /too many wrong codes/i,
+      );
+      // the attack's repro: the VPN's own sign-in from that address, with the right code
+      expect(await reply({ identity: 'uma', passCode: codeNow(), ip: '192.0.2.10' }, vpn)).toMatchObject({ status: 'Granted' });
+    });
+
+    it('without any address, a resource’s wrong codes lock nobody else: no shared "unknown" address any more', async () => {
+      await totpUser('ugo');
+      for (let n = 0; n < 5; n += 1) await reply({ identity: 'ugo', passCode: wrongCode() }, portal);
+      // another resource that sends no address either
+      expect(await reply({ identity: 'ugo', passCode: codeNow() }, vpn)).toMatchObject({ status: 'Granted' });
+      // the guessing resource itself is capped by its own budget (20), not by an address of 5
+      t.clock.advance(30_000);
+      for (let n = 0; n < 14; n += 1)
+        expect((await reply({ identity: 'ugo', passCode: wrongCode() }, portal)).replyMessage).toBe('Access denied: wrong code.');
+      expect((await reply({ identity: 'ugo', passCode: wrongCode() }, portal)).replyMessage).toBe('Access denied: wrong code.');
+      expect((await reply({ identity: 'ugo', passCode: codeNow() }, portal)).replyMessage).toMatch(/too many wrong codes/i);
+    });
+
+    it('an address named by a resource never locks the user’s own access page at that address', async () => {
+      await totpUser('uli');
+      for (let n = 0; n < 5; n += 1) await reply({ identity: 'uli', passCode: wrongCode(), ip: '198.51.100.77' }, portal);
+      const created = await t
+        .http()
+        .post('/access/requests')
+        .set('Authorization', vpn.authorization)
+        .send({ identity: 'uli', language: 'en', callback: { action: 'https://app.example/cb', target: '_self' } });
+      const path = new URL(created.body.model.url).pathname;
+      const browser = t.browser();
+      const page = await browser.get(path).set('X-Forwarded-For', '198.51.100.77');
+      const formToken = /name="formToken"[^>]*value="([^"]+)"/.exec(page.text)?.[1] as string;
+      const granted = await browser.post(path).set('X-Forwarded-For', '198.51.100.77').type('form').send({ code: codeNow(), formToken });
+      expect(granted.text).toContain('<h1>Access granted</h1>');
+    });
+  });
+
   it('backs off exponentially: after each lockout one code is checked, and a wrong one doubles the wait', async () => {
     await totpUser('cal');
     const from = { identity: 'cal', ip: '198.51.100.20' };
@@ -208,6 +249,9 @@ describe('code lockouts per address and per resource (issue 13, finding 4)', () 
           Reason: 'Too many wrong codes',
           LockoutScope: 'address',
           UserIp: '198.51.100.60',
+          // the address was named by this resource, and locks its sign-ins alone
+          ResourceId: vpn.resource.id,
+          ResourceName: 'VPN',
           WrongCodes: '5',
           LockedUntil: lockedUntil,
           Channel: 'ra',
@@ -217,7 +261,9 @@ describe('code lockouts per address and per resource (issue 13, finding 4)', () 
 
     const listed = await usersListed('gil');
     expect(listed.isLocked).toBe(false);
-    expect(listed.codeLockouts).toEqual([{ scope: 'address', address: '198.51.100.60', resource: null, wrongCodes: 5, lockedUntil }]);
+    expect(listed.codeLockouts).toEqual([
+      { scope: 'address', address: '198.51.100.60', resource: { id: vpn.resource.id, name: 'VPN' }, wrongCodes: 5, lockedUntil },
+    ]);
 
     const unlocked = await t.http().post(`/v2/users/${user.id}/unlock`).set('Authorization', accountAuth);
     expect(unlocked.body).toEqual({ model: null, success: true, message: 'User unlocked.' });

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, CodeLockoutScope, lockedUntilOf, streakAfterWrongCode } from '@twofold/domain';
+import {
+  AccountId,
+  AddressWitness,
+  addressOfScopeKey,
+  addressScopeKey,
+  CodeLockoutScope,
+  lockedUntilOf,
+  streakAfterWrongCode,
+} from '@twofold/domain';
 import { journalFacts, JournalWriter } from '@twofold/journal';
 import { ResourcesRepository, WrongCodeScopeKey, WrongCodeStreakRow, WrongCodeStreaksRepository } from '@twofold/persistence';
 import { addressNetworkOf } from '../http/client-address';
@@ -7,8 +15,8 @@ import { AppMetrics, OtpChannel } from '../metrics/app-metrics';
 
 /**
  * Where a code comes from: the user's address (on the page the visitor's, behind TRUSTED_PROXIES; on
- * the `ra` family the `ip` or `callingStationId` the client sent; null when unknown, which is one
- * address of its own) and the resource whose request it answers.
+ * the `ra` family the `ip` or `callingStationId` the client sent; null when unknown) and the resource
+ * whose request it answers.
  */
 export interface CodeOrigin {
   address: string | null;
@@ -28,14 +36,16 @@ export interface CodeLockoutInForce {
   until: Date;
 }
 
-/** The address scope's key of an unknown address: all such attempts of a user share one streak. */
-const UNKNOWN_ADDRESS = 'unknown';
-
+/**
+ * The scopes an attempt counts in (libs/domain code-lockouts.ts): the resource's, and the address's
+ * when one is known — the page's visitor for every page, an address a resource named for that resource
+ * only.
+ */
 export function codeScopeKeys(origin: CodeOrigin): WrongCodeScopeKey[] {
-  return [
-    { scope: 'address', scopeKey: origin.address === null ? UNKNOWN_ADDRESS : addressNetworkOf(origin.address) },
-    { scope: 'resource', scopeKey: origin.resourceId },
-  ];
+  const resource: WrongCodeScopeKey = { scope: 'resource', scopeKey: origin.resourceId };
+  if (origin.address === null) return [resource];
+  const witness: AddressWitness = origin.channel === 'page' ? { kind: 'page' } : { kind: 'resource', resourceId: origin.resourceId };
+  return [{ scope: 'address', scopeKey: addressScopeKey(addressNetworkOf(origin.address), witness) }, resource];
 }
 
 /** The longest lockout in force among the attempt's scopes, or null when the code may be checked. */
@@ -99,7 +109,7 @@ export class CodeLockouts {
           ...journalFacts.user(user),
           Reason: 'Too many wrong codes',
           LockoutScope: row.scope,
-          ...(row.scope === 'address' ? { UserIp: row.scopeKey } : await this.resourceFacts(accountId, row.scopeKey)),
+          ...(await this.scopeFacts(accountId, row)),
           WrongCodes: String(row.failures),
           LockedUntil: (row.lockedUntil as Date).toISOString(),
           Channel: origin.channel,
@@ -111,6 +121,13 @@ export class CodeLockouts {
   /** A granted code: the attempt's scopes start again from zero (a write only when they had wrong codes). */
   async forgetOnGrant(accountId: AccountId, userId: string, streaks: CodeAttemptStreaks, now: Date): Promise<void> {
     if (streaks.rows.length > 0) await this.streaks.clear(accountId, userId, now, streaks.rows);
+  }
+
+  /** The address (and, for one a resource named, that resource) or the resource of a scope that locked. */
+  private async scopeFacts(accountId: AccountId, row: WrongCodeStreakRow) {
+    if (row.scope === 'resource') return this.resourceFacts(accountId, row.scopeKey);
+    const { network, resourceId } = addressOfScopeKey(row.scopeKey);
+    return { UserIp: network, ...(resourceId ? await this.resourceFacts(accountId, resourceId) : {}) };
   }
 
   private async resourceFacts(accountId: AccountId, resourceId: string) {

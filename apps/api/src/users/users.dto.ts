@@ -1,4 +1,4 @@
-import { CodeLockoutScope, configuredKinds, SYSTEM_GROUP_NAME } from '@twofold/domain';
+import { addressOfScopeKey, CodeLockoutScope, configuredKinds, SYSTEM_GROUP_NAME } from '@twofold/domain';
 import { CodeLockoutRecord, UserDetails, UserEntity } from '@twofold/persistence';
 
 /**
@@ -79,13 +79,18 @@ export function groupNamesOf(details: UserDetails): string[] {
 export function codeLockoutsAt(lockouts: readonly CodeLockoutRecord[], now: Date): CodeLockoutDto[] {
   return lockouts
     .filter((lockout) => lockout.lockedUntil.getTime() > now.getTime())
-    .map((lockout) => ({
-      scope: lockout.scope,
-      address: lockout.scope === 'address' ? lockout.scopeKey : null,
-      resource: lockout.scope === 'resource' ? { id: lockout.scopeKey, name: lockout.resourceName } : null,
-      wrongCodes: lockout.failures,
-      lockedUntil: lockout.lockedUntil.toISOString(),
-    }));
+    .map((lockout) => {
+      // an address scope is the network, and the resource when that resource named the address
+      const address = lockout.scope === 'address' ? addressOfScopeKey(lockout.scopeKey) : null;
+      const resourceId = address ? address.resourceId : lockout.scopeKey;
+      return {
+        scope: lockout.scope,
+        address: address?.network ?? null,
+        resource: resourceId !== null ? { id: resourceId, name: lockout.resourceName } : null,
+        wrongCodes: lockout.failures,
+        lockedUntil: lockout.lockedUntil.toISOString(),
+      };
+    });
 }
 
 export function toUserDto(user: UserEntity, details: UserDetails, options: { withPhones: boolean; now: Date }): UserDto {

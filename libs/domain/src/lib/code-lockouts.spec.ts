@@ -1,4 +1,6 @@
 import {
+  addressOfScopeKey,
+  addressScopeKey,
   CODE_LOCKOUT_MAX_MINUTES,
   CodeLockoutScope,
   lockedUntilOf,
@@ -90,5 +92,20 @@ describe('code lockouts (issue 13, finding 4)', () => {
     expect(minutesUntil(minutes(1), T0)).toBe(1);
     expect(minutesUntil(new Date(T0.getTime() + 61_000), T0)).toBe(2);
     expect(minutesUntil(T0, T0)).toBe(1);
+  });
+});
+
+describe('the key of an address scope', () => {
+  it('is the network alone for the page’s visitors, shared by every page', () => {
+    expect(addressScopeKey('198.51.100.7', { kind: 'page' })).toBe('198.51.100.7');
+    expect(addressOfScopeKey('198.51.100.7')).toEqual({ network: '198.51.100.7', resourceId: null });
+  });
+
+  it('carries the resource that named the address, so that it counts for that resource alone', () => {
+    const key = addressScopeKey('2001:db8:1:2::/64', { kind: 'resource', resourceId: 'r-1' });
+    expect(key).toBe('2001:db8:1:2::/64@r-1');
+    expect(key).not.toBe(addressScopeKey('2001:db8:1:2::/64', { kind: 'resource', resourceId: 'r-2' }));
+    expect(key).not.toBe(addressScopeKey('2001:db8:1:2::/64', { kind: 'page' }));
+    expect(addressOfScopeKey(key)).toEqual({ network: '2001:db8:1:2::/64', resourceId: 'r-1' });
   });
 });

@@ -90,7 +90,8 @@ const USER_DETAILS_COLUMNS = `
   COALESCE((SELECT json_agg(json_build_object('scope', s.scope, 'scopeKey', s.scope_key, 'failures', s.failures,
                     'lockedUntil', s.locked_until, 'resourceName', r.name) ORDER BY s.locked_until, s.scope, s.scope_key)
               FROM wrong_code_streaks s
-              LEFT JOIN resources r ON s.scope = 'resource' AND r.account_id = s.account_id AND r.id::text = s.scope_key
+              LEFT JOIN resources r ON r.account_id = s.account_id
+                    AND r.id::text = CASE WHEN s.scope = 'resource' THEN s.scope_key ELSE split_part(s.scope_key, '@', 2) END
              WHERE s.account_id = u.account_id AND s.user_id = u.id AND s.locked_until IS NOT NULL), '[]'::json) AS code_lockouts`;
 
 function detailsOfRow(row: Pick<UserWithDetailsRow, 'groups' | 'kinds' | 'phones' | 'custom_fields' | 'code_lockouts'>): UserDetails {
