@@ -20,7 +20,7 @@ import {
 } from '@twofold/domain';
 import { journalDetails, journalFacts } from '@twofold/journal';
 import { AccountsRepository, AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { PagedModel, pagedModel } from '../http/envelope';
 import { AdminDto, RegisteredAdminDto, toAdminDto, toFoundAdminDto, toRegisteredAdminDto } from './admins.dto';

@@ -28,7 +28,7 @@ import { ApiCredentialsVerifier } from '../auth/api-credentials.verifier';
 import { CredentialsChangeListener } from '../auth/credentials-change.listener';
 import { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
 import { ClientAddressResolver } from '../http/client-address';
-import { APP_CONFIG, CLOCK } from './tokens';
+import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
 import { createMailer, MAILER } from '../mail/mailer';
 import { RouteRulesTable } from '../http/route-rules';
 import { DatabaseHealth } from '../health/database-health';

@@ -14,7 +14,7 @@ import {
 } from '@twofold/domain';
 import { journalDetails, journalFacts } from '@twofold/journal';
 import { AuthenticatorEntity, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import {
   AuthenticatorDto,
   AuthenticatorsByKindDto,

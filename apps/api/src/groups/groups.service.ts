@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccountId, assertNotSystemGroup, Clock, DomainError, NotFound, Page, requireUuid, validateGroupName } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { GroupEntity, GroupsRepository, isUniqueViolation } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { PagedModel, pagedModel } from '../http/envelope';
 import { GroupDto, toGroupDto } from './groups.dto';
 

@@ -1,6 +1,6 @@
 import { Body, createParamDecorator, ExecutionContext, Inject, Injectable, mixin, PipeTransform, Query } from '@nestjs/common';
 import { Clock, DEFAULT_IDENTITY_FORMAT, IdentityFormat, Page, parsePage, ValidationFailed } from '@twofold/domain';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 
 /**
  * The parameters of a query string, read by name in any case (CONTRACT §4: `EventDate` and `eventdate`

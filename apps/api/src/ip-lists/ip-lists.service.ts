@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccountId, Clock, DomainError, IpListInput, NotFound, refusalOfIpResource, requireUuid, ValidationFailed } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { IpListRow, IpListsRepository, isUniqueViolation } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { IpListDto, toIpListDto } from './ip-lists.dto';
 
 function nameTaken(name: string): DomainError {

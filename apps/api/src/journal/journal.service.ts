@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountId, Clock, isSettledDay } from '@twofold/domain';
 import { JournalRepository } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { pagedModel } from '../http/envelope';
 import { JournalEventDto, toJournalEventDto } from './journal.dto';
 import { JournalQuery } from './journal.query';

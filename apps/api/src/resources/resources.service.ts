@@ -9,7 +9,7 @@ import {
   ResourcesRepository,
   SecretCipher,
 } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { PagedModel, pagedModel } from '../http/envelope';
 import { ResourceCommand, ResourceDto, ResourceWithSecretDto, toResourceDto } from './resources.dto';
 

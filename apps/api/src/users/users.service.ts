@@ -25,7 +25,7 @@ import {
   UsersRepository,
   WrongCodeStreaksRepository,
 } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { AccountPrincipal } from '../auth/principal';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import {
