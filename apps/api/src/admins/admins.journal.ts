@@ -6,3 +6,8 @@ export function journalNewAdminIdentity({ body }: JournalRequest): JournalFields
   const email = InputFields.lenient(body).get('email');
   return { EmployeeIdentity: typeof email === 'string' ? cutText(email.trim(), ADMIN_EMAIL_MAX_LENGTH) : undefined };
 }
+
+/** `/admins/{id}`: the path's administrator, as sent (the service replaces it with the one found), journaled even when refused. */
+export function journalPathAdmin({ params }: JournalRequest): JournalFields<string | undefined> {
+  return { EmployeeId: params['id'] };
+}
