@@ -69,15 +69,15 @@ const ERROR_DESCRIPTIONS: Record<keyof RouteErrors, string> = {
 
 /**
  * The route's path parameters: its handler reads them with `@Input('path', …)`, which the document
- * generator does not see, so each `:name` of the path is documented here (as text, unless `described`
- * says more). The route's path is there because @ApiRoute is written above @Get, @Post, ….
+ * generator does not see, so each `:name` of the path is documented here, in the path's order (as
+ * text, unless `described` says more). The route's path is there because @ApiRoute is written above @Get, @Post, ….
  */
 function pathParameters(handler: object, described: readonly ApiParamOptions[], route: string): ApiParamOptions[] {
   const paths: unknown = Reflect.getMetadata(PATH_METADATA, handler);
   if (paths === undefined) throw new Error(`@ApiRoute of ${route} must be written above its route decorator (@Get, @Post, …)`);
   const names = new Set([paths].flat().flatMap((path) => [...String(path).matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1])));
-  const undescribed = [...names].filter((name) => !described.some((param) => param.name === name));
-  return [...described, ...undescribed.map((name): ApiParamOptions => ({ name, required: true, type: String }))];
+  const inPath = [...names].map((name) => described.find((param) => param.name === name) ?? { name, required: true, type: String });
+  return [...inPath, ...described.filter((param) => !names.has(param.name as string))];
 }
 
 /** One route's documentation in one decorator: summary, body, query, path parameters, 200 and its refusals. */
