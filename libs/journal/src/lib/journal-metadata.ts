@@ -1,4 +1,4 @@
-import { JournalFields, JournalObject } from './journal-events';
+import { JournalFieldName, JournalFields, JournalObject } from './journal-events';
 
 /**
  * What @Journal writes on a handler and JournalInterceptor reads back: the decorator binds the
@@ -17,4 +17,15 @@ export interface JournalMetadata {
 export interface JournalRequest {
   body: unknown;
   params: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * A `fromRequest` that journals path parameters as sent, each under its field
+ * (`journalPath({ id: 'GroupId' })`): what a call names is recorded even when its path is refused;
+ * the service replaces each with the record it found.
+ */
+export function journalPath(
+  fields: Readonly<Record<string, JournalFieldName>>,
+): (request: JournalRequest) => JournalFields<string | undefined> {
+  return ({ params }) => Object.fromEntries(Object.entries(fields).map(([param, field]) => [field, params[param]]));
 }
