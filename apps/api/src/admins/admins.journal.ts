@@ -1,5 +1,5 @@
 import { ADMIN_EMAIL_MAX_LENGTH, cutText, InputFields } from '@twofold/domain';
-import { JournalFields, JournalRequest } from '@twofold/journal';
+import { JournalFields, journalPath, JournalRequest } from '@twofold/journal';
 
 /** POST /admins: the e-mail asked for, journaled even when the body is refused. */
 export function journalNewAdminIdentity({ body }: JournalRequest): JournalFields<string | undefined> {
@@ -7,7 +7,5 @@ export function journalNewAdminIdentity({ body }: JournalRequest): JournalFields
   return { EmployeeIdentity: typeof email === 'string' ? cutText(email.trim(), ADMIN_EMAIL_MAX_LENGTH) : undefined };
 }
 
-/** `/admins/{id}`: the path's administrator, as sent (the service replaces it with the one found), journaled even when refused. */
-export function journalPathAdmin({ params }: JournalRequest): JournalFields<string | undefined> {
-  return { EmployeeId: params['id'] };
-}
+/** `/admins/{id}`: the path's administrator, as sent, journaled even when refused. */
+export const journalPathAdmin = journalPath({ id: 'EmployeeId' });

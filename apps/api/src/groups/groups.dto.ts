@@ -1,10 +1,4 @@
-import { IsString } from 'class-validator';
 import { GroupEntity } from '@twofold/persistence';
-
-export class GroupNameRequest {
-  @IsString()
-  name!: string;
-}
 
 export interface GroupDto {
   id: string;

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TOKEN_FORMATS } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
 import { EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref } from '../openapi/common.openapi';
-import { RESOURCE_NAME_MAX_LENGTH } from './resources.dto';
+import { RESOURCE_NAME_MAX_LENGTH } from './resources.commands';
 
 export class Resource {
   @ApiProperty({ format: 'uuid' }) id!: string;
