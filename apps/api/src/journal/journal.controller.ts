@@ -1,8 +1,8 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
-import { ParsedQueryAsOf } from '../http/parsed-input';
-import { JournalQuery, parseJournalQuery } from './journal.query';
+import { Input } from '../http/parsed-input';
+import { JournalQuery, parseJournalQuery } from './journal.commands';
 import { JournalPage, JournalService } from './journal.service';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
@@ -20,7 +20,7 @@ export class JournalController {
   @Get()
   list(
     @CurrentPrincipal() principal: AccountPrincipal,
-    @ParsedQueryAsOf(parseJournalQuery) query: JournalQuery,
+    @Input('query', parseJournalQuery) query: JournalQuery,
   ): Promise<{ model: JournalPage }> {
     return this.journal.search(principal.accountId, query);
   }

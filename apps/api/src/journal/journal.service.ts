@@ -4,7 +4,7 @@ import { JournalRepository } from '@twofold/persistence';
 import { CLOCK } from '../config/injection-tokens';
 import { pagedModel } from '../http/envelope';
 import { JournalEventDto, toJournalEventDto } from './journal.dto';
-import { JournalQuery } from './journal.query';
+import { JournalQuery } from './journal.commands';
 
 export interface JournalPage {
   success: true;
