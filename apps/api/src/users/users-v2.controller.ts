@@ -14,19 +14,12 @@ import {
   parseUserPath,
   parseUpdateUserFields,
 } from './users.commands';
-import { UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto';
+import { CustomFieldsUpdatedDto, UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto';
 import { UsersService } from './users.service';
 import { JournaledChange } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { USER_DOCS } from './users.openapi';
-
-/** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
-export interface CustomFieldsUpdatedResponse {
-  success: boolean;
-  message: string | null;
-  data: { customFields: Record<string, string> };
-}
 
 /** SPEC.md "Users", the V2 operations. */
 @ModelEnvelopeErrors()
@@ -69,7 +62,7 @@ export class UsersV2Controller {
     @CurrentPrincipal() p: AccountPrincipal,
     @Input('path', parseUserPath) id: RecordId,
     @Input('body', parseCustomFieldsUpdate) updates: CustomField[],
-  ): Promise<CustomFieldsUpdatedResponse> {
+  ): Promise<CustomFieldsUpdatedDto> {
     return { success: true, message: null, data: { customFields: await this.users.updateCustomFields(p.accountId, id, updates) } };
   }
 
