@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorMessages, MAX_ENROLLMENT_LINK_TTL_MINUTES, USER_SOURCES, V2_USER_FIELD_NAMES } from '@twofold/domain';
-import { ModelEnvelope } from '../http/envelope';
+import { ok } from '../http/envelope';
 import { RouteDoc } from '../openapi/api-route';
 import { arrayOf, EXAMPLE, modelEnvelope, ref } from '../openapi/common.openapi';
 import {
@@ -121,7 +121,6 @@ const NEW_USER: UserDto = {
   customFields: [],
   codeLockouts: [],
 };
-const ok = <T>(model: T, message: string | null = null): ModelEnvelope<T> => ({ model, success: true, message });
 
 const NOT_FOUND = 'User not found.';
 
