@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ADMIN_ROLES, ADMIN_STATUSES, ErrorMessages, SETTABLE_ADMIN_STATUSES } from '@twofold/domain';
+import { ADMIN_ROLES, ErrorMessages, SETTABLE_ADMIN_STATUSES } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
 import { EXAMPLE, PAGE_QUERY, pagedOf, ref } from '../openapi/common.openapi';
 import { PagedModel } from '../http/envelope';
