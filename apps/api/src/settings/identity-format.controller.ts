@@ -7,7 +7,8 @@ import { Input } from '../http/parsed-input';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { JournaledChange } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
-import { IdentityFormatApplyDto, IdentityFormatDto, IdentityFormatService } from './identity-format.service';
+import { IdentityFormatService } from './identity-format.service';
+import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
 import { IDENTITY_FORMAT_DOCS } from './identity-format.openapi';
 import { parseIdentityFormatBody } from './settings.commands';
 

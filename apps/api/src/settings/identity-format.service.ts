@@ -20,16 +20,7 @@ import {
   SecretCipher,
   UserMergesRepository,
 } from '@twofold/persistence';
-
-export interface IdentityFormatDto {
-  format: IdentityFormat;
-}
-
-/** What `POST /settings/identity-format/apply` did: identities as they were and as they are. */
-export interface IdentityFormatApplyDto {
-  renamed: { from: string; to: string }[];
-  merged: { into: string; from: string[] }[];
-}
+import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
 
 /**
  * The account's identity format (issue 14): read, set, and applied to the users stored before it.
