@@ -1,9 +1,9 @@
 // `npm run openapi`: writes the API's OpenAPI document to docs/openapi.json, generated from the
-// controllers' decorators without a database (apps/api/src/openapi/document-app.ts).
+// controllers' decorators without a database (apps/api/src/app/document-app.ts).
 // `openapi.spec.ts` fails while the committed file differs from what this writes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateOpenApiFileText, OPENAPI_FILE } from '../../apps/api/src/openapi/document-app';
+import { generateOpenApiFileText, OPENAPI_FILE } from '../../apps/api/src/app/document-app';
 
 async function main(): Promise<void> {
   const text = await generateOpenApiFileText();

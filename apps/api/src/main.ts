@@ -1,9 +1,9 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { systemClock } from '@twofold/domain';
 import { AccountsRepository, connectDatabase } from '@twofold/persistence';
-import { ConfigError, loadConfig } from './config/app-config';
+import { ConfigError, DEFAULT_SHUTDOWN_TIMEOUT_MS, loadConfig } from './config/app-config';
 import { createApp } from './app/create-app';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutDown } from './app/shutdown';
+import { shutDown } from './app/shutdown';
 import { createLogger, flushLogs, prettyDestination } from './app/logger';
 import { connectWithRetry, describeDatabase, provisioningHint, startupFailureLine } from './app/startup';
 

@@ -1,9 +1,11 @@
-import { Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
+import { Controller, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { AdminsService } from './admins.service';
-import { Transactional } from '../http/transactional';
+import { Input } from '../http/parsed-input';
+import { parseAdminPath } from './admins.commands';
+import { RecordId } from '@twofold/domain';
+import { JournaledChange } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { ADMIN_DOCS } from './admins.openapi';
 
@@ -18,9 +20,8 @@ export class AdminsV2Controller {
   @ApiRoute(ADMIN_DOCS.resendInvitationV2)
   @Post('resend-invitation-email/:id')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('EnrollmentLink', 'Send')
-  resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
+  @JournaledChange('EnrollmentLink', 'Send')
+  resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseAdminPath) id: RecordId): Promise<void> {
     return this.admins.resendInvitation(p.accountId, id);
   }
 }

@@ -10,8 +10,10 @@ import {
   validateAdminRole,
   validateSettableAdminStatus,
   ValidationFailed,
+  parseRecordId,
+  RecordId,
 } from '@twofold/domain';
-import { QueryParameters } from '../http/parsed-input';
+import { PathParameters, QueryParameters } from '../http/parsed-input';
 
 /**
  * What each call of the administrator API asks for (SPEC.md "Administrators", CONTRACT §5), parsed at
@@ -70,7 +72,14 @@ export function parseUpdateAdmin(body: unknown): UpdateAdminCommand {
   };
 }
 
+/** `/admins/{id}`, `/admins/lock/{id}`, …: the path's administrator. */
+export function parseAdminPath(path: PathParameters): RecordId {
+  return parseRecordId(path['id'], 'Administrator');
+}
+
 /** POST /admins/resend-invitation-email?id= (V1): the administrator's id, once. */
-export function parseResendInvitationQuery(query: QueryParameters): string | undefined {
-  return query.single('id')?.trim();
+export function parseResendInvitationQuery(query: QueryParameters): RecordId {
+  const id = query.single('id')?.trim();
+  if (!id) throw new ValidationFailed('id is required.');
+  return parseRecordId(id, 'Administrator');
 }

@@ -1,11 +1,11 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { PagedModel } from '../http/envelope';
-import { ParsedBody, ParsedQuery } from '../http/parsed-input';
+import { Input } from '../http/parsed-input';
 import {
   ListAdminsQuery,
+  parseAdminPath,
   parseListAdminsQuery,
   parseRegisterAdmin,
   parseResendInvitationQuery,
@@ -15,10 +15,11 @@ import {
 } from './admins.commands';
 import { AdminDto, RegisteredAdminDto } from './admins.dto';
 import { AdminsService } from './admins.service';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { ADMIN_DOCS } from './admins.openapi';
-import { journalNewAdminIdentity } from './admins.journal';
+import { journalNewAdminIdentity, journalPathAdmin } from './admins.journal';
+import { RecordId } from '@twofold/domain';
 
 /**
  * SPEC.md "Administrators": every path with and without /v1. Bare objects, not the model envelope;
@@ -35,7 +36,7 @@ export class AdminsController {
   @Get()
   list(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedQuery(parseListAdminsQuery) query: ListAdminsQuery,
+    @Input('query', parseListAdminsQuery) query: ListAdminsQuery,
   ): Promise<PagedModel<AdminDto> | AdminDto> {
     return this.admins.list(p.accountId, query);
   }
@@ -43,11 +44,10 @@ export class AdminsController {
   @ApiRoute(ADMIN_DOCS.register)
   @Post()
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('Employee', 'Create', { fromRequest: journalNewAdminIdentity })
+  @JournaledChange('Employee', 'Create', { fromRequest: journalNewAdminIdentity })
   register(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedBody(parseRegisterAdmin) command: RegisterAdminCommand,
+    @Input('body', parseRegisterAdmin) command: RegisterAdminCommand,
   ): Promise<RegisteredAdminDto> {
     return this.admins.register(p.accountId, command);
   }
@@ -55,50 +55,42 @@ export class AdminsController {
   @ApiRoute(ADMIN_DOCS.resendInvitation)
   @Post('resend-invitation-email')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('EnrollmentLink', 'Send')
-  resendInvitation(
-    @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedQuery(parseResendInvitationQuery) id: string | undefined,
-  ): Promise<void> {
+  @JournaledChange('EnrollmentLink', 'Send')
+  resendInvitation(@CurrentPrincipal() p: AccountPrincipal, @Input('query', parseResendInvitationQuery) id: RecordId): Promise<void> {
     return this.admins.resendInvitation(p.accountId, id);
   }
 
   @ApiRoute(ADMIN_DOCS.lock)
   @Post('lock/:id')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('Employee', 'Lock')
-  lock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
+  @JournaledChange('Employee', 'Lock', { fromRequest: journalPathAdmin })
+  lock(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseAdminPath) id: RecordId): Promise<void> {
     return this.admins.lock(p.accountId, id);
   }
 
   @ApiRoute(ADMIN_DOCS.unlock)
   @Post('unlock/:id')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('Employee', 'Unlock')
-  unlock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
+  @JournaledChange('Employee', 'Unlock', { fromRequest: journalPathAdmin })
+  unlock(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseAdminPath) id: RecordId): Promise<void> {
     return this.admins.unlock(p.accountId, id);
   }
 
   @ApiRoute(ADMIN_DOCS.update)
   @Put(':id')
-  @Transactional()
-  @Journal('Employee', 'Update', { fromRequest: ({ params }) => ({ EmployeeId: params['id'] }) })
+  @JournaledChange('Employee', 'Update', { fromRequest: journalPathAdmin })
   update(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parseUpdateAdmin) command: UpdateAdminCommand,
+    @Input('path', parseAdminPath) id: RecordId,
+    @Input('body', parseUpdateAdmin) command: UpdateAdminCommand,
   ): Promise<void> {
     return this.admins.update(p.accountId, id, command);
   }
 
   @ApiRoute(ADMIN_DOCS.delete)
   @Delete(':id')
-  @Transactional()
-  @Journal('Employee', 'Delete')
-  delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<void> {
+  @JournaledChange('Employee', 'Delete', { fromRequest: journalPathAdmin })
+  delete(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseAdminPath) id: RecordId): Promise<void> {
     return this.admins.delete(p.accountId, id);
   }
 }

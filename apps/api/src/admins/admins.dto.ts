@@ -1,25 +1,34 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ADMIN_ROLES, ADMIN_STATUSES } from '@twofold/domain';
 import { AdministratorEntity } from '@twofold/persistence';
 
+/*
+ * The answers of the administrator API, each declared once: the class is the TypeScript type the
+ * service returns and, through its @ApiProperty decorators, the OpenAPI schema (named by @ApiSchema).
+ */
+
 /** An administrator in lists (SPEC.md "Administrator"); lastLoginDate is absent when there is none. */
-export interface AdminDto {
-  id: string;
-  identity: string;
-  name: string;
-  status: string;
-  roles: string[];
-  registrationDate: string;
-  lastLoginDate?: string;
+@ApiSchema({ name: 'Administrator' })
+export class AdminDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'the e-mail given at registration' }) identity!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ADMIN_STATUSES }) status!: string;
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...ADMIN_ROLES] } }) roles!: string[];
+  @ApiProperty({ format: 'date-time' }) registrationDate!: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'absent when the administrator never signed in' }) lastLoginDate?: string;
 }
 
-/** The registration response: the same data, the roles named appRoles (SPEC.md). */
-export interface RegisteredAdminDto {
-  id: string;
-  identity: string;
-  name: string;
-  status: string;
-  registrationDate: string;
-  lastLoginDate: string | null;
-  appRoles: string[];
+/** The registration answer: the same data, the roles named `appRoles` (SPEC.md). */
+@ApiSchema({ name: 'RegisteredAdministrator' })
+export class RegisteredAdminDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() identity!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ADMIN_STATUSES }) status!: string;
+  @ApiProperty({ format: 'date-time' }) registrationDate!: string;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastLoginDate!: string | null;
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...ADMIN_ROLES] } }) appRoles!: string[];
 }
 
 export function toAdminDto(admin: AdministratorEntity): AdminDto {

@@ -1,29 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ADMIN_ROLES, ADMIN_STATUSES, ErrorMessages, SETTABLE_ADMIN_STATUSES } from '@twofold/domain';
+import { ADMIN_ROLES, ErrorMessages, SETTABLE_ADMIN_STATUSES } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
 import { EXAMPLE, PAGE_QUERY, pagedOf, ref } from '../openapi/common.openapi';
+import { PagedModel } from '../http/envelope';
+import { AdminDto, RegisteredAdminDto } from './admins.dto';
 
-/** SPEC.md "Administrator", as lists show it. */
-export class Administrator {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'the e-mail given at registration' }) identity!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ enum: ADMIN_STATUSES }) status!: string;
-  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...ADMIN_ROLES] } }) roles!: string[];
-  @ApiProperty({ format: 'date-time' }) registrationDate!: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'absent when the administrator never signed in' }) lastLoginDate?: string;
-}
-
-/** The registration answer: the same data, the roles named `appRoles` (SPEC.md). */
-export class RegisteredAdministrator {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() identity!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ enum: ADMIN_STATUSES }) status!: string;
-  @ApiProperty({ format: 'date-time' }) registrationDate!: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastLoginDate!: string | null;
-  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...ADMIN_ROLES] } }) appRoles!: string[];
-}
+/* The request bodies as clients write them, and each route's examples, typed by their answer's class (admins.dto.ts). */
 
 export class RegisterAdministratorBody {
   @ApiProperty({ format: 'email', description: 'becomes the identity' }) email!: string;
@@ -44,7 +26,7 @@ export class UpdateAdministratorBody {
   status?: string | null;
 }
 
-const ADMIN = {
+const ADMIN: AdminDto = {
   id: EXAMPLE.adminId,
   identity: 'jane.admin@example.com',
   name: 'Jane Admin',
@@ -54,7 +36,7 @@ const ADMIN = {
   lastLoginDate: EXAMPLE.later,
 };
 // `GET /admins?identity=` answers the single object without lastLoginDate (SPEC.md's example)
-const FOUND_ADMIN: Partial<typeof ADMIN> = { ...ADMIN };
+const FOUND_ADMIN: AdminDto = { ...ADMIN };
 delete FOUND_ADMIN.lastLoginDate;
 
 const NOT_FOUND = 'Administrator not found.';
@@ -66,9 +48,9 @@ export const ADMIN_DOCS = {
     envelope: 'plain',
     query: [{ name: 'identity', required: false, type: String, description: 'the e-mail of one administrator' }, ...PAGE_QUERY],
     ok: {
-      schema: { oneOf: [pagedOf(ref(Administrator)), ref(Administrator)] },
+      schema: { oneOf: [pagedOf(ref(AdminDto)), ref(AdminDto)] },
       examples: {
-        page: { summary: 'a page', value: { data: [ADMIN], offset: 0, limit: 100, totalElements: 1 } },
+        page: { summary: 'a page', value: { data: [ADMIN], offset: 0, limit: 100, totalElements: 1 } satisfies PagedModel<AdminDto> },
         found: { summary: 'with identity', value: FOUND_ADMIN },
       },
     },
@@ -79,7 +61,7 @@ export const ADMIN_DOCS = {
     envelope: 'plain',
     body: { type: RegisterAdministratorBody, example: { email: 'new.admin@example.com', name: 'New Admin', role: 'Support 1' } },
     ok: {
-      schema: ref(RegisteredAdministrator),
+      schema: ref(RegisteredAdminDto),
       example: {
         id: EXAMPLE.adminId,
         identity: 'new.admin@example.com',
@@ -88,7 +70,7 @@ export const ADMIN_DOCS = {
         registrationDate: EXAMPLE.timestamp,
         lastLoginDate: null,
         appRoles: ['Support 1'],
-      },
+      } satisfies RegisteredAdminDto,
     },
     errors: { 400: ErrorMessages.unknownRole, 403: 'An administrator with the e-mail new.admin@example.com already exists.' },
   },

@@ -8,19 +8,18 @@ import {
   Clock,
   DomainError,
   NotFound,
-  requireUuid,
+  RecordId,
   statusAfterSet,
   unlockedStatus,
   validateAdminRole,
   validateSettableAdminStatus,
-  ValidationFailed,
   PRODUCT_NAME,
   DEFAULT_MAIL_LANGUAGE,
   MailLanguage,
 } from '@twofold/domain';
 import { journalDetails, journalFacts } from '@twofold/journal';
 import { AccountsRepository, AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { PagedModel, pagedModel } from '../http/envelope';
 import { AdminDto, RegisteredAdminDto, toAdminDto, toFoundAdminDto, toRegisteredAdminDto } from './admins.dto';
@@ -80,7 +79,7 @@ export class AdminsService {
     return toRegisteredAdminDto(admin);
   }
 
-  async update(accountId: AccountId, id: string, command: UpdateAdminCommand): Promise<void> {
+  async update(accountId: AccountId, id: RecordId, command: UpdateAdminCommand): Promise<void> {
     const scopeAdmins = await this.lockScopeAdmins(accountId, id);
     const admin = await this.findForUpdate(accountId, id);
     const name = command.name ?? admin.name;
@@ -91,27 +90,25 @@ export class AdminsService {
     await this.admins.update(accountId, admin.id, { name, role, status });
   }
 
-  async delete(accountId: AccountId, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: RecordId): Promise<void> {
     const scopeAdmins = await this.lockScopeAdmins(accountId, id);
     const admin = await this.findForUpdate(accountId, id);
     assertKeepsScopeAdmin(admin, null, scopeAdmins);
     await this.admins.delete(accountId, admin.id);
   }
 
-  async lock(accountId: AccountId, id: string): Promise<void> {
+  async lock(accountId: AccountId, id: RecordId): Promise<void> {
     await this.update(accountId, id, { status: 'Locked' });
   }
 
-  async unlock(accountId: AccountId, id: string): Promise<void> {
+  async unlock(accountId: AccountId, id: RecordId): Promise<void> {
     const admin = await this.findForUpdate(accountId, id);
     await this.admins.update(accountId, admin.id, { status: unlockedStatus(stateOf(admin)) });
   }
 
   /** A new invitation link for a Pending administrator; the older link stops working. */
-  async resendInvitation(accountId: AccountId, id: string | undefined): Promise<void> {
-    const given = id?.trim();
-    if (!given) throw new ValidationFailed('id is required.');
-    const admin = await this.admins.findById(accountId, requireUuid(given, 'Administrator'));
+  async resendInvitation(accountId: AccountId, id: RecordId): Promise<void> {
+    const admin = await this.admins.findById(accountId, id);
     if (!admin) throw new NotFound('Administrator');
     journalDetails.add(journalFacts.employee(admin));
     assertInvitable(admin);
@@ -148,15 +145,14 @@ export class AdminsService {
   }
 
   /** Locks the account's Active Admins and tells how many there are; first, so every caller locks in one order. */
-  private async lockScopeAdmins(accountId: AccountId, id: string): Promise<number> {
+  private async lockScopeAdmins(accountId: AccountId, id: RecordId): Promise<number> {
     journalDetails.add({ EmployeeId: id });
-    requireUuid(id, 'Administrator');
     return (await this.admins.lockActiveScopeAdmins(accountId)).length;
   }
 
-  private async findForUpdate(accountId: AccountId, id: string): Promise<AdministratorEntity> {
+  private async findForUpdate(accountId: AccountId, id: RecordId): Promise<AdministratorEntity> {
     journalDetails.add({ EmployeeId: id });
-    const admin = await this.admins.findByIdForUpdate(accountId, requireUuid(id, 'Administrator'));
+    const admin = await this.admins.findByIdForUpdate(accountId, id);
     if (!admin) throw new NotFound('Administrator');
     journalDetails.add(journalFacts.employee(admin));
     return admin;

@@ -30,10 +30,11 @@ import { ApiCredentialsVerifier } from '../auth/api-credentials.verifier';
 import { CredentialsChangeListener } from '../auth/credentials-change.listener';
 import { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
 import { ClientAddressResolver } from '../http/client-address';
-import { APP_CONFIG, CLOCK } from './tokens';
+import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
 import { createMailer, MAILER } from '../mail/mailer';
-import { RouteRulesTable } from '../http/route-rules';
-import { DatabaseHealth } from '../health/database-health';
+import { RA_REFUSAL_ANSWER, RouteRulesTable } from '../http/route-rules';
+import { raBadRequestAnswer } from '../access/ra-answer';
+import { DatabaseHealth } from '../http/database-health';
 import { AppMetrics } from '../metrics/app-metrics';
 
 export interface AppRuntime {
@@ -82,6 +83,8 @@ export class InfrastructureModule {
       JournalInterceptor,
       // what each route declares of its refusals, read by ApiExceptionFilter (http/route-rules.ts)
       RouteRulesTable,
+      // the `ra` family's refusal body, which the filter builds for those routes
+      { provide: RA_REFUSAL_ANSWER, useValue: raBadRequestAnswer },
       // outage state: one log line per change, read by ApiExceptionFilter and the readiness check
       {
         provide: DatabaseHealth,

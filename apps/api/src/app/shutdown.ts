@@ -2,9 +2,6 @@ import { Server } from 'node:http';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'pino';
 
-/** Default SHUTDOWN_TIMEOUT_MS: far above a normal answer and the database's worst case (1.75 s). */
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-
 export interface ShutdownOptions {
   /** past it, sockets still open are destroyed and shutdown goes on */
   timeoutMs: number;

@@ -9,8 +9,7 @@ import { databaseUnavailableCode } from '@twofold/persistence';
 /** first wait before retrying the database; each later wait doubles, up to START_RETRY_MAX_DELAY_MS */
 export const START_RETRY_INITIAL_DELAY_MS = 500;
 export const START_RETRY_MAX_DELAY_MS = 8000;
-/** DATABASE_START_ATTEMPTS default: 0.5+1+2+4+8×5 s = 47.5 s of waiting, enough for PostgreSQL's own start */
-export const DEFAULT_DATABASE_START_ATTEMPTS = 10;
+// the number of attempts is a setting: DATABASE_START_ATTEMPTS, default DEFAULT_DATABASE_START_ATTEMPTS (config/app-config.ts)
 
 /**
  * A short reason for the log when the database cannot answer now (the same causes the running API

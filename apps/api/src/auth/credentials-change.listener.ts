@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { CREDENTIALS_CHANGED_CHANNEL, parseCredentialsChangePayload } from '@twofold/persistence';
 import { Client, ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG } from '../app/tokens';
+import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 

@@ -1,22 +1,64 @@
 import {
+  AuthenticatorKindName,
   InputFields,
   isGiven,
   OTP_TOKEN_KEY_MAX_BYTES,
   OTP_TOKEN_KEY_MIN_BYTES,
   OtpTokenAlgorithm,
+  OtpTokenKind,
+  parseAuthenticatorKind,
   parseOtpTokenAlgorithm,
+  parseOtpTokenKind,
   parseOtpTokenPrivateId,
-  requireUuid,
+  parseRecordId,
+  RecordId,
   validateAuthenticatorName,
   ValidationFailed,
 } from '@twofold/domain';
 import { OtpKeyError, parseHexKey } from '@twofold/otp';
+import { PathParameters } from '../http/parsed-input';
+import { parseUserPath } from '../users/users.commands';
 
 /**
  * What each changing call of the authenticator API asks for (SPEC.md "Authenticators", CONTRACT §6),
  * parsed from its body at the edge: keys in any case, values judged by libs/domain. No message ever
  * repeats a key or a PrivateId.
  */
+
+/**
+ * The paths `/users/{id}/authenticators/{type}[/{authenticatorId}]`, read in the order the checks
+ * always ran: the kind (`{type}` in any case; 404 for no kind, 400 for a kind the call does not take),
+ * then the user, then the authenticator (404 for an id that is no UUID).
+ */
+export interface AuthenticatorKindPath<K extends AuthenticatorKindName = AuthenticatorKindName> {
+  userId: RecordId;
+  kind: K;
+}
+
+export interface AuthenticatorPath<K extends AuthenticatorKindName = AuthenticatorKindName> extends AuthenticatorKindPath<K> {
+  authenticatorId: RecordId;
+}
+
+export function parseAuthenticatorKindPath(path: PathParameters): AuthenticatorKindPath {
+  const kind = parseAuthenticatorKind(path['type'] ?? '');
+  return { kind, userId: parseUserPath(path) };
+}
+
+/** Registration and copies are of OTP tokens only. */
+export function parseOtpTokenKindPath(path: PathParameters): AuthenticatorKindPath<OtpTokenKind> {
+  const kind = parseOtpTokenKind(path['type'] ?? '');
+  return { kind, userId: parseUserPath(path) };
+}
+
+export function parseAuthenticatorPath(path: PathParameters): AuthenticatorPath {
+  const { kind, userId } = parseAuthenticatorKindPath(path);
+  return { kind, userId, authenticatorId: parseRecordId(path['authenticatorId'], 'Authenticator') };
+}
+
+export function parseOtpTokenPath(path: PathParameters): AuthenticatorPath<OtpTokenKind> {
+  const { kind, userId } = parseOtpTokenKindPath(path);
+  return { kind, userId, authenticatorId: parseRecordId(path['authenticatorId'], 'Authenticator') };
+}
 
 /** PATCH copy: at most this many target users in one call. */
 export const TOKEN_COPY_MAX_USERS = 100;
@@ -82,12 +124,12 @@ export function parseUpdateAuthenticator(body: unknown): UpdateAuthenticatorComm
 }
 
 /** PATCH: `users`, a non-empty array of ids, duplicates dropped (first occurrence kept). */
-export function parseCopyToken(body: unknown): string[] {
+export function parseCopyToken(body: unknown): RecordId[] {
   const raw = InputFields.ofBody(body).get('users');
   if (!Array.isArray(raw)) throw new ValidationFailed('users must be an array of user ids.');
   if (raw.length === 0) throw new ValidationFailed('users must name at least one user.');
   if (raw.some((id) => typeof id !== 'string')) throw new ValidationFailed('users must be an array of user ids.');
-  const ids = [...new Set((raw as string[]).map((id) => requireUuid(id.trim(), 'User')))];
+  const ids = [...new Set((raw as string[]).map((id) => parseRecordId(id.trim(), 'User')))];
   if (ids.length > TOKEN_COPY_MAX_USERS) throw new ValidationFailed(`users may name at most ${TOKEN_COPY_MAX_USERS} users.`);
   return ids;
 }

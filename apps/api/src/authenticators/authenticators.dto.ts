@@ -1,28 +1,43 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { AUTHENTICATOR_KINDS, AuthenticatorKindName } from '@twofold/domain';
 import { AuthenticatorEntity, PhoneEntity } from '@twofold/persistence';
 
-export interface AuthenticatorDto {
-  id: string;
-  name: string;
+/*
+ * The answers of the authenticator API, each declared once: the class is the TypeScript type the
+ * service returns and, through its @ApiProperty decorators, the OpenAPI schema (named by @ApiSchema).
+ */
+
+@ApiSchema({ name: 'Authenticator' })
+export class AuthenticatorDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'display name; for Sms the phone number' }) name!: string;
   /** present (true) only on an authenticator an administrator disabled: the SPEC's `{id, name}` otherwise */
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'ours (issue 14): present only when an administrator disabled it; no code of it is accepted',
+  })
   disabled?: true;
 }
 
 /** GET model: kind → authenticators, only the kinds the user has, in the fixed order of the kinds. */
 export type AuthenticatorsByKindDto = Partial<Record<AuthenticatorKindName, AuthenticatorDto[]>>;
 
-export interface RegisteredTokenDto {
-  id: string;
+@ApiSchema({ name: 'RegisteredToken' })
+export class RegisteredTokenDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
 }
 
-export interface TokenCopyDto {
-  userId: string;
-  id: string;
+@ApiSchema({ name: 'TokenCopy' })
+export class TokenCopyDto {
+  @ApiProperty({ format: 'uuid' }) userId!: string;
+  @ApiProperty({ format: 'uuid' }) id!: string;
 }
 
 /** PATCH model (SPEC.md: "not shown"): the new authenticator of each target user, in request order. */
-export interface CopiedTokenDto {
-  copies: TokenCopyDto[];
+@ApiSchema({ name: 'CopiedToken' })
+export class CopiedTokenDto {
+  @ApiProperty({ type: [TokenCopyDto], description: 'the new authenticator of each target user, in request order' })
+  copies!: TokenCopyDto[];
 }
 
 export function toAuthenticatorDto(authenticator: AuthenticatorEntity): AuthenticatorDto {

@@ -2,16 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AUTHENTICATOR_KINDS, OTP_TOKEN_ALGORITHMS } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
 import { EXAMPLE, modelEnvelope, ref } from '../openapi/common.openapi';
+import { ok } from '../http/envelope';
+import { AuthenticatorDto, AuthenticatorsByKindDto, CopiedTokenDto, RegisteredTokenDto } from './authenticators.dto';
 
-export class Authenticator {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'display name; for Sms the phone number' }) name!: string;
-  @ApiPropertyOptional({
-    enum: [true],
-    description: 'ours (issue 14): present only when an administrator disabled it; no code of it is accepted',
-  })
-  disabled?: boolean;
-}
+/* The request bodies as clients write them, and each route's examples, typed by their answer's class (authenticators.dto.ts). */
 
 export class RegisterTokenBody {
   @ApiProperty() Name!: string;
@@ -30,23 +24,10 @@ export class CopyTokenBody {
   @ApiProperty({ type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1 }) users!: string[];
 }
 
-export class RegisteredToken {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-}
-
-export class TokenCopy {
-  @ApiProperty({ format: 'uuid' }) userId!: string;
-  @ApiProperty({ format: 'uuid' }) id!: string;
-}
-
-export class CopiedToken {
-  @ApiProperty({ type: [TokenCopy], description: 'the new authenticator of each target user, in request order' }) copies!: TokenCopy[];
-}
-
 const BY_KIND = {
   type: 'object',
   description: 'kind → authenticators; only the kinds the user has',
-  properties: Object.fromEntries(AUTHENTICATOR_KINDS.map((kind) => [kind, { type: 'array', items: ref(Authenticator) }])),
+  properties: Object.fromEntries(AUTHENTICATOR_KINDS.map((kind) => [kind, { type: 'array', items: ref(AuthenticatorDto) }])),
   additionalProperties: false,
 } as const;
 
@@ -54,7 +35,6 @@ const BY_KIND = {
 const ANY_KIND = [{ name: 'type', enum: AUTHENTICATOR_KINDS.map((kind) => kind.toLowerCase()), description: 'the kind, in any case' }];
 const TOKEN_KIND = [{ name: 'type', enum: ['totptoken', 'hotptoken'], description: 'an OTP token kind, in any case' }];
 
-const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
 const USER_NOT_FOUND = 'User not found.';
 const SMS_IS_A_PHONE = 'An SMS authenticator is a phone number: remove it with the phone endpoints of the user API.';
 const OTP_ONLY = 'Only totptoken and hotptoken authenticators can be registered, moved or copied.';
@@ -65,7 +45,10 @@ export const AUTHENTICATOR_DOCS = {
     envelope: 'model',
     ok: {
       schema: modelEnvelope(BY_KIND),
-      example: ok({ Totp: [{ id: EXAMPLE.authenticatorId, name: 'Phone' }], Sms: [{ id: EXAMPLE.requestId, name: '+14155550123' }] }),
+      example: ok<AuthenticatorsByKindDto>({
+        Totp: [{ id: EXAMPLE.authenticatorId, name: 'Phone' }],
+        Sms: [{ id: EXAMPLE.requestId, name: '+14155550123' }],
+      }),
     },
     errors: { 404: USER_NOT_FOUND },
   },
@@ -74,7 +57,10 @@ export const AUTHENTICATOR_DOCS = {
     summary: 'Register an OTP token (totptoken or hotptoken)',
     envelope: 'model',
     body: { type: RegisterTokenBody, example: { Name: 'Token 1', Key: '00112233445566778899aabbccddeeff', Algorithm: 'SHA1' } },
-    ok: { schema: modelEnvelope(ref(RegisteredToken)), example: ok({ id: EXAMPLE.authenticatorId }, 'Authenticator registered.') },
+    ok: {
+      schema: modelEnvelope(ref(RegisteredTokenDto)),
+      example: ok<RegisteredTokenDto>({ id: EXAMPLE.authenticatorId }, 'Authenticator registered.'),
+    },
     errors: { 400: OTP_ONLY, 404: USER_NOT_FOUND },
   },
   update: {
@@ -91,8 +77,8 @@ export const AUTHENTICATOR_DOCS = {
     envelope: 'model',
     body: { type: CopyTokenBody, example: { users: [EXAMPLE.otherUserId] } },
     ok: {
-      schema: modelEnvelope(ref(CopiedToken)),
-      example: ok({ copies: [{ userId: EXAMPLE.otherUserId, id: EXAMPLE.authenticatorId }] }, 'Authenticator copied.'),
+      schema: modelEnvelope(ref(CopiedTokenDto)),
+      example: ok<CopiedTokenDto>({ copies: [{ userId: EXAMPLE.otherUserId, id: EXAMPLE.authenticatorId }] }, 'Authenticator copied.'),
     },
     errors: { 400: OTP_ONLY, 404: 'Authenticator not found.' },
   },
@@ -101,8 +87,8 @@ export const AUTHENTICATOR_DOCS = {
     summary: 'Disable an authenticator: it stays listed, but no code of it is accepted (ours)',
     envelope: 'model',
     ok: {
-      schema: modelEnvelope(ref(Authenticator)),
-      example: ok({ id: EXAMPLE.authenticatorId, name: 'Phone', disabled: true }, 'Authenticator disabled.'),
+      schema: modelEnvelope(ref(AuthenticatorDto)),
+      example: ok<AuthenticatorDto>({ id: EXAMPLE.authenticatorId, name: 'Phone', disabled: true }, 'Authenticator disabled.'),
     },
     errors: { 400: SMS_IS_A_PHONE, 404: 'Authenticator not found.' },
   },
@@ -111,8 +97,8 @@ export const AUTHENTICATOR_DOCS = {
     summary: 'Enable a disabled authenticator again (ours)',
     envelope: 'model',
     ok: {
-      schema: modelEnvelope(ref(Authenticator)),
-      example: ok({ id: EXAMPLE.authenticatorId, name: 'Phone' }, 'Authenticator enabled.'),
+      schema: modelEnvelope(ref(AuthenticatorDto)),
+      example: ok<AuthenticatorDto>({ id: EXAMPLE.authenticatorId, name: 'Phone' }, 'Authenticator enabled.'),
     },
     errors: { 400: SMS_IS_A_PHONE, 404: 'Authenticator not found.' },
   },

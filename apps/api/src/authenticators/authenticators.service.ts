@@ -7,14 +7,14 @@ import {
   NotFound,
   OTP_TOKEN_DIGITS,
   OtpTokenKind,
-  parseAuthenticatorKind,
   parseOtpTokenKind,
-  requireUuid,
+  parseRecordId,
+  RecordId,
   ValidationFailed,
 } from '@twofold/domain';
 import { journalDetails, journalFacts } from '@twofold/journal';
 import { AuthenticatorEntity, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import {
   AuthenticatorDto,
   AuthenticatorsByKindDto,
@@ -23,11 +23,12 @@ import {
   toAuthenticatorDto,
   toAuthenticatorsByKindDto,
 } from './authenticators.dto';
-import { RegisterTokenCommand, UpdateAuthenticatorCommand } from './authenticators.commands';
+import { AuthenticatorKindPath, AuthenticatorPath, RegisterTokenCommand, UpdateAuthenticatorCommand } from './authenticators.commands';
 
 /**
- * Authenticators of users (SPEC.md "Authenticators", CONTRACT §6). Every path id must belong to the
- * caller's account and the authenticator to the path's user and kind, else 404. Changing handlers run
+ * Authenticators of users (SPEC.md "Authenticators", CONTRACT §6). The path comes parsed (its kind, and
+ * ids that are UUIDs); every id must belong to the caller's account and the authenticator to the path's
+ * user and kind, else 404. Changing handlers run
  * in the request's transaction (JournalInterceptor); moves and copies lock the source row first.
  * Keys and PrivateIds are encrypted at rest and never leave this service in any form.
  */
@@ -40,16 +41,19 @@ export class AuthenticatorsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async list(accountId: AccountId, userId: string): Promise<AuthenticatorsByKindDto> {
+  async list(accountId: AccountId, userId: RecordId): Promise<AuthenticatorsByKindDto> {
     const user = await this.findUser(accountId, userId);
     const rows = await this.authenticators.listByUser(accountId, user.id);
     return toAuthenticatorsByKindDto(rows, await this.users.phoneRowsOf(accountId, user.id));
   }
 
-  async registerToken(accountId: AccountId, userId: string, rawKind: string, command: RegisterTokenCommand): Promise<RegisteredTokenDto> {
+  async registerToken(
+    accountId: AccountId,
+    { userId, kind }: AuthenticatorKindPath<OtpTokenKind>,
+    command: RegisterTokenCommand,
+  ): Promise<RegisteredTokenDto> {
     const { name, key, privateId } = command;
     try {
-      const kind = parseOtpTokenKind(rawKind);
       journalDetails.add({ AuthenticatorKind: kind });
       const user = await this.findUser(accountId, userId);
       journalDetails.add({ AuthenticatorName: name });
@@ -75,18 +79,12 @@ export class AuthenticatorsService {
   }
 
   /** PUT: a rename, or with `user` a move of an OTP token to that user (and a rename if `name` is given). */
-  async update(
-    accountId: AccountId,
-    userId: string,
-    rawKind: string,
-    id: string,
-    command: UpdateAuthenticatorCommand,
-  ): Promise<'renamed' | 'moved'> {
+  async update(accountId: AccountId, path: AuthenticatorPath, command: UpdateAuthenticatorCommand): Promise<'renamed' | 'moved'> {
     if (command.kind === 'move') {
-      await this.move(accountId, userId, rawKind, id, command);
+      await this.move(accountId, path, command);
       return 'moved';
     }
-    const kind = parseAuthenticatorKind(rawKind);
+    const { userId, kind, authenticatorId: id } = path;
     if (kind === 'Sms')
       await this.refuseSmsChange(
         accountId,
@@ -106,8 +104,8 @@ export class AuthenticatorsService {
    * code of it is accepted; enable undoes it. Either is idempotent. A phone (`Sms`) is not disabled:
    * it is removed through the phone endpoints.
    */
-  async setDisabled(accountId: AccountId, userId: string, rawKind: string, id: string, disabled: boolean): Promise<AuthenticatorDto> {
-    const kind = parseAuthenticatorKind(rawKind);
+  async setDisabled(accountId: AccountId, path: AuthenticatorPath, disabled: boolean): Promise<AuthenticatorDto> {
+    const { userId, kind, authenticatorId: id } = path;
     if (kind === 'Sms')
       await this.refuseSmsChange(
         accountId,
@@ -120,16 +118,14 @@ export class AuthenticatorsService {
     return toAuthenticatorDto({ ...authenticator, disabled });
   }
 
-  async delete(accountId: AccountId, userId: string, rawKind: string, id: string): Promise<void> {
-    const kind = parseAuthenticatorKind(rawKind);
+  async delete(accountId: AccountId, { userId, kind, authenticatorId: id }: AuthenticatorPath): Promise<void> {
     if (kind === 'Sms' && (await this.deleteSmsPhone(accountId, userId, id))) return;
     const { authenticator } = await this.find(accountId, userId, kind, id);
     await this.authenticators.delete(accountId, authenticator.id);
   }
 
   /** DELETE of a kind: every authenticator of that kind of the user; none is not an error. Returns how many. */
-  async deleteKind(accountId: AccountId, userId: string, rawKind: string): Promise<number> {
-    const kind = parseAuthenticatorKind(rawKind);
+  async deleteKind(accountId: AccountId, { userId, kind }: AuthenticatorKindPath): Promise<number> {
     journalDetails.add({ AuthenticatorKind: kind });
     const user = await this.findUser(accountId, userId, { lock: kind === 'Sms' });
     const removed: { id: string }[] = await this.authenticators.deleteKind(accountId, user.id, kind);
@@ -140,11 +136,15 @@ export class AuthenticatorsService {
   }
 
   /** PATCH: a copy of the token for each target user, with the same secret and its own replay state. */
-  async copyToken(accountId: AccountId, userId: string, rawKind: string, id: string, targetIds: string[]): Promise<CopiedTokenDto> {
-    const kind = parseOtpTokenKind(rawKind);
+  async copyToken(
+    accountId: AccountId,
+    { userId, kind, authenticatorId: id }: AuthenticatorPath<OtpTokenKind>,
+    targetIds: RecordId[],
+  ): Promise<CopiedTokenDto> {
     const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
     journalDetails.add({ TargetUserIds: targetIds.join(',') });
-    if (targetIds.includes(user.id)) throw new ValidationFailed('users must not name the user the token belongs to.');
+    if (targetIds.some((targetId) => targetId === user.id))
+      throw new ValidationFailed('users must not name the user the token belongs to.');
     const targets = await this.lockUsers(accountId, targetIds);
     journalDetails.add({ TargetUserIdentities: targets.map((target) => target.identity).join(',') });
     const copies = [];
@@ -170,17 +170,19 @@ export class AuthenticatorsService {
     return { copies };
   }
 
+  /**
+   * A move is of an OTP token only. The target user is read here, once the token is found, so that
+   * its refusal is journaled with the token named.
+   */
   private async move(
     accountId: AccountId,
-    userId: string,
-    rawKind: string,
-    id: string,
+    path: AuthenticatorPath,
     { targetUserId, name }: Extract<UpdateAuthenticatorCommand, { kind: 'move' }>,
   ): Promise<void> {
-    const kind = parseOtpTokenKind(rawKind);
-    const { user, authenticator } = await this.find(accountId, userId, kind, id, { lock: true });
+    const kind = parseOtpTokenKind(path.kind);
+    const { user, authenticator } = await this.find(accountId, path.userId, kind, path.authenticatorId, { lock: true });
     journalDetails.add({ TargetUserId: targetUserId });
-    const [target] = await this.lockUsers(accountId, [requireUuid(targetUserId, 'User')]);
+    const [target] = await this.lockUsers(accountId, [parseRecordId(targetUserId, 'User')]);
     journalDetails.add(journalFacts.targetUser(target));
     if (name !== null && name !== authenticator.name) {
       journalDetails.add({ AuthenticatorName: name, AuthenticatorPreviousName: authenticator.name });
@@ -190,24 +192,23 @@ export class AuthenticatorsService {
   }
 
   /** SMS is the user's phone numbers: one is removed here, under the user row lock the phone endpoints take too. */
-  private async deleteSmsPhone(accountId: AccountId, userId: string, id: string): Promise<boolean> {
+  private async deleteSmsPhone(accountId: AccountId, userId: RecordId, id: RecordId): Promise<boolean> {
     journalDetails.add({ AuthenticatorKind: 'Sms' });
     const user = await this.findUser(accountId, userId, { lock: true });
     journalDetails.add({ AuthenticatorId: id });
-    return this.users.deletePhone(accountId, user.id, requireUuid(id, 'Authenticator'));
+    return this.users.deletePhone(accountId, user.id, id);
   }
 
   /** A phone is changed (renamed, removed) through the phone endpoints only; an unknown id stays a 404. */
-  private async refuseSmsChange(accountId: AccountId, userId: string, id: string, message: string): Promise<void> {
+  private async refuseSmsChange(accountId: AccountId, userId: RecordId, id: RecordId, message: string): Promise<void> {
     const user = await this.findUser(accountId, userId);
     const phones = await this.users.phoneRowsOf(accountId, user.id);
-    if (phones.some((phone) => phone.id === id.toLowerCase())) throw new ValidationFailed(message);
+    if (phones.some((phone) => phone.id === id)) throw new ValidationFailed(message);
   }
 
-  private async findUser(accountId: AccountId, userId: string, options: { lock?: boolean } = {}): Promise<UserEntity> {
+  private async findUser(accountId: AccountId, userId: RecordId, options: { lock?: boolean } = {}): Promise<UserEntity> {
     journalDetails.add({ UserId: userId });
-    const id = requireUuid(userId, 'User');
-    const user = options.lock ? await this.users.findByIdForUpdate(accountId, id) : await this.users.findById(accountId, id);
+    const user = options.lock ? await this.users.findByIdForUpdate(accountId, userId) : await this.users.findById(accountId, userId);
     if (!user) throw new NotFound('User');
     journalDetails.add(journalFacts.user(user));
     return user;
@@ -216,15 +217,14 @@ export class AuthenticatorsService {
   /** The path's user and its authenticator of the path's kind; anything else is 404. */
   private async find(
     accountId: AccountId,
-    userId: string,
+    userId: RecordId,
     kind: AuthenticatorKindName | OtpTokenKind,
-    id: string,
+    authenticatorId: RecordId,
     options: { lock?: boolean } = {},
   ): Promise<{ user: UserEntity; authenticator: AuthenticatorEntity }> {
     journalDetails.add({ AuthenticatorKind: kind });
     const user = await this.findUser(accountId, userId);
-    journalDetails.add({ AuthenticatorId: id });
-    const authenticatorId = requireUuid(id, 'Authenticator');
+    journalDetails.add({ AuthenticatorId: authenticatorId });
     const authenticator = options.lock
       ? await this.authenticators.findOfUserForUpdate(accountId, user.id, authenticatorId)
       : await this.authenticators.findOfUser(accountId, user.id, authenticatorId);
@@ -237,7 +237,7 @@ export class AuthenticatorsService {
    * Target users of a move or copy, each locked (in id order, so parallel calls cannot deadlock) so
    * that none is deleted before the new rows reference it. Any id not of the account: 404, nothing done.
    */
-  private async lockUsers(accountId: AccountId, ids: readonly string[]): Promise<UserEntity[]> {
+  private async lockUsers(accountId: AccountId, ids: readonly RecordId[]): Promise<UserEntity[]> {
     const byId = new Map<string, UserEntity>();
     for (const id of [...ids].sort()) {
       const user = await this.users.findByIdForUpdate(accountId, id);

@@ -701,5 +701,19 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       expect(events).toHaveLength(8);
       expect(events.every((e) => e.action === 'Disable' && !e.success)).toBe(true);
     });
+
+    it('reads the path kind first, then the user, then the authenticator, and journals what a refused path names', async () => {
+      const s = await setup();
+      const userId = await s.newUser('gus');
+      expect((await s.http.delete('/users/xyz/authenticators/fido/abc')).body.message).toBe('Authenticator kind not found.');
+      expect((await s.http.delete('/users/xyz/authenticators/hotptoken/abc')).body.message).toBe('User not found.');
+      expect((await s.http.delete(`/users/${userId}/authenticators/HOTPTOKEN/abc`)).body.message).toBe('Authenticator not found.');
+      const events = await s.journal('Authenticator');
+      expect(events.map((e) => e.additionalFields)).toEqual([
+        { UserId: 'xyz', AuthenticatorId: 'abc' },
+        { UserId: 'xyz', AuthenticatorKind: 'HotpToken', AuthenticatorId: 'abc' },
+        { UserId: userId, AuthenticatorKind: 'HotpToken', AuthenticatorId: 'abc' },
+      ]);
+    });
   });
 });

@@ -1,7 +1,14 @@
 import { isIP } from 'node:net';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../app/shutdown';
-import { DEFAULT_DATABASE_START_ATTEMPTS } from '../app/startup';
 import { DatabaseTimeouts, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SettingError } from '@twofold/persistence';
+
+/** Default SHUTDOWN_TIMEOUT_MS: far above a normal answer and the database's worst case (1.75 s). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/**
+ * DATABASE_START_ATTEMPTS default: with app/startup.ts's backoff, 0.5+1+2+4+8×5 s = 47.5 s of waiting,
+ * enough for PostgreSQL's own start.
+ */
+export const DEFAULT_DATABASE_START_ATTEMPTS = 10;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

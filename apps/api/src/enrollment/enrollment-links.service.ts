@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AccountId, Clock, DomainError } from '@twofold/domain';
 import { EnrollmentSubject, EnrollmentTokensRepository } from '@twofold/persistence';
 import { AppConfig } from '../config/app-config';
-import { APP_CONFIG, CLOCK } from '../app/tokens';
+import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
 import { Mailer, MAILER } from '../mail/mailer';
 import { MailText } from '../mail/messages';
 

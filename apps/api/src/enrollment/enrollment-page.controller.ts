@@ -2,7 +2,7 @@ import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { Controller, Get, Head, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { pageNonce, sendPage, sendPageHead } from '../pages/send-page';
-import { ParsedBody } from '../http/parsed-input';
+import { Input } from '../http/parsed-input';
 import { EnrollmentPageForm, parseEnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
 import { pageLanguage } from '../pages/i18n/languages';
@@ -42,7 +42,7 @@ export class EnrollmentPageController {
   @Post(':token')
   async submit(
     @Param('token') token: string,
-    @ParsedBody(parseEnrollmentPageForm) form: EnrollmentPageForm,
+    @Input('body', parseEnrollmentPageForm) form: EnrollmentPageForm,
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {

@@ -9,7 +9,7 @@ import {
   EnrollmentTokensRepository,
   UserEntity,
 } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { AppMetrics } from '../metrics/app-metrics';
 import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { hashEnrollmentToken } from './enrollment-links.service';

@@ -6,6 +6,7 @@
 import { EnrollmentFormModel, enrollmentSection } from '../pages/enrollment-section';
 import { html, Html } from '../pages/html';
 import { messagesOf, PageLanguage } from '../pages/i18n/languages';
+import { GoneReason } from '../pages/i18n/page-messages';
 import { IconName } from '../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone } from '../pages/layout';
 
@@ -21,7 +22,7 @@ export function renderEnrollmentDone(lang: PageLanguage, nonce: string, brand: s
   return renderStatusPage(lang, nonce, brand, 'ok', 'check', t.doneTitle, t.done);
 }
 
-export type GoneReason = 'expired' | 'used' | 'revoked' | 'unknown';
+export type { GoneReason } from '../pages/i18n/page-messages';
 
 const GONE_LOOK: Record<GoneReason, [StatusTone, IconName]> = {
   expired: ['warn', 'clock'],

@@ -1,13 +1,14 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
+import { Controller, Delete, Get, Post, Put, UseGuards } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
-import { ParsedQuery, parsePageQuery } from '../http/parsed-input';
-import { Page } from '@twofold/domain';
-import { GroupDto, GroupNameRequest } from './groups.dto';
+import { Input, parsePageQuery } from '../http/parsed-input';
+import { journalPath } from '@twofold/journal';
+import { Page, RecordId } from '@twofold/domain';
+import { GroupDto } from './groups.dto';
+import { parseGroupNameBody, parseGroupPath } from './groups.commands';
 import { GroupsService } from './groups.service';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { GROUP_DOCS } from './groups.openapi';
@@ -25,36 +26,33 @@ export class GroupsController {
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedQuery(parsePageQuery) page: Page,
+    @Input('query', parsePageQuery) page: Page,
   ): Promise<ModelEnvelope<PagedModel<GroupDto>>> {
     return ok(await this.groups.list(p.accountId, page));
   }
 
   @ApiRoute(GROUP_DOCS.create)
   @Post()
-  @Transactional()
-  @Journal('Group', 'Create')
-  async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: GroupNameRequest): Promise<ModelEnvelope<GroupDto>> {
-    return ok(await this.groups.create(p.accountId, body.name));
+  @JournaledChange('Group', 'Create')
+  async create(@CurrentPrincipal() p: AccountPrincipal, @Input('body', parseGroupNameBody) name: string): Promise<ModelEnvelope<GroupDto>> {
+    return ok(await this.groups.create(p.accountId, name));
   }
 
   @ApiRoute(GROUP_DOCS.rename)
   @Put(':id')
-  @Transactional()
-  @Journal('Group', 'Update')
+  @JournaledChange('Group', 'Update', { fromRequest: journalPath({ id: 'GroupId' }) })
   async rename(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @Body() body: GroupNameRequest,
+    @Input('path', parseGroupPath) id: RecordId,
+    @Input('body', parseGroupNameBody) name: string,
   ): Promise<ModelEnvelope<GroupDto>> {
-    return ok(await this.groups.rename(p.accountId, id, body.name));
+    return ok(await this.groups.rename(p.accountId, id, name));
   }
 
   @ApiRoute(GROUP_DOCS.delete)
   @Delete(':id')
-  @Transactional()
-  @Journal('Group', 'Delete')
-  async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+  @JournaledChange('Group', 'Delete', { fromRequest: journalPath({ id: 'GroupId' }) })
+  async delete(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseGroupPath) id: RecordId): Promise<ModelEnvelope<null>> {
     await this.groups.delete(p.accountId, id);
     return ok(null, 'Group deleted.');
   }

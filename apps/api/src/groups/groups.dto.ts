@@ -1,15 +1,16 @@
-import { IsString } from 'class-validator';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { GroupEntity } from '@twofold/persistence';
 
-export class GroupNameRequest {
-  @IsString()
-  name!: string;
-}
+/*
+ * The answers of the group API, each declared once: the class is the TypeScript type the service
+ * returns and, through its @ApiProperty decorators, the OpenAPI schema (named by @ApiSchema).
+ */
 
-export interface GroupDto {
-  id: string;
-  name: string;
-  system: boolean;
+@ApiSchema({ name: 'Group' })
+export class GroupDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ description: 'the system group AllUsers: neither renamed nor deleted' }) system!: boolean;
 }
 
 export function toGroupDto(group: GroupEntity): GroupDto {

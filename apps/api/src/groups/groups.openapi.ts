@@ -1,19 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RouteDoc } from '../openapi/api-route';
 import { EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref } from '../openapi/common.openapi';
+import { ok, PagedModel } from '../http/envelope';
+import { GroupDto } from './groups.dto';
 
-export class Group {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ description: 'the system group AllUsers: neither renamed nor deleted' }) system!: boolean;
-}
+/* The request bodies as clients write them, and each route's examples, typed by their answer's class (groups.dto.ts). */
 
 export class GroupNameBody {
   @ApiProperty() name!: string;
 }
 
-const VPN = { id: EXAMPLE.groupId, name: 'VPN', system: false };
-const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
+const VPN: GroupDto = { id: EXAMPLE.groupId, name: 'VPN', system: false };
 const NOT_FOUND = 'Group not found.';
 
 export const GROUP_DOCS = {
@@ -22,8 +19,8 @@ export const GROUP_DOCS = {
     envelope: 'model',
     query: PAGE_QUERY,
     ok: {
-      schema: modelEnvelope(pagedOf(ref(Group))),
-      example: ok({
+      schema: modelEnvelope(pagedOf(ref(GroupDto))),
+      example: ok<PagedModel<GroupDto>>({
         data: [{ id: '1c0b9a8f-7e6d-4c5b-8a49-38271605f4e3', name: 'AllUsers', system: true }, VPN],
         offset: 0,
         limit: 100,
@@ -36,14 +33,14 @@ export const GROUP_DOCS = {
     summary: 'Create a group',
     envelope: 'model',
     body: { type: GroupNameBody, example: { name: 'VPN' } },
-    ok: { schema: modelEnvelope(ref(Group)), example: ok(VPN) },
+    ok: { schema: modelEnvelope(ref(GroupDto)), example: ok(VPN) },
     errors: { 400: 'AllUsers is a system group name.', 409: 'A group named VPN already exists.' },
   },
   rename: {
     summary: 'Rename a group',
     envelope: 'model',
     body: { type: GroupNameBody, example: { name: 'VPN users' } },
-    ok: { schema: modelEnvelope(ref(Group)), example: ok({ ...VPN, name: 'VPN users' }) },
+    ok: { schema: modelEnvelope(ref(GroupDto)), example: ok({ ...VPN, name: 'VPN users' }) },
     errors: { 400: 'The system group AllUsers cannot be changed.', 404: NOT_FOUND, 409: 'A group named VPN users already exists.' },
   },
   delete: {

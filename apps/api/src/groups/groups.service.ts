@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountId, assertNotSystemGroup, Clock, DomainError, NotFound, Page, requireUuid, validateGroupName } from '@twofold/domain';
+import { AccountId, assertNotSystemGroup, Clock, DomainError, NotFound, Page, RecordId, validateGroupName } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { GroupEntity, GroupsRepository, isUniqueViolation } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { PagedModel, pagedModel } from '../http/envelope';
 import { GroupDto, toGroupDto } from './groups.dto';
 
@@ -35,7 +35,7 @@ export class GroupsService {
     }
   }
 
-  async rename(accountId: AccountId, id: string, rawName: string): Promise<GroupDto> {
+  async rename(accountId: AccountId, id: RecordId, rawName: string): Promise<GroupDto> {
     const group = await this.find(accountId, id);
     journalDetails.add({ GroupName: rawName });
     assertNotSystemGroup(group);
@@ -49,16 +49,16 @@ export class GroupsService {
     return { ...toGroupDto(group), name };
   }
 
-  async delete(accountId: AccountId, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: RecordId): Promise<void> {
     const group = await this.find(accountId, id);
     journalDetails.add({ GroupName: group.name });
     assertNotSystemGroup(group);
     await this.groups.delete(accountId, group.id);
   }
 
-  private async find(accountId: AccountId, id: string): Promise<GroupEntity> {
+  private async find(accountId: AccountId, id: RecordId): Promise<GroupEntity> {
     journalDetails.add({ GroupId: id });
-    const group = await this.groups.findById(accountId, requireUuid(id, 'Group'));
+    const group = await this.groups.findById(accountId, id);
     if (!group) throw new NotFound('Group');
     return group;
   }

@@ -75,4 +75,18 @@ describe('groups (CONTRACT §3)', () => {
     const stillThere = await t.http().get('/groups').set('Authorization', other.authorization);
     expect(stillThere.body.model.data.map((g: { name: string }) => g.name)).toContain('Theirs');
   });
+
+  it('judges the body before the path, and journals the id a refused path names, as sent', async () => {
+    const badBody = await t.http().put('/groups/not-a-uuid').set('Authorization', authorization).send({ name: 5 });
+    expect([badBody.status, badBody.body.message]).toEqual([400, 'name must be a string']);
+    const badPath = await t.http().put('/groups/not-a-uuid').set('Authorization', authorization).send({ name: 'Mine' });
+    expect([badPath.status, badPath.body.message]).toEqual([404, 'Group not found.']);
+    expect((await t.http().delete('/groups/NOT-A-UUID').set('Authorization', authorization)).status).toBe(404);
+    const refused = (await journalOfToday()).filter((e) => ['not-a-uuid', 'NOT-A-UUID'].includes(e.additionalFields['GroupId']));
+    expect(refused.map((e) => [e.action, e.success, e.additionalFields['GroupId']])).toEqual([
+      ['Update', false, 'not-a-uuid'],
+      ['Update', false, 'not-a-uuid'],
+      ['Delete', false, 'NOT-A-UUID'],
+    ]);
+  });
 });

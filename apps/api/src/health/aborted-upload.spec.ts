@@ -1,6 +1,6 @@
 import { AddressInfo, connect } from 'node:net';
 import { startTestApp, TestApp } from '../testing/test-app';
-import { DatabaseHealth } from './database-health';
+import { DatabaseHealth } from '../http/database-health';
 
 /**
  * Only the database's own errors may mean a database outage. A client that announces a body, sends

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, VERSION_NEUTRAL } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DatabaseHealth } from './database-health';
+import { DatabaseHealth } from '../http/database-health';
 import { ApiFeature, ApiRoute } from '../openapi/api-route';
 import { HEALTH_DOCS } from './health.openapi';
 

@@ -1,5 +1,5 @@
 import { RouteDoc } from '../openapi/api-route';
-import { DATABASE_UNAVAILABLE_MESSAGE } from './database-health';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../http/database-health';
 
 export const HEALTH_DOCS = {
   ready: {

@@ -1,6 +1,6 @@
-import { Body, createParamDecorator, ExecutionContext, Inject, Injectable, mixin, PipeTransform, Query } from '@nestjs/common';
+import { ArgumentMetadata, createParamDecorator, ExecutionContext, Inject, Injectable, PipeTransform } from '@nestjs/common';
 import { Clock, DEFAULT_IDENTITY_FORMAT, IdentityFormat, Page, parsePage, ValidationFailed } from '@twofold/domain';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 
 /**
  * The parameters of a query string, read by name in any case (CONTRACT §4: `EventDate` and `eventdate`
@@ -52,89 +52,142 @@ export function parsePageQuery(query: QueryParameters): Page {
   return query.page();
 }
 
-/** Runs an endpoint's parser on its raw input; a refusal is the parser's ValidationFailed (400). */
-class ParseInputPipe<T> implements PipeTransform<unknown, T> {
-  constructor(private readonly parse: (raw: unknown) => T) {}
+/** What a parser knows of the call besides its raw input. */
+export interface InputContext {
+  /** the identity format of the caller's account, carried by its principal (no database read); the default without one */
+  readonly identityFormat: IdentityFormat;
+  /** the clock's now as the input is read, for rules of time (`eventDate` must be a past day) */
+  readonly now: Date;
+}
 
-  transform(raw: unknown): T {
-    return this.parse(raw);
+/** The path's parameters by name, as the router matched them. */
+export type PathParameters = Readonly<Record<string, string | undefined>>;
+
+/** What the parser of each source of input receives. */
+export interface InputSources {
+  body: unknown;
+  query: QueryParameters;
+  path: PathParameters;
+}
+
+export type InputSource = keyof InputSources;
+export type InputParser<S extends InputSource, T> = (input: InputSources[S], context: InputContext) => T;
+
+/**
+ * The order a handler's inputs are judged in, whatever the order they are declared in: what a request
+ * asks (its body, its query) before what it names (its path's ids and kinds). Services read the path
+ * after the body was parsed, and a request wrong in both ways keeps the answer it always had.
+ */
+const SOURCE_ORDER: readonly InputSource[] = ['body', 'query', 'path'];
+
+interface InputSpec {
+  source: InputSource;
+  parse: InputParser<InputSource, unknown>;
+  index: number;
+}
+
+const INPUTS_METADATA = 'twofold:inputs';
+
+interface CallInput {
+  request: { body?: unknown; query?: unknown; params?: PathParameters; user?: { identityFormat?: IdentityFormat } };
+  handler: object;
+}
+
+const CallInputOf = createParamDecorator(
+  (_spec: InputSpec, context: ExecutionContext): CallInput => ({
+    request: context.switchToHttp().getRequest<CallInput['request']>(),
+    handler: context.getHandler(),
+  }),
+);
+
+type Parsed = { refusal: unknown } | { values: ReadonlyMap<InputSpec, unknown> };
+
+/** Each request's parsed inputs, kept with the request (a pipe may have several instances). */
+const parsedByRequest = new WeakMap<object, Parsed>();
+
+function rawInput(request: CallInput['request'], source: InputSource): InputSources[InputSource] {
+  if (source === 'body') return request.body;
+  if (source === 'query') return QueryParameters.of(request.query);
+  return request.params ?? {};
+}
+
+/**
+ * Runs a handler's parsers. Nest resolves a handler's parameters concurrently, in an order it does not
+ * promise, and answers the first that fails: so the first of a handler's inputs to be read parses all
+ * of them, in SOURCE_ORDER, once per request, and every input of the call gives that one outcome.
+ */
+@Injectable()
+export class ParseInputPipe implements PipeTransform<CallInput, unknown> {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  transform({ request, handler }: CallInput, metadata: ArgumentMetadata): unknown {
+    let parsed = parsedByRequest.get(request);
+    if (!parsed) {
+      parsed = this.parseAll(request, handler);
+      parsedByRequest.set(request, parsed);
+    }
+    if ('refusal' in parsed) throw parsed.refusal;
+    return parsed.values.get(metadata.data as unknown as InputSpec);
+  }
+
+  private parseAll(request: CallInput['request'], handler: object): Parsed {
+    const specs: InputSpec[] = [...(Reflect.getMetadata(INPUTS_METADATA, handler) ?? [])];
+    specs.sort((a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source) || a.index - b.index);
+    const context: InputContext = { identityFormat: request.user?.identityFormat ?? DEFAULT_IDENTITY_FORMAT, now: this.clock.now() };
+    const values = new Map<InputSpec, unknown>();
+    try {
+      for (const spec of specs) values.set(spec, spec.parse(rawInput(request, spec.source), context));
+    } catch (refusal) {
+      return { refusal };
+    }
+    return { values };
   }
 }
 
 /**
- * The body parsed once, at the edge, into the endpoint's typed command (`parse` judges it with
- * SPEC.md's messages). Parsers run inside the interceptors, so a refused body is journaled like any
- * other refusal.
+ * One input of a handler, parsed at the edge into the endpoint's typed command: `parse` gets the raw
+ * body (`'body'`), the query's parameters read by name in any case (`'query'`) or the path's
+ * parameters (`'path'`), and the context of the call (the caller's identity format, the clock's now).
+ * A refusal is the parser's ValidationFailed (400) or NotFound (404). Parsers run inside the
+ * interceptors, so a refused input is journaled like any other refusal; a handler's inputs are judged
+ * in SOURCE_ORDER.
  */
+export function Input<S extends InputSource, T>(source: S, parse: InputParser<S, T>): ParameterDecorator {
+  return (target, key, index) => {
+    if (key === undefined) throw new Error('@Input() decorates a parameter of a route handler');
+    const handler = (target as Record<string | symbol, object>)[key];
+    const spec: InputSpec = { source, parse: parse as InputParser<InputSource, unknown>, index };
+    Reflect.defineMetadata(INPUTS_METADATA, [...(Reflect.getMetadata(INPUTS_METADATA, handler) ?? []), spec], handler);
+    CallInputOf(spec, ParseInputPipe)(target, key, index);
+  };
+}
+
+/** @deprecated `@Input('body', parse)`; kept while apps/api/src/access/ and tokens/ use it. */
 export function ParsedBody<T>(parse: (body: unknown) => T): ParameterDecorator {
-  return Body(new ParseInputPipe(parse));
+  return Input('body', (body) => parse(body));
 }
 
-/** The query string parsed once, at the edge, into the endpoint's typed query. */
+/** @deprecated `@Input('query', parse)`; kept while apps/api/src/access/ and tokens/ use it. */
 export function ParsedQuery<T>(parse: (query: QueryParameters) => T): ParameterDecorator {
-  return Query(new ParseInputPipe((raw) => parse(QueryParameters.of(raw))));
+  return Input('query', (query) => parse(query));
 }
 
-/**
- * A query whose rules depend on the time (`eventDate` must be a past day): its parser also gets the
- * clock's now. The pipe is a class so that Nest injects the clock.
- */
+/** @deprecated `@Input('query', (query, { now }) => …)`; kept while apps/api/src/access/ and tokens/ use it. */
 export function ParsedQueryAsOf<T>(parse: (query: QueryParameters, now: Date) => T): ParameterDecorator {
-  @Injectable()
-  class ParseQueryAsOfPipe implements PipeTransform<unknown, T> {
-    constructor(@Inject(CLOCK) private readonly clock: Clock) {}
-
-    transform(raw: unknown): T {
-      return parse(QueryParameters.of(raw), this.clock.now());
-    }
-  }
-  return Query(mixin(ParseQueryAsOfPipe));
+  return Input('query', (query, { now }) => parse(query, now));
 }
 
-/** The raw body or query of a call, with the identity format of the caller's account (from its principal). */
-interface CallerInput {
-  raw: unknown;
-  identityFormat: IdentityFormat;
-}
-
-const callerInput = (source: 'body' | 'query') =>
-  createParamDecorator((_: unknown, context: ExecutionContext): CallerInput => {
-    const request = context.switchToHttp().getRequest<{ body: unknown; query: unknown; user?: { identityFormat?: IdentityFormat } }>();
-    return { raw: request[source], identityFormat: request.user?.identityFormat ?? DEFAULT_IDENTITY_FORMAT };
-  });
-const CallerBody = callerInput('body');
-const CallerQuery = callerInput('query');
-
-/**
- * A body that names users by identity (issue 14): its parser gets the caller's account's identity
- * format, carried by the authenticated principal (no database read), and normalizes every identity it
- * reads with it: `parseUserIdentity` in libs/domain, the one place identities are read from input.
- */
+/** @deprecated `@Input('body', (body, { identityFormat }) => …)`; kept while apps/api/src/access/ and tokens/ use it. */
 export function ParsedBodyOfCaller<T>(parse: (body: unknown, format: IdentityFormat) => T): ParameterDecorator {
-  return CallerBody(
-    undefined,
-    new ParseInputPipe((input: unknown) => parse((input as CallerInput).raw, (input as CallerInput).identityFormat)),
-  );
+  return Input('body', (body, { identityFormat }) => parse(body, identityFormat));
 }
 
-/** A query that names users by identity: as ParsedBodyOfCaller. */
+/** @deprecated `@Input('query', (query, { identityFormat }) => …)`; kept while apps/api/src/access/ and tokens/ use it. */
 export function ParsedQueryOfCaller<T>(parse: (query: QueryParameters, format: IdentityFormat) => T): ParameterDecorator {
-  return CallerQuery(
-    undefined,
-    new ParseInputPipe((input: unknown) => parse(QueryParameters.of((input as CallerInput).raw), (input as CallerInput).identityFormat)),
-  );
+  return Input('query', (query, { identityFormat }) => parse(query, identityFormat));
 }
 
-/** A query that names users by identity and whose rules depend on the time: as ParsedQueryAsOf and ParsedQueryOfCaller. */
+/** @deprecated `@Input('query', (query, { now, identityFormat }) => …)`; kept while apps/api/src/access/ and tokens/ use it. */
 export function ParsedQueryAsOfCaller<T>(parse: (query: QueryParameters, now: Date, format: IdentityFormat) => T): ParameterDecorator {
-  @Injectable()
-  class ParseCallerQueryAsOfPipe implements PipeTransform<unknown, T> {
-    constructor(@Inject(CLOCK) private readonly clock: Clock) {}
-
-    transform(input: unknown): T {
-      const { raw, identityFormat } = input as CallerInput;
-      return parse(QueryParameters.of(raw), this.clock.now(), identityFormat);
-    }
-  }
-  return CallerQuery(undefined, mixin(ParseCallerQueryAsOfPipe));
+  return Input('query', (query, { now, identityFormat }) => parse(query, now, identityFormat));
 }

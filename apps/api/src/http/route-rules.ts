@@ -22,6 +22,15 @@ export interface RouteRules {
   formBody?: true;
 }
 
+/**
+ * How a refused call of the `ra` family answers: the whole `ra` model (Denied, the reason as its
+ * message), built from the request's raw body. The access feature writes it and the composition root
+ * provides it under RA_REFUSAL_ANSWER, so that the exception filter, below every feature, knows only
+ * its shape.
+ */
+export type SignInRefusalAnswer = (body: unknown, message: string) => object;
+export const RA_REFUSAL_ANSWER = 'twofold:ra-refusal-answer';
+
 function addRules(handler: object, rules: RouteRules): void {
   const config: RouteRules = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {};
   Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, ...rules }, handler);

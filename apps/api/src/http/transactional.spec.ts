@@ -3,7 +3,7 @@ import { INTERCEPTORS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { JOURNAL_METADATA, Journal, JournalInterceptor } from '@twofold/journal';
 import { startTestApp, TestApp } from '../testing/test-app';
-import { TransactionInterceptor, Transactional } from './transactional';
+import { JournaledChange, TransactionInterceptor, Transactional } from './transactional';
 
 class OtherInterceptor {}
 
@@ -20,6 +20,12 @@ class Handlers {
   transactionalBelow(): void {
     /* stands for a controller method */
   }
+
+  @UseInterceptors(OtherInterceptor)
+  @JournaledChange('Group', 'Update', { fromRequest: ({ params }) => ({ GroupId: params['id'] }) })
+  journaledChange(): void {
+    /* stands for a controller method */
+  }
 }
 
 const interceptorsOf = (handler: () => void): unknown[] => Reflect.getMetadata(INTERCEPTORS_METADATA, handler);
@@ -28,6 +34,11 @@ describe('@Transactional()', () => {
   it('puts the transaction outside every other interceptor, whatever the order of the decorators', () => {
     expect(interceptorsOf(Handlers.prototype.transactionalAbove)).toEqual([TransactionInterceptor, JournalInterceptor]);
     expect(interceptorsOf(Handlers.prototype.transactionalBelow)).toEqual([TransactionInterceptor, OtherInterceptor, JournalInterceptor]);
+  });
+
+  it('is part of every JournaledChange, outside its journal', () => {
+    expect(interceptorsOf(Handlers.prototype.journaledChange)).toEqual([TransactionInterceptor, JournalInterceptor, OtherInterceptor]);
+    expect(Reflect.getMetadata(JOURNAL_METADATA, Handlers.prototype.journaledChange)).toMatchObject({ object: 'Group', action: 'Update' });
   });
 
   describe('in the app', () => {

@@ -1,12 +1,13 @@
-import { Controller, Delete, Get, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { IpListInput, parseIpListInput } from '@twofold/domain';
-import { Journal } from '@twofold/journal';
+import { Controller, Delete, Get, Post, Put, UseGuards } from '@nestjs/common';
+import { IpListInput, RecordId } from '@twofold/domain';
+import { journalPath } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
-import { ParsedBody } from '../http/parsed-input';
+import { Input } from '../http/parsed-input';
+import { parseIpListBody, parseIpListPath } from './ip-lists.commands';
 import { ModelEnvelopeErrors } from '../http/route-rules';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { IpListDto } from './ip-lists.dto';
 import { IP_LIST_DOCS } from './ip-lists.openapi';
@@ -29,32 +30,29 @@ export class IpListsController {
 
   @ApiRoute(IP_LIST_DOCS.create)
   @Post()
-  @Transactional()
-  @Journal('IpList', 'Create')
+  @JournaledChange('IpList', 'Create')
   async create(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedBody(parseIpListInput) input: IpListInput,
+    @Input('body', parseIpListBody) input: IpListInput,
   ): Promise<ModelEnvelope<IpListDto>> {
     return ok(await this.ipLists.create(p.accountId, input));
   }
 
   @ApiRoute(IP_LIST_DOCS.replace)
   @Put(':id')
-  @Transactional()
-  @Journal('IpList', 'Update')
+  @JournaledChange('IpList', 'Update', { fromRequest: journalPath({ id: 'IpListId' }) })
   async replace(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parseIpListInput) input: IpListInput,
+    @Input('path', parseIpListPath) id: RecordId,
+    @Input('body', parseIpListBody) input: IpListInput,
   ): Promise<ModelEnvelope<IpListDto>> {
     return ok(await this.ipLists.replace(p.accountId, id, input));
   }
 
   @ApiRoute(IP_LIST_DOCS.delete)
   @Delete(':id')
-  @Transactional()
-  @Journal('IpList', 'Delete')
-  async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+  @JournaledChange('IpList', 'Delete', { fromRequest: journalPath({ id: 'IpListId' }) })
+  async delete(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseIpListPath) id: RecordId): Promise<ModelEnvelope<null>> {
     await this.ipLists.delete(p.accountId, id);
     return ok(null, 'IP list deleted.');
   }

@@ -2,15 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IP_LIST_ACTIONS, IP_LIST_MAX_RANGES, IP_LIST_NAME_MAX_LENGTH } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
 import { arrayOf, EXAMPLE, modelEnvelope, ref } from '../openapi/common.openapi';
+import { ok } from '../http/envelope';
+import { IpListDto } from './ip-lists.dto';
 
-export class IpList {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ type: [String], description: 'IPv4 and IPv6 addresses and CIDR networks, as written' }) ranges!: string[];
-  @ApiProperty({ enum: IP_LIST_ACTIONS, description: 'Bypass: granted without a code; Deny: refused. Deny wins.' }) action!: string;
-  @ApiProperty({ type: [String], description: 'resource ids the list applies to; empty: every resource of the account' })
-  resources!: string[];
-}
+/* The request bodies as clients write them, and each route's examples, typed by their answer's class (ip-lists.dto.ts). */
 
 export class IpListBody {
   @ApiProperty({ maxLength: IP_LIST_NAME_MAX_LENGTH, description: 'unique in the account, compared case-insensitively' }) name!: string;
@@ -27,8 +22,13 @@ export class IpListBody {
 }
 
 const IP_LIST_ID = '4d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a';
-const OFFICE = { id: IP_LIST_ID, name: 'Office', ranges: ['10.0.0.0/8', '2001:db8::/32', '192.0.2.7'], action: 'Bypass', resources: [] };
-const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
+const OFFICE: IpListDto = {
+  id: IP_LIST_ID,
+  name: 'Office',
+  ranges: ['10.0.0.0/8', '2001:db8::/32', '192.0.2.7'],
+  action: 'Bypass',
+  resources: [],
+};
 const NOT_FOUND = 'IP list not found.';
 const BODY = { name: 'Office', ranges: ['10.0.0.0/8', '2001:db8::/32', '192.0.2.7'], action: 'Bypass', resources: [] };
 
@@ -36,7 +36,7 @@ export const IP_LIST_DOCS = {
   list: {
     summary: "List the account's IP lists",
     envelope: 'model',
-    ok: { schema: modelEnvelope(arrayOf(ref(IpList))), example: ok([OFFICE]) },
+    ok: { schema: modelEnvelope(arrayOf(ref(IpListDto))), example: ok([OFFICE]) },
   },
   create: {
     summary: 'Create an IP list',
@@ -44,14 +44,14 @@ export const IP_LIST_DOCS = {
       'Every access request (the access page, `ra`, `ra/challenge`, `md`) from an address in a Deny list is Denied; from an address in a Bypass list it is Granted without a code (`bypassed: true`). Deny wins over Bypass; a locked user is Denied whatever the lists say.',
     envelope: 'model',
     body: { type: IpListBody, example: BODY },
-    ok: { schema: modelEnvelope(ref(IpList)), example: ok(OFFICE) },
+    ok: { schema: modelEnvelope(ref(IpListDto)), example: ok(OFFICE) },
     errors: { 400: 'ranges[0] "10.0.0.1/8" has host bits set; did you mean 10.0.0.0/8?', 409: 'An IP list named Office already exists.' },
   },
   replace: {
     summary: 'Replace an IP list (name, ranges, action and resources all at once)',
     envelope: 'model',
     body: { type: IpListBody, example: { ...BODY, action: 'Deny', resources: [EXAMPLE.resourceId] } },
-    ok: { schema: modelEnvelope(ref(IpList)), example: ok({ ...OFFICE, action: 'Deny', resources: [EXAMPLE.resourceId] }) },
+    ok: { schema: modelEnvelope(ref(IpListDto)), example: ok<IpListDto>({ ...OFFICE, action: 'Deny', resources: [EXAMPLE.resourceId] }) },
     errors: {
       400: `resources[0] "${EXAMPLE.resourceId}" is not a resource of this account.`,
       404: NOT_FOUND,

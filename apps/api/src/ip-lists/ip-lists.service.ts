@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountId, Clock, DomainError, IpListInput, NotFound, refusalOfIpResource, requireUuid, ValidationFailed } from '@twofold/domain';
+import { AccountId, Clock, DomainError, IpListInput, NotFound, RecordId, refusalOfIpResource, ValidationFailed } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { IpListRow, IpListsRepository, isUniqueViolation } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { IpListDto, toIpListDto } from './ip-lists.dto';
 
 function nameTaken(name: string): DomainError {
@@ -32,7 +32,7 @@ export class IpListsService {
     return toIpListDto(await this.found(accountId, id));
   }
 
-  async replace(accountId: AccountId, id: string, input: IpListInput): Promise<IpListDto> {
+  async replace(accountId: AccountId, id: RecordId, input: IpListInput): Promise<IpListDto> {
     const existing = await this.find(accountId, id);
     this.journalInput(input);
     await this.requireResourcesOf(accountId, input);
@@ -40,7 +40,7 @@ export class IpListsService {
     return toIpListDto(await this.found(accountId, existing.id));
   }
 
-  async delete(accountId: AccountId, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: RecordId): Promise<void> {
     const existing = await this.find(accountId, id);
     journalDetails.add({ IpList: existing.name, IpListAction: existing.action });
     await this.ipLists.delete(accountId, existing.id);
@@ -71,9 +71,9 @@ export class IpListsService {
     }
   }
 
-  private async find(accountId: AccountId, id: string): Promise<IpListRow> {
+  private async find(accountId: AccountId, id: RecordId): Promise<IpListRow> {
     journalDetails.add({ IpListId: id });
-    const row = await this.ipLists.findById(accountId, requireUuid(id, 'IP list'));
+    const row = await this.ipLists.findById(accountId, id);
     if (!row) throw new NotFound('IP list');
     return row;
   }

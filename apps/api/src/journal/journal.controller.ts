@@ -1,9 +1,10 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
-import { ParsedQueryAsOf } from '../http/parsed-input';
-import { JournalQuery, parseJournalQuery } from './journal.query';
-import { JournalPage, JournalService } from './journal.service';
+import { Input } from '../http/parsed-input';
+import { JournalQuery, parseJournalQuery } from './journal.commands';
+import { JournalService } from './journal.service';
+import { JournalAnswerDto } from './journal.dto';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { JOURNAL_DOCS } from './journal.openapi';
@@ -18,10 +19,7 @@ export class JournalController {
 
   @ApiRoute(JOURNAL_DOCS.list)
   @Get()
-  list(
-    @CurrentPrincipal() principal: AccountPrincipal,
-    @ParsedQueryAsOf(parseJournalQuery) query: JournalQuery,
-  ): Promise<{ model: JournalPage }> {
+  list(@CurrentPrincipal() principal: AccountPrincipal, @Input('query', parseJournalQuery) query: JournalQuery): Promise<JournalAnswerDto> {
     return this.journal.search(principal.accountId, query);
   }
 }

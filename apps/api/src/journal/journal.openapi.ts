@@ -1,30 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { RouteDoc } from '../openapi/api-route';
 import { EXAMPLE, PAGE_QUERY, ref } from '../openapi/common.openapi';
+import { JournalAnswerDto } from './journal.dto';
 
-export class JournalEvent {
-  @ApiProperty({ format: 'uuid' }) eventId!: string;
-  @ApiProperty({ format: 'date-time' }) eventDate!: string;
-  @ApiProperty({ description: 'the object the event concerns (SPEC.md "Events")' }) object!: string;
-  @ApiProperty({ description: "the initiator's login: the API key for account-key calls, `cli` for the operator" }) subject!: string;
-  @ApiProperty() action!: string;
-  @ApiProperty() success!: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) additionalFields!: Record<string, string>;
-}
-
-export class JournalPage {
-  @ApiProperty() success!: boolean;
-  @ApiProperty({ type: 'string', nullable: true }) message!: string | null;
-  @ApiProperty({ type: [JournalEvent] }) data!: JournalEvent[];
-  @ApiProperty({ type: 'integer' }) offset!: number;
-  @ApiProperty({ type: 'integer' }) limit!: number;
-  @ApiProperty({ type: 'integer' }) totalElements!: number;
-}
-
-/** SPEC.md: the journal's answer is `{model: {success, message, data, offset, limit, totalElements}}`, nothing beside `model`. */
-export class JournalAnswer {
-  @ApiProperty({ type: JournalPage }) model!: JournalPage;
-}
+/* The query as clients write it, and the example, typed by the answer's class (journal.dto.ts). */
 
 const repeatable = (name: string, description: string) => ({
   name,
@@ -47,7 +25,7 @@ export const JOURNAL_DOCS = {
       ...PAGE_QUERY,
     ],
     ok: {
-      schema: ref(JournalAnswer),
+      schema: ref(JournalAnswerDto),
       example: {
         model: {
           success: true,
@@ -67,7 +45,7 @@ export const JOURNAL_DOCS = {
           limit: 100,
           totalElements: 1,
         },
-      },
+      } satisfies JournalAnswerDto,
     },
     errors: { 400: 'eventDate must be a past day, not today or later.' },
   },

@@ -1,19 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountId, Clock, isSettledDay } from '@twofold/domain';
 import { JournalRepository } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { pagedModel } from '../http/envelope';
-import { JournalEventDto, toJournalEventDto } from './journal.dto';
-import { JournalQuery } from './journal.query';
-
-export interface JournalPage {
-  success: true;
-  message: null;
-  data: JournalEventDto[];
-  offset: number;
-  limit: number;
-  totalElements: number;
-}
+import { JournalAnswerDto, toJournalEventDto } from './journal.dto';
+import { JournalQuery } from './journal.commands';
 
 @Injectable()
 export class JournalService {
@@ -23,7 +14,7 @@ export class JournalService {
   ) {}
 
   /** GET /journal: one past UTC day of the caller's account, filtered, paged (SPEC.md "Journal"). */
-  async search(accountId: AccountId, query: JournalQuery): Promise<{ model: JournalPage }> {
+  async search(accountId: AccountId, query: JournalQuery): Promise<JournalAnswerDto> {
     const { day, page, actions, objects, successes, subject } = query;
     const [events, totalElements] = await this.events.search(
       accountId,

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { ApiProduces } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG } from '../app/tokens';
+import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig, DEFAULT_METRICS_ALLOW } from '../config/app-config';
 import { ClientAddressResolver } from '../http/client-address';
 import { ApiFeature, ApiRoute } from '../openapi/api-route';

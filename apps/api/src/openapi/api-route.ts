@@ -1,4 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
 import {
   ApiBasicAuth,
   ApiBody,
@@ -38,7 +39,7 @@ export interface RouteDoc {
   /** the JSON body; keys are matched case-insensitively (CONTRACT §4) */
   body?: { type: Type<unknown>; example: unknown } | { schema: Schema; example: unknown };
   query?: ApiQueryOptions[];
-  /** what the path parameters mean, beyond their name */
+  /** what the path parameters mean, beyond their name (every `:name` of the route is documented, described or not) */
   params?: ApiParamOptions[];
   /** 200's body and an example; 'empty' for the bare 200 of the administrator API */
   ok: { schema: Schema; example?: unknown; examples?: ExamplesObject; description?: string } | 'empty';
@@ -66,8 +67,28 @@ const ERROR_DESCRIPTIONS: Record<keyof RouteErrors, string> = {
   503: 'the mail could not be sent',
 };
 
-/** One route's documentation in one decorator: summary, body, query, 200 and its refusals. */
+/**
+ * The route's path parameters: its handler reads them with `@Input('path', …)`, which the document
+ * generator does not see, so each `:name` of the path is documented here, in the path's order (as
+ * text, unless `described` says more). The route's path is there because @ApiRoute is written above @Get, @Post, ….
+ */
+function pathParameters(handler: object, described: readonly ApiParamOptions[], route: string): ApiParamOptions[] {
+  const paths: unknown = Reflect.getMetadata(PATH_METADATA, handler);
+  if (paths === undefined) throw new Error(`@ApiRoute of ${route} must be written above its route decorator (@Get, @Post, …)`);
+  const names = new Set([paths].flat().flatMap((path) => [...String(path).matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1])));
+  const inPath = [...names].map((name) => described.find((param) => param.name === name) ?? { name, required: true, type: String });
+  return [...inPath, ...described.filter((param) => !names.has(param.name as string))];
+}
+
+/** One route's documentation in one decorator: summary, body, query, path parameters, 200 and its refusals. */
 export function ApiRoute(doc: RouteDoc): MethodDecorator {
+  return (target, key, descriptor) => {
+    const params = pathParameters(descriptor.value as object, doc.params ?? [], `${target.constructor.name}.${String(key)}`);
+    return applyDecorators(...routeDecorators(doc, params))(target, key, descriptor);
+  };
+}
+
+function routeDecorators(doc: RouteDoc, params: readonly ApiParamOptions[]): Array<MethodDecorator | ClassDecorator> {
   const decorators: Array<MethodDecorator | ClassDecorator> = [ApiOperation({ summary: doc.summary, description: doc.description })];
   if (doc.body) {
     const schema = 'type' in doc.body ? ref(doc.body.type) : doc.body.schema;
@@ -75,7 +96,7 @@ export function ApiRoute(doc: RouteDoc): MethodDecorator {
     decorators.push(ApiBody({ schema, examples: { request: { value: doc.body.example } } }));
   }
   for (const query of doc.query ?? []) decorators.push(ApiQuery(query));
-  for (const param of doc.params ?? []) decorators.push(ApiParam(param));
+  for (const param of params) decorators.push(ApiParam(param));
   if (doc.ok === 'empty') {
     decorators.push(ApiResponse({ status: 200, description: 'done; no body' }));
   } else {
@@ -88,7 +109,7 @@ export function ApiRoute(doc: RouteDoc): MethodDecorator {
     const code = Number(status) as keyof RouteErrors;
     decorators.push(errorResponse(code, doc.envelope, message, ERROR_DESCRIPTIONS[code]));
   }
-  return applyDecorators(...decorators);
+  return decorators;
 }
 
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': { description: 'always `Basic realm="api"`', schema: { type: 'string' } as SchemaObject } };

@@ -43,8 +43,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * Nest adds a schema for every `@Body()` parameter's class. Ours are `@Allow()` shells judged by
- * libs/domain, so the documented bodies are the `*.openapi.ts` classes; the shells are dropped.
+ * Nest adds a schema for every class it meets (a `@Body()` parameter's, the extra models of every
+ * controller); the document keeps those its paths refer to.
  */
 function withoutUnusedSchemas(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};

@@ -12,7 +12,7 @@ import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
 import { TEST_NOW, testConfig } from '../testing/test-app';
 import { ACCOUNT_AUTH, RESOURCE_AUTH } from './api-route';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from './api-docs';
-import { generateOpenApiFileText, OPENAPI_FILE } from './document-app';
+import { generateOpenApiFileText, OPENAPI_FILE } from '../app/document-app';
 import { examplesOf, OpenApiDocument, operationsOf, schemaValidator } from './openapi.testing';
 
 const ROOT = join(__dirname, '../../../..');

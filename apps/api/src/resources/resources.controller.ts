@@ -1,13 +1,14 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
+import { Controller, Delete, Get, Post, Put, UseGuards } from '@nestjs/common';
+import { journalPath } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
-import { ParsedQuery, parsePageQuery } from '../http/parsed-input';
-import { Page } from '@twofold/domain';
-import { ResourceDto, ResourceRequest, resourceCommandOf, ResourceWithSecretDto } from './resources.dto';
+import { Input, parsePageQuery } from '../http/parsed-input';
+import { Page, RecordId } from '@twofold/domain';
+import { ResourceDto, ResourceWithSecretDto } from './resources.dto';
+import { parseResourceBody, parseResourcePath, ResourceCommand } from './resources.commands';
 import { ResourcesService } from './resources.service';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { RESOURCE_DOCS } from './resources.openapi';
@@ -25,45 +26,47 @@ export class ResourcesController {
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedQuery(parsePageQuery) page: Page,
+    @Input('query', parsePageQuery) page: Page,
   ): Promise<ModelEnvelope<PagedModel<ResourceDto>>> {
     return ok(await this.resources.list(p.accountId, page));
   }
 
   @ApiRoute(RESOURCE_DOCS.create)
   @Post()
-  @Transactional()
-  @Journal('Resource', 'Create')
-  async create(@CurrentPrincipal() p: AccountPrincipal, @Body() body: ResourceRequest): Promise<ModelEnvelope<ResourceWithSecretDto>> {
-    return ok(await this.resources.create(p.accountId, resourceCommandOf(body)));
+  @JournaledChange('Resource', 'Create')
+  async create(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Input('body', parseResourceBody) command: ResourceCommand,
+  ): Promise<ModelEnvelope<ResourceWithSecretDto>> {
+    return ok(await this.resources.create(p.accountId, command));
   }
 
   @ApiRoute(RESOURCE_DOCS.update)
   @Put(':id')
-  @Transactional()
-  @Journal('Resource', 'Update')
+  @JournaledChange('Resource', 'Update', { fromRequest: journalPath({ id: 'ResourceId' }) })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @Body() body: ResourceRequest,
+    @Input('path', parseResourcePath) id: RecordId,
+    @Input('body', parseResourceBody) command: ResourceCommand,
   ): Promise<ModelEnvelope<ResourceDto>> {
-    return ok(await this.resources.update(p.accountId, id, resourceCommandOf(body)));
+    return ok(await this.resources.update(p.accountId, id, command));
   }
 
   @ApiRoute(RESOURCE_DOCS.delete)
   @Delete(':id')
-  @Transactional()
-  @Journal('Resource', 'Delete')
-  async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+  @JournaledChange('Resource', 'Delete', { fromRequest: journalPath({ id: 'ResourceId' }) })
+  async delete(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseResourcePath) id: RecordId): Promise<ModelEnvelope<null>> {
     await this.resources.delete(p.accountId, id);
     return ok(null, 'Resource deleted.');
   }
 
   @ApiRoute(RESOURCE_DOCS.secret)
   @Get(':id/secret')
-  @Transactional()
-  @Journal('Resource', 'DisplayResourceSecret')
-  async secret(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<ResourceWithSecretDto>> {
+  @JournaledChange('Resource', 'DisplayResourceSecret', { fromRequest: journalPath({ id: 'ResourceId' }) })
+  async secret(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Input('path', parseResourcePath) id: RecordId,
+  ): Promise<ModelEnvelope<ResourceWithSecretDto>> {
     return ok(await this.resources.displaySecret(p.accountId, id));
   }
 }

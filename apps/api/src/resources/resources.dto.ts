@@ -1,54 +1,25 @@
-import { IsString, Matches, MaxLength } from 'class-validator';
-import { FollowsDomainRule } from '../http/domain-rule.validator';
-import { isGiven, TokenFormatName, validateFrameOrigins, validateTokenFormat } from '@twofold/domain';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { TOKEN_FORMATS, TokenFormatName } from '@twofold/domain';
 import { ResourceEntity } from '@twofold/persistence';
 
-export const RESOURCE_NAME_MAX_LENGTH = 200;
-
-/**
- * The body of `POST /resources` and `PUT /resources/{id}`: `name` (required, as before), and optional
- * `tokenFormat` (CONTRACT §8.9) and `frameOrigins` (§8.8), keys in any case. The optional two are
- * judged by libs/domain's rules, with their messages; resourceCommandOf takes their normalized values.
+/*
+ * The answers of the resource API, each declared once: the class is the TypeScript type the service
+ * returns and, through its @ApiProperty decorators, the OpenAPI schema (named by @ApiSchema).
  */
-export class ResourceRequest {
-  @IsString()
-  @Matches(/\S/, { message: 'name must not be empty.' })
-  @MaxLength(RESOURCE_NAME_MAX_LENGTH)
-  name!: string;
 
-  @FollowsDomainRule(validateTokenFormat)
-  tokenFormat?: string | null;
-
-  @FollowsDomainRule(validateFrameOrigins)
-  frameOrigins?: string[] | null;
-}
-
-/** What a create or update sets: a field left out (or null) is not changed (on create: its default). */
-export interface ResourceCommand {
-  name: string;
-  tokenFormat?: TokenFormatName;
-  frameOrigins?: string[];
-}
-
-export function resourceCommandOf(body: ResourceRequest): ResourceCommand {
-  return {
-    name: body.name.trim(),
-    ...(isGiven(body.tokenFormat) && { tokenFormat: validateTokenFormat(body.tokenFormat) }),
-    ...(isGiven(body.frameOrigins) && { frameOrigins: validateFrameOrigins(body.frameOrigins) }),
-  };
-}
-
-export interface ResourceDto {
-  id: string;
-  name: string;
-  apiKey: string;
-  tokenFormat: TokenFormatName;
-  frameOrigins: string[];
+@ApiSchema({ name: 'Resource' })
+export class ResourceDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ description: 'the user name of the resource credentials' }) apiKey!: string;
+  @ApiProperty({ enum: TOKEN_FORMATS }) tokenFormat!: TokenFormatName;
+  @ApiProperty({ type: [String], description: 'origins that may frame its access pages (CONTRACT §8.8)' }) frameOrigins!: string[];
 }
 
 /** Only at creation and through the journaled display endpoint. */
-export interface ResourceWithSecretDto extends ResourceDto {
-  apiSecret: string;
+@ApiSchema({ name: 'ResourceWithSecret' })
+export class ResourceWithSecretDto extends ResourceDto {
+  @ApiProperty({ description: 'the password of the resource credentials' }) apiSecret!: string;
 }
 
 export function toResourceDto(resource: ResourceEntity): ResourceDto {

@@ -2,20 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TOKEN_FORMATS } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
 import { EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref } from '../openapi/common.openapi';
-import { RESOURCE_NAME_MAX_LENGTH } from './resources.dto';
+import { RESOURCE_NAME_MAX_LENGTH } from './resources.commands';
+import { ok, PagedModel } from '../http/envelope';
+import { ResourceDto, ResourceWithSecretDto } from './resources.dto';
 
-export class Resource {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ description: 'the user name of the resource credentials' }) apiKey!: string;
-  @ApiProperty({ enum: TOKEN_FORMATS }) tokenFormat!: string;
-  @ApiProperty({ type: [String], description: 'origins that may frame its access pages (CONTRACT §8.8)' }) frameOrigins!: string[];
-}
-
-/** Only at creation and through the journaled display endpoint. */
-export class ResourceWithSecret extends Resource {
-  @ApiProperty({ description: 'the password of the resource credentials' }) apiSecret!: string;
-}
+/* The request bodies as clients write them, and each route's examples, typed by their answer's class (resources.dto.ts). */
 
 export class ResourceBody {
   @ApiProperty({ maxLength: RESOURCE_NAME_MAX_LENGTH, pattern: '\\S' }) name!: string;
@@ -26,8 +17,7 @@ export class ResourceBody {
   frameOrigins?: string[] | null;
 }
 
-const RESOURCE = { id: EXAMPLE.resourceId, name: 'VPN', apiKey: EXAMPLE.apiKey, tokenFormat: 'JwtHS256', frameOrigins: [] };
-const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
+const RESOURCE: ResourceDto = { id: EXAMPLE.resourceId, name: 'VPN', apiKey: EXAMPLE.apiKey, tokenFormat: 'JwtHS256', frameOrigins: [] };
 const NOT_FOUND = 'Resource not found.';
 
 export const RESOURCE_DOCS = {
@@ -35,21 +25,30 @@ export const RESOURCE_DOCS = {
     summary: "List the account's resources (without secrets)",
     envelope: 'model',
     query: PAGE_QUERY,
-    ok: { schema: modelEnvelope(pagedOf(ref(Resource))), example: ok({ data: [RESOURCE], offset: 0, limit: 100, totalElements: 1 }) },
+    ok: {
+      schema: modelEnvelope(pagedOf(ref(ResourceDto))),
+      example: ok<PagedModel<ResourceDto>>({ data: [RESOURCE], offset: 0, limit: 100, totalElements: 1 }),
+    },
     errors: { 400: 'limit must not exceed 1000.' },
   },
   create: {
     summary: 'Create a resource; the answer carries its secret',
     envelope: 'model',
     body: { type: ResourceBody, example: { name: 'VPN', tokenFormat: 'JwtHS256' } },
-    ok: { schema: modelEnvelope(ref(ResourceWithSecret)), example: ok({ ...RESOURCE, apiSecret: EXAMPLE.apiSecret }) },
+    ok: {
+      schema: modelEnvelope(ref(ResourceWithSecretDto)),
+      example: ok<ResourceWithSecretDto>({ ...RESOURCE, apiSecret: EXAMPLE.apiSecret }),
+    },
     errors: { 400: 'name must not be empty.' },
   },
   update: {
     summary: 'Change a resource',
     envelope: 'model',
     body: { type: ResourceBody, example: { name: 'AD FS', frameOrigins: ['https://adfs.corp.example'] } },
-    ok: { schema: modelEnvelope(ref(Resource)), example: ok({ ...RESOURCE, name: 'AD FS', frameOrigins: ['https://adfs.corp.example'] }) },
+    ok: {
+      schema: modelEnvelope(ref(ResourceDto)),
+      example: ok<ResourceDto>({ ...RESOURCE, name: 'AD FS', frameOrigins: ['https://adfs.corp.example'] }),
+    },
     errors: { 400: 'frameOrigins must be an array of origins (scheme://host[:port]).', 404: NOT_FOUND },
   },
   delete: {
@@ -61,7 +60,10 @@ export const RESOURCE_DOCS = {
   secret: {
     summary: "Show a resource's secret (journaled)",
     envelope: 'model',
-    ok: { schema: modelEnvelope(ref(ResourceWithSecret)), example: ok({ ...RESOURCE, apiSecret: EXAMPLE.apiSecret }) },
+    ok: {
+      schema: modelEnvelope(ref(ResourceWithSecretDto)),
+      example: ok<ResourceWithSecretDto>({ ...RESOURCE, apiSecret: EXAMPLE.apiSecret }),
+    },
     errors: { 404: NOT_FOUND },
   },
 } satisfies Record<string, RouteDoc>;

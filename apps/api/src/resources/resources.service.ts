@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountId, Clock, DEFAULT_TOKEN_FORMAT, NotFound, Page, requireUuid, ValidationFailed } from '@twofold/domain';
+import { AccountId, Clock, DEFAULT_TOKEN_FORMAT, NotFound, Page, RecordId, ValidationFailed } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import {
   generateApiCredentials,
@@ -9,9 +9,10 @@ import {
   ResourcesRepository,
   SecretCipher,
 } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { PagedModel, pagedModel } from '../http/envelope';
-import { ResourceCommand, ResourceDto, ResourceWithSecretDto, toResourceDto } from './resources.dto';
+import { ResourceDto, ResourceWithSecretDto, toResourceDto } from './resources.dto';
+import { ResourceCommand } from './resources.commands';
 
 @Injectable()
 export class ResourcesService {
@@ -42,7 +43,7 @@ export class ResourcesService {
   }
 
   /** PUT /resources/{id}: the name, and the token format and frame origins when given. */
-  async update(accountId: AccountId, id: string, command: ResourceCommand): Promise<ResourceDto> {
+  async update(accountId: AccountId, id: RecordId, command: ResourceCommand): Promise<ResourceDto> {
     const resource = await this.find(accountId, id);
     const changes = { name: command.name, tokenFormat: command.tokenFormat, frameOrigins: command.frameOrigins };
     await this.resources.update(accountId, resource.id, changes);
@@ -50,7 +51,7 @@ export class ResourcesService {
     return toResourceDto({ ...resource, ...definedOnly(changes) });
   }
 
-  async delete(accountId: AccountId, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: RecordId): Promise<void> {
     const resource = await this.find(accountId, id);
     // a list whose only resources were gone would read as a list for every resource (issue 14)
     const lists = await this.ipLists.namesNamingResource(accountId, resource.id);
@@ -64,14 +65,14 @@ export class ResourcesService {
     }
   }
 
-  async displaySecret(accountId: AccountId, id: string): Promise<ResourceWithSecretDto> {
+  async displaySecret(accountId: AccountId, id: RecordId): Promise<ResourceWithSecretDto> {
     const resource = await this.find(accountId, id);
     return { ...toResourceDto(resource), apiSecret: this.cipher.decryptText('resource.api-secret', resource.apiSecretEnc) };
   }
 
-  private async find(accountId: AccountId, id: string): Promise<ResourceEntity> {
+  private async find(accountId: AccountId, id: RecordId): Promise<ResourceEntity> {
     journalDetails.add({ ResourceId: id });
-    const resource = await this.resources.findById(accountId, requireUuid(id, 'Resource'));
+    const resource = await this.resources.findById(accountId, id);
     if (!resource) throw new NotFound('Resource');
     journalDetails.add({ ResourceName: resource.name });
     return resource;

@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, HttpStatus, Post, Put, UseGuards } from '@nestjs/common';
 import { IdentityFormat } from '@twofold/domain';
-import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
-import { ParsedBody } from '../http/parsed-input';
+import { Input } from '../http/parsed-input';
 import { ModelEnvelopeErrors } from '../http/route-rules';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
-import { IdentityFormatApplyDto, IdentityFormatDto, IdentityFormatService } from './identity-format.service';
+import { IdentityFormatService } from './identity-format.service';
+import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
 import { IDENTITY_FORMAT_DOCS } from './identity-format.openapi';
 import { parseIdentityFormatBody } from './settings.commands';
 
@@ -29,11 +29,10 @@ export class IdentityFormatController {
 
   @ApiRoute(IDENTITY_FORMAT_DOCS.set)
   @Put()
-  @Transactional()
-  @Journal('Accounts', 'ChangeNameFormat')
+  @JournaledChange('Accounts', 'ChangeNameFormat')
   async set(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedBody(parseIdentityFormatBody) format: IdentityFormat,
+    @Input('body', parseIdentityFormatBody) format: IdentityFormat,
   ): Promise<ModelEnvelope<IdentityFormatDto>> {
     return ok(await this.identityFormat.setIdentityFormat(p.accountId, format));
   }
@@ -41,8 +40,7 @@ export class IdentityFormatController {
   @ApiRoute(IDENTITY_FORMAT_DOCS.apply)
   @Post('apply')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('Accounts', 'RenameAndRemoveDuplicates')
+  @JournaledChange('Accounts', 'RenameAndRemoveDuplicates')
   async apply(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<IdentityFormatApplyDto>> {
     return ok(await this.identityFormat.apply(p.accountId));
   }

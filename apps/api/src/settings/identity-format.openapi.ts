@@ -1,36 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IDENTITY_FORMATS } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
 import { modelEnvelope, ref } from '../openapi/common.openapi';
+import { ok } from '../http/envelope';
+import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
 
-export class IdentityFormatModel {
-  @ApiProperty({
-    enum: IDENTITY_FORMATS,
-    description:
-      "how identities received are written: AsIs as sent; Login drops everything up to the last '\\' and from the first '@', and lower-cases (`CORP\\Jane`, `jane@corp.example` → `jane`)",
-    example: 'Login',
-  })
-  format!: string;
-}
+/* Each route's examples, typed by their answer's class (settings.dto.ts); the format's body is its answer's shape. */
 
-export class IdentityRename {
-  @ApiProperty({ example: 'CORP\\Jane' }) from!: string;
-  @ApiProperty({ example: 'jane' }) to!: string;
-}
-
-export class IdentityMerge {
-  @ApiProperty({ description: 'the surviving (oldest) user, by its identity after the apply; it keeps its id', example: 'jane' })
-  into!: string;
-  @ApiProperty({ type: [String], description: 'identities of the users merged into it and removed', example: ['jane@corp.example'] })
-  from!: string[];
-}
-
-export class IdentityFormatApply {
-  @ApiProperty({ type: [IdentityRename] }) renamed!: IdentityRename[];
-  @ApiProperty({ type: [IdentityMerge] }) merged!: IdentityMerge[];
-}
-
-const APPLY_EXAMPLE = {
+const APPLY_EXAMPLE: IdentityFormatApplyDto = {
   renamed: [{ from: 'CORP\\Jane', to: 'jane' }],
   merged: [{ into: 'jane', from: ['jane@corp.example'] }],
 };
@@ -39,15 +14,15 @@ export const IDENTITY_FORMAT_DOCS = {
   read: {
     summary: "Read the account's identity name format",
     envelope: 'model',
-    ok: { schema: modelEnvelope(ref(IdentityFormatModel)), example: { model: { format: 'AsIs' }, success: true, message: null } },
+    ok: { schema: modelEnvelope(ref(IdentityFormatDto)), example: ok<IdentityFormatDto>({ format: 'AsIs' }) },
   },
   set: {
     summary: "Set the account's identity name format (journal: Accounts ChangeNameFormat)",
     description:
       'From the next call on, every identity the API receives (user bodies and `identity` filters, access requests, `ra`, `ra/challenge`, `md`, history filters) is normalized by the format before use; under `Login` one with nothing left (`CORP\\`) is refused with 400 (200 `success: false` on the access-request endpoints). Users stored before keep their identities until `POST /settings/identity-format/apply`.',
     envelope: 'model',
-    body: { type: IdentityFormatModel, example: { format: 'Login' } },
-    ok: { schema: modelEnvelope(ref(IdentityFormatModel)), example: { model: { format: 'Login' }, success: true, message: null } },
+    body: { type: IdentityFormatDto, example: { format: 'Login' } },
+    ok: { schema: modelEnvelope(ref(IdentityFormatDto)), example: ok<IdentityFormatDto>({ format: 'Login' }) },
     errors: { 400: 'format must be "AsIs" or "Login".' },
   },
   apply: {
@@ -55,7 +30,7 @@ export const IDENTITY_FORMAT_DOCS = {
     description:
       'In one transaction: every user whose identity is not in the format is renamed; users whose identities become one are merged into the oldest by `createdAt`, which keeps its id (union of authenticators, groups, phones and custom fields; the oldest wins a field both have; locked if any was; replay state, HOTP counters and code lockouts kept; access-request history and enrollment links moved). Empty lists under `AsIs`; a second apply renames nothing. Journal `additionalFields`: `Renamed`, `Merged` (counts).',
     envelope: 'model',
-    ok: { schema: modelEnvelope(ref(IdentityFormatApply)), example: { model: APPLY_EXAMPLE, success: true, message: null } },
+    ok: { schema: modelEnvelope(ref(IdentityFormatApplyDto)), example: ok(APPLY_EXAMPLE) },
     errors: {
       400: 'The users merged into "jane" would have 101 custom fields; a user can have at most 100. Remove some first; nothing was changed.',
     },

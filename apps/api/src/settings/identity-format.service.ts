@@ -20,21 +20,12 @@ import {
   SecretCipher,
   UserMergesRepository,
 } from '@twofold/persistence';
-
-export interface IdentityFormatDto {
-  format: IdentityFormat;
-}
-
-/** What `POST /settings/identity-format/apply` did: identities as they were and as they are. */
-export interface IdentityFormatApplyDto {
-  renamed: { from: string; to: string }[];
-  merged: { into: string; from: string[] }[];
-}
+import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
 
 /**
  * The account's identity format (issue 14): read, set, and applied to the users stored before it.
  * Identities received are normalized at the edge by the format the caller's principal carries
- * (`ParsedBodyOfCaller`); setting the format announces a credentials change, so every API instance
+ * (the InputContext of `@Input`); setting the format announces a credentials change, so every API instance
  * reads the new one with the account's and its resources' credentials at their next call.
  */
 @Injectable()

@@ -1,12 +1,12 @@
 import { Controller, Get, Put, UseGuards } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
-import { BrandingDto, DirectorySyncDto, SettingsService } from './settings.service';
+import { SettingsService } from './settings.service';
+import { BrandingDto, DirectorySyncDto } from './settings.dto';
 import { parseBranding, parseDirectorySync } from './settings.commands';
-import { ParsedBody } from '../http/parsed-input';
-import { Transactional } from '../http/transactional';
+import { Input } from '../http/parsed-input';
+import { JournaledChange } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { SETTINGS_DOCS } from './settings.openapi';
@@ -31,11 +31,10 @@ export class SettingsController {
 
   @ApiRoute(SETTINGS_DOCS.setDirectorySync)
   @Put('directory-sync')
-  @Transactional()
-  @Journal('DirectorySync', 'Update')
+  @JournaledChange('DirectorySync', 'Update')
   async setDirectorySync(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedBody(parseDirectorySync) enabled: boolean,
+    @Input('body', parseDirectorySync) enabled: boolean,
   ): Promise<ModelEnvelope<DirectorySyncDto>> {
     return ok(await this.settings.setDirectorySync(p.accountId, enabled));
   }
@@ -48,11 +47,10 @@ export class SettingsController {
 
   @ApiRoute(SETTINGS_DOCS.setBranding)
   @Put('branding')
-  @Transactional()
-  @Journal('Accounts', 'ChangeDisplayName')
+  @JournaledChange('Accounts', 'ChangeDisplayName')
   async setBranding(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedBody(parseBranding) displayName: string | null,
+    @Input('body', parseBranding) displayName: string | null,
   ): Promise<ModelEnvelope<BrandingDto>> {
     return ok(await this.settings.setBranding(p.accountId, displayName));
   }

@@ -1,23 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RouteDoc } from '../openapi/api-route';
 import { modelEnvelope, ref } from '../openapi/common.openapi';
+import { ok } from '../http/envelope';
+import { BrandingDto, DirectorySyncDto } from './settings.dto';
 
-export class DirectorySync {
-  @ApiProperty({ description: 'directory synchronization; while on, custom fields of Directory users cannot be changed' })
-  enabled!: boolean;
-}
-
-export class Branding {
-  @ApiProperty({
-    description:
-      "the customer's name on the access and enrollment pages, in mails and as the authenticator-app issuer; the account's name unless set",
-    maxLength: 64,
-    example: 'Acme Bank',
-  })
-  displayName!: string;
-  @ApiProperty({ description: "true while no display name is set and the account's name is shown" })
-  isDefault!: boolean;
-}
+/* The request bodies as clients write them, and each route's examples, typed by their answer's class (settings.dto.ts). */
 
 export class SetBranding {
   @ApiProperty({
@@ -34,21 +21,21 @@ export const SETTINGS_DOCS = {
   directorySync: {
     summary: 'Read the directory synchronization switch',
     envelope: 'model',
-    ok: { schema: modelEnvelope(ref(DirectorySync)), example: { model: { enabled: false }, success: true, message: null } },
+    ok: { schema: modelEnvelope(ref(DirectorySyncDto)), example: ok<DirectorySyncDto>({ enabled: false }) },
   },
   setDirectorySync: {
     summary: 'Switch directory synchronization',
     envelope: 'model',
-    body: { type: DirectorySync, example: { enabled: true } },
-    ok: { schema: modelEnvelope(ref(DirectorySync)), example: { model: { enabled: true }, success: true, message: null } },
+    body: { type: DirectorySyncDto, example: { enabled: true } },
+    ok: { schema: modelEnvelope(ref(DirectorySyncDto)), example: ok<DirectorySyncDto>({ enabled: true }) },
     errors: { 400: 'enabled must be true or false.' },
   },
   branding: {
     summary: "Read the account's display name",
     envelope: 'model',
     ok: {
-      schema: modelEnvelope(ref(Branding)),
-      example: { model: { displayName: 'Acme Bank', isDefault: false }, success: true, message: null },
+      schema: modelEnvelope(ref(BrandingDto)),
+      example: ok<BrandingDto>({ displayName: 'Acme Bank', isDefault: false }),
     },
   },
   setBranding: {
@@ -58,8 +45,8 @@ export const SETTINGS_DOCS = {
     envelope: 'model',
     body: { type: SetBranding, example: { displayName: 'Acme Bank' } },
     ok: {
-      schema: modelEnvelope(ref(Branding)),
-      example: { model: { displayName: 'Acme Bank', isDefault: false }, success: true, message: null },
+      schema: modelEnvelope(ref(BrandingDto)),
+      example: ok<BrandingDto>({ displayName: 'Acme Bank', isDefault: false }),
     },
     errors: { 400: "displayName must not contain ':'." },
   },

@@ -2,17 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccountId, effectiveDisplayName, NotFound } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { AccountsRepository } from '@twofold/persistence';
-
-export interface DirectorySyncDto {
-  enabled: boolean;
-}
-
-/** The customer's name as pages, mails and authenticator apps show it, and whether it is the account's name by default. */
-export interface BrandingDto {
-  displayName: string;
-  /** true when no display name is set and the account's name is shown */
-  isDefault: boolean;
-}
+import { BrandingDto, DirectorySyncDto } from './settings.dto';
 
 @Injectable()
 export class SettingsService {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountId, assertWithinLicenses, Clock, DomainError, UserSourceName } from '@twofold/domain';
 import { AccountsRepository, GroupsRepository, isUniqueViolation, UserEntity, UsersRepository } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 
 export interface UserRegistration {
   identity: string;

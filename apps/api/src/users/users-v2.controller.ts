@@ -1,32 +1,25 @@
-import { Controller, Delete, HttpCode, HttpStatus, Param, Post, Put, UseFilters, UseGuards } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
+import { Controller, Delete, HttpCode, HttpStatus, Post, Put, UseFilters, UseGuards } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { CustomFieldsExceptionFilter } from './custom-fields.exception-filter';
 import { journalPathUser } from './users.journal';
-import { ParsedBody, ParsedBodyOfCaller } from '../http/parsed-input';
-import { CustomField, UserFieldChanges } from '@twofold/domain';
+import { Input } from '../http/parsed-input';
+import { CustomField, RecordId, UserFieldChanges } from '@twofold/domain';
 import {
   parseCustomFieldsDelete,
   parseCustomFieldsUpdate,
   parseGroupNamesBody,
   parsePhoneNumber,
+  parseUserPath,
   parseUpdateUserFields,
 } from './users.commands';
-import { UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto';
+import { CustomFieldsUpdatedDto, UserCustomFieldsDto, UserGroupsDto, UserIdentityDto } from './users.dto';
 import { UsersService } from './users.service';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { USER_DOCS } from './users.openapi';
-
-/** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
-export interface CustomFieldsUpdatedResponse {
-  success: boolean;
-  message: string | null;
-  data: { customFields: Record<string, string> };
-}
 
 /** SPEC.md "Users", the V2 operations. */
 @ModelEnvelopeErrors()
@@ -39,12 +32,11 @@ export class UsersV2Controller {
 
   @ApiRoute(USER_DOCS.updateV2)
   @Put(':id')
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBodyOfCaller(parseUpdateUserFields) changes: UserFieldChanges,
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parseUpdateUserFields) changes: UserFieldChanges,
   ): Promise<ModelEnvelope<UserIdentityDto>> {
     return ok(await this.users.updateV2(p.accountId, id, changes));
   }
@@ -52,12 +44,11 @@ export class UsersV2Controller {
   @ApiRoute(USER_DOCS.setPhone)
   @Post(':id/phone')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async setPhone(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parsePhoneNumber) phone: string,
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parsePhoneNumber) phone: string,
   ): Promise<ModelEnvelope<null>> {
     await this.users.setPhoneV2(p.accountId, id, phone);
     return ok(null, 'Phone number saved.');
@@ -66,25 +57,23 @@ export class UsersV2Controller {
   @ApiRoute(USER_DOCS.updateCustomFields)
   @Put(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async updateCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parseCustomFieldsUpdate) updates: CustomField[],
-  ): Promise<CustomFieldsUpdatedResponse> {
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parseCustomFieldsUpdate) updates: CustomField[],
+  ): Promise<CustomFieldsUpdatedDto> {
     return { success: true, message: null, data: { customFields: await this.users.updateCustomFields(p.accountId, id, updates) } };
   }
 
   @ApiRoute(USER_DOCS.deleteCustomFields)
   @Delete(':id/customfields')
   @UseFilters(CustomFieldsExceptionFilter)
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async deleteCustomFields(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parseCustomFieldsDelete) names: string[],
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parseCustomFieldsDelete) names: string[],
   ): Promise<ModelEnvelope<UserCustomFieldsDto>> {
     return ok(await this.users.deleteCustomFields(p.accountId, id, names));
   }
@@ -92,9 +81,8 @@ export class UsersV2Controller {
   @ApiRoute(USER_DOCS.lock)
   @Post(':id/lock')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('User', 'Update')
-  async lock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
+  async lock(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseUserPath) id: RecordId): Promise<ModelEnvelope<null>> {
     await this.users.setLocked(p.accountId, id, true);
     return ok(null, 'User locked.');
   }
@@ -102,9 +90,8 @@ export class UsersV2Controller {
   @ApiRoute(USER_DOCS.unlock)
   @Post(':id/unlock')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('User', 'Update')
-  async unlock(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
+  async unlock(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseUserPath) id: RecordId): Promise<ModelEnvelope<null>> {
     await this.users.setLocked(p.accountId, id, false);
     return ok(null, 'User unlocked.');
   }
@@ -112,24 +99,22 @@ export class UsersV2Controller {
   @ApiRoute(USER_DOCS.addGroups)
   @Post(':id/groups')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async addGroups(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parseGroupNamesBody) groupNames: string[],
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parseGroupNamesBody) groupNames: string[],
   ): Promise<ModelEnvelope<UserGroupsDto>> {
     return ok(await this.users.changeGroups(p.accountId, id, groupNames, 'add'));
   }
 
   @ApiRoute(USER_DOCS.removeGroups)
   @Delete(':id/groups')
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async removeGroups(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parseGroupNamesBody) groupNames: string[],
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parseGroupNamesBody) groupNames: string[],
   ): Promise<ModelEnvelope<UserGroupsDto>> {
     return ok(await this.users.changeGroups(p.accountId, id, groupNames, 'remove'));
   }

@@ -1,13 +1,13 @@
-import { Controller, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
+import { Controller, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { journalPathUser } from './users.journal';
-import { ParsedBody } from '../http/parsed-input';
-import { parsePhoneNumbers } from './users.commands';
+import { Input } from '../http/parsed-input';
+import { parsePhoneNumbers, parseUserPath } from './users.commands';
+import { RecordId } from '@twofold/domain';
 import { UsersService } from './users.service';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { USER_DOCS } from './users.openapi';
@@ -24,12 +24,11 @@ export class UsersV3Controller {
   @ApiRoute(USER_DOCS.replacePhones)
   @Post(':id/phones')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async replacePhones(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parsePhoneNumbers) phones: string[],
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parsePhoneNumbers) phones: string[],
   ): Promise<ModelEnvelope<null>> {
     await this.users.replacePhonesV3(p.accountId, id, phones);
     return ok(null, 'Phone numbers saved.');

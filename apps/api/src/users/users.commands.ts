@@ -12,7 +12,6 @@ import {
   UserSourceName,
   validateEnrollmentTtl,
   validateUserEmail,
-  IdentityFormat,
   parseUserIdentity,
   normalizeIdentity,
   validateUserName,
@@ -21,15 +20,25 @@ import {
   CustomField,
   MailLanguage,
   parseMailLanguage,
+  parseRecordId,
+  RecordId,
 } from '@twofold/domain';
-import { QueryParameters } from '../http/parsed-input';
+import { InputContext, PathParameters, QueryParameters } from '../http/parsed-input';
 
 /**
  * What each call of the user API asks for, parsed from its body or query at the edge (SPEC.md "Users",
  * CONTRACT §4 and §6): keys in any case, values judged by libs/domain with SPEC.md's messages, in the
  * order the fields are listed here. The service receives these and never the raw input. Every identity
- * is normalized by the caller's account's identity format (issue 14; `ParsedBodyOfCaller`).
+ * is normalized by the caller's account's identity format (the call's InputContext).
  */
+
+/** The identity format of the caller's account: what a parser that reads identities needs of the call. */
+type CallerFormat = Pick<InputContext, 'identityFormat'>;
+
+/** `/users/{id}/…`: the path's user. */
+export function parseUserPath(path: PathParameters): RecordId {
+  return parseRecordId(path['id'], 'User');
+}
 
 /** GET /users: a page, or with `identity` the one user of that identity. */
 export interface ListUsersQuery {
@@ -46,7 +55,7 @@ export function parseBooleanQuery(raw: unknown, field: string): boolean {
   throw new ValidationFailed(`${field} must be true or false.`);
 }
 
-export function parseListUsersQuery(query: QueryParameters, format: IdentityFormat): ListUsersQuery {
+export function parseListUsersQuery(query: QueryParameters, { identityFormat: format }: CallerFormat): ListUsersQuery {
   const page = query.page();
   const given = query.single('identity')?.trim() || undefined;
   const identity = given === undefined ? undefined : normalizeIdentity(format, given, 'identity');
@@ -79,7 +88,7 @@ export interface CreateUserCommand {
   enrollmentLink: EnrollmentLinkOrder | null;
 }
 
-export function parseCreateUser(body: unknown, format: IdentityFormat): CreateUserCommand {
+export function parseCreateUser(body: unknown, { identityFormat: format }: CallerFormat): CreateUserCommand {
   const fields = InputFields.ofBody(body);
   const identity = parseUserIdentity(fields.get('identity'), format);
   const email = validateUserEmail(fields.get('email'));
@@ -108,7 +117,7 @@ export interface UpdateUserCommand {
   removeGroups: string[];
 }
 
-export function parseUpdateUser(body: unknown, format: IdentityFormat): UpdateUserCommand {
+export function parseUpdateUser(body: unknown, { identityFormat: format }: CallerFormat): UpdateUserCommand {
   const fields = InputFields.ofBody(body);
   const changes: UpdateUserCommand['changes'] = {};
   if (isGiven(fields.get('identity'))) changes.identity = parseUserIdentity(fields.get('identity'), format);
@@ -128,7 +137,7 @@ export function parseUpdateUser(body: unknown, format: IdentityFormat): UpdateUs
 }
 
 /** V2 PUT /users/{id}: SPEC.md rule 1. */
-export function parseUpdateUserFields(body: unknown, format: IdentityFormat): UserFieldChanges {
+export function parseUpdateUserFields(body: unknown, { identityFormat: format }: CallerFormat): UserFieldChanges {
   const changes = parseV2UserFields(InputFields.ofBody(body).get('fields'));
   if (changes.identity !== undefined) changes.identity = normalizeIdentity(format, changes.identity);
   return changes;

@@ -1,10 +1,10 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
-import { Journal } from '@twofold/journal';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Post, Put, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
 import { journalNewUserIdentity, journalPathUser } from './users.journal';
-import { ParsedBody, ParsedBodyOfCaller, ParsedQueryOfCaller } from '../http/parsed-input';
+import { Input } from '../http/parsed-input';
+import { RecordId } from '@twofold/domain';
 import {
   CreateUserCommand,
   EnrollCommand,
@@ -13,11 +13,12 @@ import {
   parseEnroll,
   parseListUsersQuery,
   parseUpdateUser,
+  parseUserPath,
   UpdateUserCommand,
 } from './users.commands';
 import { CreatedUserDto, EnrollmentLinkDto, UserDto, UsersCountDto } from './users.dto';
 import { UsersService } from './users.service';
-import { Transactional } from '../http/transactional';
+import { JournaledChange } from '../http/transactional';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { USER_DOCS } from './users.openapi';
@@ -41,7 +42,7 @@ export class UsersController {
   @Get()
   async list(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedQueryOfCaller(parseListUsersQuery) query: ListUsersQuery,
+    @Input('query', parseListUsersQuery) query: ListUsersQuery,
   ): Promise<ModelEnvelope<UserDto[]>> {
     return ok(await this.users.list(p.accountId, query));
   }
@@ -49,32 +50,29 @@ export class UsersController {
   @ApiRoute(USER_DOCS.create)
   @Post()
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('User', 'Create', { fromRequest: journalNewUserIdentity })
+  @JournaledChange('User', 'Create', { fromRequest: journalNewUserIdentity })
   async create(
     @CurrentPrincipal() p: AccountPrincipal,
-    @ParsedBodyOfCaller(parseCreateUser) command: CreateUserCommand,
+    @Input('body', parseCreateUser) command: CreateUserCommand,
   ): Promise<ModelEnvelope<CreatedUserDto>> {
     return ok(await this.users.create(p, command));
   }
 
   @ApiRoute(USER_DOCS.updateV1)
   @Put(':id')
-  @Transactional()
-  @Journal('User', 'Update', { fromRequest: journalPathUser })
+  @JournaledChange('User', 'Update', { fromRequest: journalPathUser })
   async update(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBodyOfCaller(parseUpdateUser) command: UpdateUserCommand,
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parseUpdateUser) command: UpdateUserCommand,
   ): Promise<ModelEnvelope<UserDto>> {
     return ok(await this.users.updateV1(p.accountId, id, command));
   }
 
   @ApiRoute(USER_DOCS.delete)
   @Delete(':id')
-  @Transactional()
-  @Journal('User', 'Delete')
-  async delete(@CurrentPrincipal() p: AccountPrincipal, @Param('id') id: string): Promise<ModelEnvelope<null>> {
+  @JournaledChange('User', 'Delete', { fromRequest: journalPathUser })
+  async delete(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseUserPath) id: RecordId): Promise<ModelEnvelope<null>> {
     await this.users.delete(p.accountId, id);
     return ok(null, 'User deleted.');
   }
@@ -82,12 +80,11 @@ export class UsersController {
   @ApiRoute(USER_DOCS.enroll)
   @Post(':id/enroll')
   @HttpCode(HttpStatus.OK)
-  @Transactional()
-  @Journal('EnrollmentLink', 'Send', { fromRequest: journalPathUser })
+  @JournaledChange('EnrollmentLink', 'Send', { fromRequest: journalPathUser })
   async enroll(
     @CurrentPrincipal() p: AccountPrincipal,
-    @Param('id') id: string,
-    @ParsedBody(parseEnroll) command: EnrollCommand,
+    @Input('path', parseUserPath) id: RecordId,
+    @Input('body', parseEnroll) command: EnrollCommand,
   ): Promise<ModelEnvelope<EnrollmentLinkDto>> {
     const link = await this.users.enroll(p.accountId, id, command);
     return ok(link, link.url ? 'Enrollment link created.' : 'Enrollment link sent.');

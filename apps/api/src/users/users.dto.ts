@@ -1,17 +1,56 @@
-import { addressOfScopeKey, CodeLockoutScope, configuredKinds, SYSTEM_GROUP_NAME } from '@twofold/domain';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import {
+  addressOfScopeKey,
+  AUTHENTICATOR_KINDS,
+  AuthenticatorKindName,
+  CODE_LOCKOUT_SCOPES,
+  CodeLockoutScope,
+  configuredKinds,
+  SYSTEM_GROUP_NAME,
+} from '@twofold/domain';
 import { CodeLockoutRecord, UserDetails, UserEntity } from '@twofold/persistence';
 
-/**
- * A lockout of the user's codes in force (issue 13, finding 4): from one address network (`address`:
- * an IPv4 address, an IPv6 /64, or `unknown` when the client sent none) or through one resource. The
- * user can still sign in from elsewhere; `POST /v2/users/{id}/unlock` clears every lockout.
+/*
+ * The answers of the user API, each declared once: the class is the TypeScript type the service
+ * returns and, through its @ApiProperty decorators, the OpenAPI schema (named by @ApiSchema as the
+ * document always named it). A field added here is in the type and the document at once.
  */
-export interface CodeLockoutDto {
-  scope: CodeLockoutScope;
-  address: string | null;
-  resource: { id: string; name: string | null } | null;
-  wrongCodes: number;
-  lockedUntil: string;
+
+@ApiSchema({ name: 'CustomField' })
+export class CustomFieldDto {
+  @ApiProperty() name!: string;
+  @ApiProperty() value!: string;
+}
+
+/**
+ * A lockout of the user's codes in force: from one address network (`address`: an IPv4 address or an
+ * IPv6 /64; with `resource` when a resource named that address, which then locks that resource's
+ * sign-ins alone) or through one resource. The user can still sign in from elsewhere;
+ * `POST /v2/users/{id}/unlock` clears every lockout.
+ */
+@ApiSchema({ name: 'CodeLockout' })
+export class CodeLockoutDto {
+  @ApiProperty({ enum: CODE_LOCKOUT_SCOPES }) scope!: CodeLockoutScope;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'scope address: an IPv4 address or an IPv6 /64 network',
+  })
+  address!: string | null;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string', nullable: true, description: 'null when the resource was deleted since' },
+    },
+    required: ['id', 'name'],
+    description:
+      'scope resource: the resource the codes came through; scope address: the resource that named the address (`ip`, `callingStationId`), null for the access page’s visitor',
+  })
+  resource!: { id: string; name: string | null } | null;
+  @ApiProperty({ description: 'wrong codes in a row in this scope' }) wrongCodes!: number;
+  @ApiProperty({ format: 'date-time', description: 'no code of the user is checked in this scope until then' }) lockedUntil!: string;
 }
 
 /**
@@ -19,55 +58,80 @@ export interface CodeLockoutDto {
  * is ours: what a helpdesk needs when a user says their codes are refused (`isLocked` is only an
  * administrator's lock, as SPEC.md has it).
  */
-export interface UserDto {
-  id: string;
-  identity: string;
-  name: string | null;
-  email: string | null;
-  isEnrolled: boolean;
-  createdAt: string;
-  lastLogin: string | null;
-  isLocked: boolean;
-  groups: string[];
-  authenticators: string[];
-  customFields: { name: string; value: string }[];
-  codeLockouts: CodeLockoutDto[];
+@ApiSchema({ name: 'User' })
+export class UserDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: "the user's login in the client's own system" }) identity!: string;
+  @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
+  @ApiProperty({ type: 'string', format: 'email', nullable: true }) email!: string | null;
+  @ApiProperty({ description: 'true when a second factor is configured' }) isEnrolled!: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastLogin!: string | null;
+  @ApiProperty() isLocked!: boolean;
+  @ApiProperty({ type: [String], description: 'the system group AllUsers first' }) groups!: string[];
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...AUTHENTICATOR_KINDS] } }) authenticators!: AuthenticatorKindName[];
+  @ApiProperty({ type: [CustomFieldDto] }) customFields!: CustomFieldDto[];
+  @ApiProperty({
+    type: [CodeLockoutDto],
+    description: 'ours: lockouts for wrong codes in force (isLocked is only an administrator lock); POST /v2/users/{id}/unlock clears them',
+  })
+  codeLockouts!: CodeLockoutDto[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', pattern: '^\\+\\d{7,15}$' }, description: 'E.164; with withPhones=true' })
   phones?: string[];
 }
 
-export interface EnrollmentLinkDto {
-  /** absent when the link was mailed */
-  url?: string;
-  expiresAt: string;
+@ApiSchema({ name: 'EnrollmentLink' })
+export class EnrollmentLinkDto {
+  @ApiPropertyOptional({ format: 'uri', description: 'absent when the link was mailed' }) url?: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
 }
 
 /** The created user; `enrollmentLink` when POST /users asked for one. */
-export interface CreatedUserDto extends UserDto {
-  enrollmentLink?: EnrollmentLinkDto;
+@ApiSchema({ name: 'CreatedUser' })
+export class CreatedUserDto extends UserDto {
+  @ApiPropertyOptional({ type: EnrollmentLinkDto, description: 'when the request asked for a link' }) enrollmentLink?: EnrollmentLinkDto;
 }
 
-export interface UserIdentityDto {
-  id: string;
-  identity: string;
-  name: string | null;
-  email: string | null;
+@ApiSchema({ name: 'UsersCount' })
+export class UsersCountDto {
+  @ApiProperty({ type: 'integer', description: 'users of the account' }) total!: number;
+  @ApiProperty({ type: 'integer', description: 'licensed users' }) limit!: number;
 }
 
-export interface UserGroupsDto {
-  id: string;
-  identity: string;
-  groups: string[];
+@ApiSchema({ name: 'UserIdentity' })
+export class UserIdentityDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() identity!: string;
+  @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) email!: string | null;
 }
 
-export interface UserCustomFieldsDto {
-  id: string;
-  identity: string;
-  customFields: { name: string; value: string }[];
+@ApiSchema({ name: 'UserGroups' })
+export class UserGroupsDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() identity!: string;
+  @ApiProperty({ type: [String] }) groups!: string[];
 }
 
-export interface UsersCountDto {
-  total: number;
-  limit: number;
+@ApiSchema({ name: 'UserCustomFields' })
+export class UserCustomFieldsDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() identity!: string;
+  @ApiProperty({ type: [CustomFieldDto] }) customFields!: CustomFieldDto[];
+}
+
+@ApiSchema({ name: 'CustomFieldsMap' })
+export class CustomFieldsMapDto {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: "all of the user's fields after the change" })
+  customFields!: Record<string, string>;
+}
+
+/** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
+@ApiSchema({ name: 'CustomFieldsUpdated' })
+export class CustomFieldsUpdatedDto {
+  @ApiProperty() success!: boolean;
+  @ApiProperty({ type: 'string', nullable: true }) message!: string | null;
+  @ApiProperty({ type: CustomFieldsMapDto }) data!: CustomFieldsMapDto;
 }
 
 /** Every user is in the system group, which is listed first. */

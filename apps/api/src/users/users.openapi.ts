@@ -1,91 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AUTHENTICATOR_KINDS, ErrorMessages, MAX_ENROLLMENT_LINK_TTL_MINUTES, USER_SOURCES, V2_USER_FIELD_NAMES } from '@twofold/domain';
+import { ErrorMessages, MAX_ENROLLMENT_LINK_TTL_MINUTES, USER_SOURCES, V2_USER_FIELD_NAMES } from '@twofold/domain';
+import { ok } from '../http/envelope';
 import { RouteDoc } from '../openapi/api-route';
 import { arrayOf, EXAMPLE, modelEnvelope, ref } from '../openapi/common.openapi';
+import {
+  CreatedUserDto,
+  CustomFieldDto,
+  CustomFieldsUpdatedDto,
+  EnrollmentLinkDto,
+  UserCustomFieldsDto,
+  UserDto,
+  UserGroupsDto,
+  UserIdentityDto,
+  UsersCountDto,
+} from './users.dto';
 
-export class CustomField {
-  @ApiProperty() name!: string;
-  @ApiProperty() value!: string;
-}
-
-/** Ours (issue 13): a lockout of the user's codes in force, from one address network or through one resource. */
-export class CodeLockout {
-  @ApiProperty({ enum: ['address', 'resource'] }) scope!: string;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    description: 'scope address: an IPv4 address, an IPv6 /64 network, or `unknown` when the client sent no user address',
-  })
-  address!: string | null;
-  @ApiProperty({
-    type: 'object',
-    nullable: true,
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      name: { type: 'string', nullable: true, description: 'null when the resource was deleted since' },
-    },
-    required: ['id', 'name'],
-    description: 'scope resource: the resource the codes came through',
-  })
-  resource!: { id: string; name: string | null } | null;
-  @ApiProperty({ description: 'wrong codes in a row in this scope' }) wrongCodes!: number;
-  @ApiProperty({ format: 'date-time', description: 'no code of the user is checked in this scope until then' }) lockedUntil!: string;
-}
-
-/** SPEC.md "User"; `phones` only when the list was asked `withPhones=true` (CONTRACT §6). */
-export class User {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: "the user's login in the client's own system" }) identity!: string;
-  @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
-  @ApiProperty({ type: 'string', format: 'email', nullable: true }) email!: string | null;
-  @ApiProperty({ description: 'true when a second factor is configured' }) isEnrolled!: boolean;
-  @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastLogin!: string | null;
-  @ApiProperty() isLocked!: boolean;
-  @ApiProperty({ type: [String], description: 'the system group AllUsers first' }) groups!: string[];
-  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...AUTHENTICATOR_KINDS] } }) authenticators!: string[];
-  @ApiProperty({ type: [CustomField] }) customFields!: CustomField[];
-  @ApiProperty({
-    type: [CodeLockout],
-    description: 'ours: lockouts for wrong codes in force (isLocked is only an administrator lock); POST /v2/users/{id}/unlock clears them',
-  })
-  codeLockouts!: CodeLockout[];
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', pattern: '^\\+\\d{7,15}$' }, description: 'E.164; with withPhones=true' })
-  phones?: string[];
-}
-
-export class EnrollmentLink {
-  @ApiPropertyOptional({ format: 'uri', description: 'absent when the link was mailed' }) url?: string;
-  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
-}
-
-export class CreatedUser extends User {
-  @ApiPropertyOptional({ type: EnrollmentLink, description: 'when the request asked for a link' }) enrollmentLink?: EnrollmentLink;
-}
-
-export class UsersCount {
-  @ApiProperty({ type: 'integer', description: 'users of the account' }) total!: number;
-  @ApiProperty({ type: 'integer', description: 'licensed users' }) limit!: number;
-}
-
-export class UserIdentity {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() identity!: string;
-  @ApiProperty({ type: 'string', nullable: true }) name!: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) email!: string | null;
-}
-
-export class UserGroups {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() identity!: string;
-  @ApiProperty({ type: [String] }) groups!: string[];
-}
-
-export class UserCustomFields {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() identity!: string;
-  @ApiProperty({ type: [CustomField] }) customFields!: CustomField[];
-}
+/*
+ * The request bodies as clients write them (keys in any case; users.commands.ts reads them), and the
+ * examples of each route. The answers' schemas are the response classes of users.dto.ts, and every
+ * example of an answer is typed by its class, so an example cannot drift from the schema.
+ */
 
 export class EnrollmentLinkOptions {
   @ApiPropertyOptional({ enum: ['email'], description: "`email`: mail the link to the user's e-mail; absent: return it" }) To?: string;
@@ -140,7 +74,8 @@ export class PhoneNumbersBody {
 }
 
 export class CustomFieldsUpdateBody {
-  @ApiProperty({ type: [CustomField], description: 'names compared case-insensitively; an empty name is ignored' }) fields!: CustomField[];
+  @ApiProperty({ type: [CustomFieldDto], description: 'names compared case-insensitively; an empty name is ignored' })
+  fields!: CustomFieldDto[];
 }
 
 export class CustomFieldsDeleteBody {
@@ -163,19 +98,7 @@ export class EnrollBody {
   Language?: string;
 }
 
-export class CustomFieldsMap {
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: "all of the user's fields after the change" })
-  customFields!: Record<string, string>;
-}
-
-/** PUT /v2/users/{id}/customfields answers `data`, not `model` (SPEC.md). */
-export class CustomFieldsUpdated {
-  @ApiProperty() success!: boolean;
-  @ApiProperty({ type: 'string', nullable: true }) message!: string | null;
-  @ApiProperty({ type: CustomFieldsMap }) data!: CustomFieldsMap;
-}
-
-const USER = {
+const USER: UserDto = {
   id: EXAMPLE.userId,
   identity: 'jane',
   name: 'Jane Doe',
@@ -189,7 +112,7 @@ const USER = {
   customFields: [{ name: 'Department', value: 'Sales' }],
   codeLockouts: [{ scope: 'address', address: '203.0.113.7', resource: null, wrongCodes: 5, lockedUntil: EXAMPLE.later }],
 };
-const NEW_USER = {
+const NEW_USER: UserDto = {
   ...USER,
   isEnrolled: false,
   lastLogin: null,
@@ -198,7 +121,6 @@ const NEW_USER = {
   customFields: [],
   codeLockouts: [],
 };
-const ok = (model: unknown, message: string | null = null) => ({ model, success: true, message });
 
 const NOT_FOUND = 'User not found.';
 
@@ -206,7 +128,7 @@ export const USER_DOCS = {
   count: {
     summary: 'Count users and licenses',
     envelope: 'model',
-    ok: { schema: modelEnvelope(ref(UsersCount)), example: ok({ total: 42, limit: 100 }) },
+    ok: { schema: modelEnvelope(ref(UsersCountDto)), example: ok<UsersCountDto>({ total: 42, limit: 100 }) },
   },
   list: {
     summary: 'List users',
@@ -215,7 +137,7 @@ export const USER_DOCS = {
       { name: 'identity', required: false, type: String, description: 'filter by login' },
       { name: 'withPhones', required: false, type: Boolean, description: 'adds `phones`' },
     ],
-    ok: { schema: modelEnvelope(arrayOf(ref(User))), example: ok([{ ...USER, phones: ['+14155550123'] }]) },
+    ok: { schema: modelEnvelope(arrayOf(ref(UserDto))), example: ok<UserDto[]>([{ ...USER, phones: ['+14155550123'] }]) },
     errors: { 400: 'withPhones must be true or false.' },
   },
   create: {
@@ -226,8 +148,8 @@ export const USER_DOCS = {
       example: { Identity: 'jane', Email: 'jane@example.com', Name: 'Jane Doe', EnrollmentLink: { Ttl: 60 }, Groups: { Add: ['VPN'] } },
     },
     ok: {
-      schema: modelEnvelope(ref(CreatedUser)),
-      example: ok({
+      schema: modelEnvelope(ref(CreatedUserDto)),
+      example: ok<CreatedUserDto>({
         ...NEW_USER,
         groups: ['AllUsers', 'VPN'],
         enrollmentLink: { url: 'https://twofold.example.com/access/enroll/EXAMPLE-ENROLLMENT-TOKEN', expiresAt: EXAMPLE.later },
@@ -239,7 +161,7 @@ export const USER_DOCS = {
     summary: 'Change a user (V1): identity, name, e-mail, lock, groups',
     envelope: 'model',
     body: { type: UpdateUserBody, example: { Name: 'Jane Smith', IsLocked: false, Groups: { Add: ['VPN'], Remove: ['Guests'] } } },
-    ok: { schema: modelEnvelope(ref(User)), example: ok({ ...USER, name: 'Jane Smith' }) },
+    ok: { schema: modelEnvelope(ref(UserDto)), example: ok<UserDto>({ ...USER, name: 'Jane Smith' }) },
     errors: { 400: 'Email must be in e-mail format.', 404: NOT_FOUND, 409: 'A user with the identity jane already exists.' },
   },
   delete: {
@@ -253,8 +175,8 @@ export const USER_DOCS = {
     envelope: 'model',
     body: { type: EnrollBody, example: { Ttl: 60 } },
     ok: {
-      schema: modelEnvelope(ref(EnrollmentLink)),
-      example: ok(
+      schema: modelEnvelope(ref(EnrollmentLinkDto)),
+      example: ok<EnrollmentLinkDto>(
         { url: 'https://twofold.example.com/access/enroll/EXAMPLE-ENROLLMENT-TOKEN', expiresAt: EXAMPLE.later },
         'Enrollment link created.',
       ),
@@ -270,8 +192,8 @@ export const USER_DOCS = {
     envelope: 'model',
     body: { type: UpdateUserFieldsBody, example: { Fields: [{ Name: 'Email', Value: 'jane.doe@example.com' }] } },
     ok: {
-      schema: modelEnvelope(ref(UserIdentity)),
-      example: ok({ id: EXAMPLE.userId, identity: 'jane', name: 'Jane Doe', email: 'jane.doe@example.com' }),
+      schema: modelEnvelope(ref(UserIdentityDto)),
+      example: ok<UserIdentityDto>({ id: EXAMPLE.userId, identity: 'jane', name: 'Jane Doe', email: 'jane.doe@example.com' }),
     },
     errors: { 400: 'Fields must not be empty.', 404: NOT_FOUND, 409: 'A user with the identity jane already exists.' },
   },
@@ -287,7 +209,10 @@ export const USER_DOCS = {
     description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
     envelope: 'model',
     body: { type: CustomFieldsUpdateBody, example: { fields: [{ name: 'Department', value: 'Sales' }] } },
-    ok: { schema: ref(CustomFieldsUpdated), example: { success: true, message: null, data: { customFields: { Department: 'Sales' } } } },
+    ok: {
+      schema: ref(CustomFieldsUpdatedDto),
+      example: { success: true, message: null, data: { customFields: { Department: 'Sales' } } } satisfies CustomFieldsUpdatedDto,
+    },
     errors: { 400: ErrorMessages.directorySyncEnabled, 404: NOT_FOUND },
   },
   deleteCustomFields: {
@@ -295,7 +220,10 @@ export const USER_DOCS = {
     description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
     envelope: 'model',
     body: { type: CustomFieldsDeleteBody, example: { fieldNames: ['Department'] } },
-    ok: { schema: modelEnvelope(ref(UserCustomFields)), example: ok({ id: EXAMPLE.userId, identity: 'jane', customFields: [] }) },
+    ok: {
+      schema: modelEnvelope(ref(UserCustomFieldsDto)),
+      example: ok<UserCustomFieldsDto>({ id: EXAMPLE.userId, identity: 'jane', customFields: [] }),
+    },
     errors: { 400: 'fieldNames must be an array of strings.', 404: NOT_FOUND },
   },
   lock: {
@@ -315,14 +243,20 @@ export const USER_DOCS = {
     summary: 'Add the user to groups',
     envelope: 'model',
     body: { type: GroupNamesBody, example: { GroupNames: ['VPN'] } },
-    ok: { schema: modelEnvelope(ref(UserGroups)), example: ok({ id: EXAMPLE.userId, identity: 'jane', groups: ['AllUsers', 'VPN'] }) },
+    ok: {
+      schema: modelEnvelope(ref(UserGroupsDto)),
+      example: ok<UserGroupsDto>({ id: EXAMPLE.userId, identity: 'jane', groups: ['AllUsers', 'VPN'] }),
+    },
     errors: { 400: 'Group not found: Finance.', 404: NOT_FOUND },
   },
   removeGroups: {
     summary: 'Remove the user from groups',
     envelope: 'model',
     body: { type: GroupNamesBody, example: { GroupNames: ['VPN'] } },
-    ok: { schema: modelEnvelope(ref(UserGroups)), example: ok({ id: EXAMPLE.userId, identity: 'jane', groups: ['AllUsers'] }) },
+    ok: {
+      schema: modelEnvelope(ref(UserGroupsDto)),
+      example: ok<UserGroupsDto>({ id: EXAMPLE.userId, identity: 'jane', groups: ['AllUsers'] }),
+    },
     errors: { 400: 'The system group AllUsers can be neither added nor removed.', 404: NOT_FOUND },
   },
   replacePhones: {

@@ -10,7 +10,7 @@ import {
   planPhoneReplacement,
   removeCustomFields,
   requireExistingGroups,
-  requireUuid,
+  RecordId,
   UserFieldChanges,
   PRODUCT_NAME,
   MailLanguage,
@@ -25,7 +25,7 @@ import {
   UsersRepository,
   WrongCodeStreaksRepository,
 } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { AccountPrincipal } from '../auth/principal';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import {
@@ -113,7 +113,7 @@ export class UsersService {
   }
 
   /** V1 PUT /users/{id}: every field optional; null clears Name or Email. */
-  async updateV1(accountId: AccountId, id: string, command: UpdateUserCommand): Promise<UserDto> {
+  async updateV1(accountId: AccountId, id: RecordId, command: UpdateUserCommand): Promise<UserDto> {
     const user = await this.findForUpdate(accountId, id);
     const { addGroups, removeGroups } = command;
     const toAdd = requireExistingGroups(addGroups, await this.groups.findByNames(accountId, addGroups));
@@ -136,13 +136,13 @@ export class UsersService {
   }
 
   /** V2 PUT /v2/users/{id}: SPEC.md rule 1. */
-  async updateV2(accountId: AccountId, id: string, changes: UserFieldChanges): Promise<UserIdentityDto> {
+  async updateV2(accountId: AccountId, id: RecordId, changes: UserFieldChanges): Promise<UserIdentityDto> {
     const user = await this.findForUpdate(accountId, id);
     await this.applyFieldChanges(accountId, user, changes);
     return toUserIdentityDto(await this.mustFind(accountId, user.id));
   }
 
-  async setLocked(accountId: AccountId, id: string, isLocked: boolean): Promise<void> {
+  async setLocked(accountId: AccountId, id: RecordId, isLocked: boolean): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     journalDetails.add({ UserLocked: String(isLocked) });
     await this.users.update(accountId, user.id, { isLocked });
@@ -159,19 +159,19 @@ export class UsersService {
   }
 
   /** V2: the one SMS/call number; adds it, or replaces the stored one. */
-  async setPhoneV2(accountId: AccountId, id: string, phone: string): Promise<void> {
+  async setPhoneV2(accountId: AccountId, id: RecordId, phone: string): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     await this.replacePhones(accountId, user, [phone]);
   }
 
   /** V3: SPEC.md rules 6-8 with CONTRACT §6. */
-  async replacePhonesV3(accountId: AccountId, id: string, phones: string[]): Promise<void> {
+  async replacePhonesV3(accountId: AccountId, id: RecordId, phones: string[]): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     await this.replacePhones(accountId, user, phones);
   }
 
   /** SPEC.md rules 2 and 4; answers all of the user's fields after the change. */
-  async updateCustomFields(accountId: AccountId, id: string, updates: CustomField[]): Promise<Record<string, string>> {
+  async updateCustomFields(accountId: AccountId, id: RecordId, updates: CustomField[]): Promise<Record<string, string>> {
     const user = await this.findForUpdate(accountId, id);
     await this.assertCustomFieldsEditable(accountId, user);
     const fields = mergeCustomFields(await this.users.customFieldsOf(accountId, user.id), updates);
@@ -181,7 +181,7 @@ export class UsersService {
   }
 
   /** SPEC.md rules 3 and 4. */
-  async deleteCustomFields(accountId: AccountId, id: string, names: string[]): Promise<UserCustomFieldsDto> {
+  async deleteCustomFields(accountId: AccountId, id: RecordId, names: string[]): Promise<UserCustomFieldsDto> {
     const user = await this.findForUpdate(accountId, id);
     await this.assertCustomFieldsEditable(accountId, user);
     const existing = await this.users.customFieldsOf(accountId, user.id);
@@ -192,7 +192,7 @@ export class UsersService {
   }
 
   /** SPEC.md rule 5. */
-  async changeGroups(accountId: AccountId, id: string, names: string[], change: 'add' | 'remove'): Promise<UserGroupsDto> {
+  async changeGroups(accountId: AccountId, id: RecordId, names: string[], change: 'add' | 'remove'): Promise<UserGroupsDto> {
     const user = await this.findForUpdate(accountId, id);
     const groups = requireExistingGroups(names, await this.groups.findByNames(accountId, names));
     journalDetails.add({ GroupNames: groups.map((group) => group.name).join(', ') });
@@ -203,13 +203,13 @@ export class UsersService {
     return { id: user.id, identity: user.identity, groups: details ? groupNamesOf(details) : [] };
   }
 
-  async delete(accountId: AccountId, id: string): Promise<void> {
+  async delete(accountId: AccountId, id: RecordId): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     await this.users.delete(accountId, user.id);
   }
 
   /** POST /users/{id}/enroll: SPEC.md rule 9, CONTRACT §6. */
-  async enroll(accountId: AccountId, id: string, command: EnrollCommand): Promise<EnrollmentLinkDto> {
+  async enroll(accountId: AccountId, id: RecordId, command: EnrollCommand): Promise<EnrollmentLinkDto> {
     const user = await this.findForUpdate(accountId, id);
     const sent = await this.sendEnrollmentLink(accountId, user, command.email, command.ttlMinutes, command.language);
     journalDetails.add(sent.journal);
@@ -291,9 +291,9 @@ export class UsersService {
     return user;
   }
 
-  private async findForUpdate(accountId: AccountId, id: string): Promise<UserEntity> {
+  private async findForUpdate(accountId: AccountId, id: RecordId): Promise<UserEntity> {
     journalDetails.add({ UserId: id });
-    const user = await this.users.findByIdForUpdate(accountId, requireUuid(id, 'User'));
+    const user = await this.users.findByIdForUpdate(accountId, id);
     if (!user) throw new NotFound('User');
     journalDetails.add(journalFacts.user(user));
     return user;

@@ -49,11 +49,3 @@ export const ErrorMessages = {
   usersQuotaExceeded: 'Users quota exceeded',
   directorySyncEnabled: 'Directory synchronization must be disabled before custom fields are changed.',
 } as const;
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are UUIDs; anything else cannot name a row, so it is "not found" rather than a database error. */
-export function requireUuid(id: string, what: string): string {
-  if (!UUID_PATTERN.test(id)) throw new NotFound(what);
-  return id.toLowerCase();
-}

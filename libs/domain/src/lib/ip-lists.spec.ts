@@ -6,22 +6,15 @@ import {
   IpListRule,
   IpMatchStats,
   parseIpAddress,
-  parseIpListInput,
+  parseIpListAction,
   parseIpRange,
+  validateIpListName,
+  validateIpListRanges,
+  validateIpListResources,
 } from './ip-lists';
 
 const RESOURCE = '11111111-1111-4111-8111-111111111111';
 const OTHER_RESOURCE = '22222222-2222-4222-8222-222222222222';
-
-function refusal(body: unknown): string {
-  try {
-    parseIpListInput(body);
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).message;
-  }
-  throw new Error('accepted');
-}
 
 const list = (name: string, action: 'Bypass' | 'Deny', ranges: string[], resources: string[] = []): IpListRule => ({
   name,
@@ -76,42 +69,44 @@ describe('IP ranges', () => {
   });
 });
 
-describe('the body of an IP list', () => {
-  const valid = { name: ' Office ', ranges: ['10.0.0.0/8', '2001:db8::/32', '192.0.2.7'], action: 'Bypass', resources: [RESOURCE] };
+describe('the rules of an IP list', () => {
+  const refusal = (rule: () => unknown): string => {
+    try {
+      rule();
+    } catch (error) {
+      expect(error).toBeInstanceOf(DomainError);
+      return (error as DomainError).message;
+    }
+    throw new Error('accepted');
+  };
 
-  it('is read with keys in any case, trimmed, duplicates dropped', () => {
-    expect(
-      parseIpListInput({
-        NAME: 'Office',
-        Ranges: ['10.0.0.0/8', ' 10.0.0.0/8'],
-        ACTION: 'deny',
-        Resources: [RESOURCE.toUpperCase(), RESOURCE],
-      }),
-    ).toEqual({
-      name: 'Office',
-      ranges: ['10.0.0.0/8'],
-      action: 'Deny',
-      resources: [RESOURCE],
-    });
-    expect(parseIpListInput({ ...valid, resources: undefined }).resources).toEqual([]);
-    expect(parseIpListInput(valid).name).toBe('Office');
+  it('trims the name and ranges, reads the action in any case, lower-cases resources and drops duplicates', () => {
+    expect(validateIpListName(' Office ')).toBe('Office');
+    expect(parseIpListAction('deny')).toBe('Deny');
+    expect(validateIpListRanges(['10.0.0.0/8', ' 10.0.0.0/8'])).toEqual(['10.0.0.0/8']);
+    expect(validateIpListResources([RESOURCE.toUpperCase(), RESOURCE])).toEqual([RESOURCE]);
+    expect(validateIpListResources([])).toEqual([]);
   });
 
   it('names the culprit of every refusal', () => {
-    expect(refusal({ ...valid, ranges: ['10.0.0.0/8', '10.0.0.300'] })).toBe('ranges[1] "10.0.0.300" is not an IP address or CIDR range.');
-    expect(refusal({ ...valid, ranges: ['10.0.0.1/8'] })).toBe('ranges[0] "10.0.0.1/8" has host bits set; did you mean 10.0.0.0/8?');
-    expect(refusal({ ...valid, ranges: [7] })).toBe('ranges[0] 7 is not an IP address or CIDR range.');
-    expect(refusal({ ...valid, ranges: [] })).toBe('ranges must hold at least one range.');
-    expect(refusal({ ...valid, ranges: '10.0.0.0/8' })).toBe('ranges must be an array of IP addresses or CIDR ranges.');
-    expect(refusal({ ...valid, action: 'Allow' })).toBe('action must be "Bypass" or "Deny".');
-    expect(refusal({ ...valid, name: '  ' })).toBe('name must be a non-empty string.');
-    expect(refusal({ ...valid, resources: ['nope'] })).toBe('resources[0] "nope" is not a resource of this account.');
+    expect(refusal(() => validateIpListRanges(['10.0.0.0/8', '10.0.0.300']))).toBe(
+      'ranges[1] "10.0.0.300" is not an IP address or CIDR range.',
+    );
+    expect(refusal(() => validateIpListRanges(['10.0.0.1/8']))).toBe('ranges[0] "10.0.0.1/8" has host bits set; did you mean 10.0.0.0/8?');
+    expect(refusal(() => validateIpListRanges([7]))).toBe('ranges[0] 7 is not an IP address or CIDR range.');
+    expect(refusal(() => validateIpListRanges([]))).toBe('ranges must hold at least one range.');
+    expect(refusal(() => validateIpListRanges('10.0.0.0/8'))).toBe('ranges must be an array of IP addresses or CIDR ranges.');
+    expect(refusal(() => parseIpListAction('Allow'))).toBe('action must be "Bypass" or "Deny".');
+    expect(refusal(() => validateIpListName('  '))).toBe('name must be a non-empty string.');
+    expect(refusal(() => validateIpListResources(['nope']))).toBe('resources[0] "nope" is not a resource of this account.');
   });
 
   it('holds at most 1 000 ranges', () => {
     const ranges = (n: number) => Array.from({ length: n }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`);
-    expect(parseIpListInput({ ...valid, ranges: ranges(IP_LIST_MAX_RANGES) }).ranges).toHaveLength(IP_LIST_MAX_RANGES);
-    expect(refusal({ ...valid, ranges: ranges(IP_LIST_MAX_RANGES + 1) })).toBe('ranges holds 1001 ranges; a list holds at most 1000.');
+    expect(validateIpListRanges(ranges(IP_LIST_MAX_RANGES))).toHaveLength(IP_LIST_MAX_RANGES);
+    expect(refusal(() => validateIpListRanges(ranges(IP_LIST_MAX_RANGES + 1)))).toBe(
+      'ranges holds 1001 ranges; a list holds at most 1000.',
+    );
   });
 });
 

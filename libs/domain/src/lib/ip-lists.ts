@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
 import { ValidationFailed } from './domain-error';
-import { InputFields } from './input';
+import { isUuid } from './record-id';
 
 /**
  * IP lists (issue 14): named sets of networks whose requests are let in without a code (`Bypass`) or
- * refused (`Deny`), for every resource of the account or for the ones named. Parsing and validation of
- * the API's body, and matching an address against an account's lists with a binary prefix trie: the
+ * refused (`Deny`), for every resource of the account or for the ones named. The rules of a list's
+ * name, action, ranges and resources (the API reads its body with them), and matching an address against an account's lists with a binary prefix trie: the
  * work per address is bounded by its bit length (32 or 128 steps), whatever the number of ranges.
  */
 
@@ -148,7 +148,7 @@ export function parseIpRange(raw: string): IpNetwork | IpRangeRefusal {
   return { family: family as 4 | 6, bytes, prefix };
 }
 
-/** The body of `POST /ip-lists` and `PUT /ip-lists/{id}`, judged; resource ids are checked against the account by the API. */
+/** An IP list as it is written: the body of `POST /ip-lists` and `PUT /ip-lists/{id}`, judged; resource ids are checked against the account by the API. */
 export interface IpListInput {
   name: string;
   /** as written, trimmed, duplicates dropped, in the order given */
@@ -157,8 +157,6 @@ export interface IpListInput {
   /** lower-case resource ids, duplicates dropped; empty: every resource of the account */
   resources: string[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A range's place and text in a refusal: `ranges[2] "10.0.0.1/8"` (cut, so a huge string is not echoed whole). */
 function culprit(field: string, index: number, value: unknown): string {
@@ -170,49 +168,56 @@ export function refusalOfIpResource(index: number, value: unknown): string {
   return `${culprit('resources', index, value)} is not a resource of this account.`;
 }
 
-/**
- * `{name, ranges, action, resources}`, keys in any case. Every refusal names its culprit: the field, and
- * for a range its position and text.
- */
-export function parseIpListInput(body: unknown): IpListInput {
-  const fields = InputFields.ofBody(body);
-  const rawName = fields.get('name');
-  if (typeof rawName !== 'string' || rawName.trim() === '') throw new ValidationFailed('name must be a non-empty string.');
-  const name = rawName.trim();
+/** A list's name: trimmed, not empty, at most IP_LIST_NAME_MAX_LENGTH characters. */
+export function validateIpListName(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationFailed('name must be a non-empty string.');
+  const name = raw.trim();
   if ([...name].length > IP_LIST_NAME_MAX_LENGTH) throw new ValidationFailed(`name must be at most ${IP_LIST_NAME_MAX_LENGTH} characters.`);
+  return name;
+}
 
-  const action = fields.get('action');
-  const known = IP_LIST_ACTIONS.find((candidate) => typeof action === 'string' && candidate.toLowerCase() === action.trim().toLowerCase());
+/** `Bypass` or `Deny`, in any case. */
+export function parseIpListAction(raw: unknown): IpListAction {
+  const known = IP_LIST_ACTIONS.find((candidate) => typeof raw === 'string' && candidate.toLowerCase() === raw.trim().toLowerCase());
   if (!known) throw new ValidationFailed('action must be "Bypass" or "Deny".');
+  return known;
+}
 
-  const rawRanges = fields.get('ranges');
-  if (!Array.isArray(rawRanges)) throw new ValidationFailed('ranges must be an array of IP addresses or CIDR ranges.');
-  if (rawRanges.length === 0) throw new ValidationFailed('ranges must hold at least one range.');
-  if (rawRanges.length > IP_LIST_MAX_RANGES)
-    throw new ValidationFailed(`ranges holds ${rawRanges.length} ranges; a list holds at most ${IP_LIST_MAX_RANGES}.`);
+/**
+ * One to IP_LIST_MAX_RANGES addresses or CIDR networks, trimmed, duplicates dropped; a refusal names
+ * the range's position and text, and for host bits set, the network meant.
+ */
+export function validateIpListRanges(raw: unknown): string[] {
+  if (!Array.isArray(raw)) throw new ValidationFailed('ranges must be an array of IP addresses or CIDR ranges.');
+  if (raw.length === 0) throw new ValidationFailed('ranges must hold at least one range.');
+  if (raw.length > IP_LIST_MAX_RANGES)
+    throw new ValidationFailed(`ranges holds ${raw.length} ranges; a list holds at most ${IP_LIST_MAX_RANGES}.`);
   const ranges: string[] = [];
-  rawRanges.forEach((raw, index) => {
-    if (typeof raw !== 'string') throw new ValidationFailed(`${culprit('ranges', index, raw)} is not an IP address or CIDR range.`);
-    const parsed = parseIpRange(raw);
+  raw.forEach((range: unknown, index) => {
+    if (typeof range !== 'string') throw new ValidationFailed(`${culprit('ranges', index, range)} is not an IP address or CIDR range.`);
+    const parsed = parseIpRange(range);
     if ('kind' in parsed) {
       if (parsed.kind === 'hostBits')
-        throw new ValidationFailed(`${culprit('ranges', index, raw)} has host bits set; did you mean ${parsed.network}?`);
-      throw new ValidationFailed(`${culprit('ranges', index, raw)} is not an IP address or CIDR range.`);
+        throw new ValidationFailed(`${culprit('ranges', index, range)} has host bits set; did you mean ${parsed.network}?`);
+      throw new ValidationFailed(`${culprit('ranges', index, range)} is not an IP address or CIDR range.`);
     }
-    const text = raw.trim();
+    const text = range.trim();
     if (!ranges.includes(text)) ranges.push(text);
   });
+  return ranges;
+}
 
-  const rawResources = fields.get('resources') ?? [];
-  if (!Array.isArray(rawResources)) throw new ValidationFailed('resources must be an array of resource ids.');
-  if (rawResources.length > IP_LIST_MAX_RESOURCES) throw new ValidationFailed(`resources must hold at most ${IP_LIST_MAX_RESOURCES} ids.`);
+/** At most IP_LIST_MAX_RESOURCES resource ids (UUIDs), lower-cased, duplicates dropped; none: every resource. */
+export function validateIpListResources(raw: unknown): string[] {
+  if (!Array.isArray(raw)) throw new ValidationFailed('resources must be an array of resource ids.');
+  if (raw.length > IP_LIST_MAX_RESOURCES) throw new ValidationFailed(`resources must hold at most ${IP_LIST_MAX_RESOURCES} ids.`);
   const resources: string[] = [];
-  rawResources.forEach((raw, index) => {
-    if (typeof raw !== 'string' || !UUID.test(raw)) throw new ValidationFailed(refusalOfIpResource(index, raw));
-    const id = raw.toLowerCase();
-    if (!resources.includes(id)) resources.push(id);
+  raw.forEach((id: unknown, index) => {
+    if (!isUuid(id)) throw new ValidationFailed(refusalOfIpResource(index, id));
+    const lower = id.toLowerCase();
+    if (!resources.includes(lower)) resources.push(lower);
   });
-  return { name, ranges, action: known, resources };
+  return resources;
 }
 
 /** A list as the matcher needs it. */

@@ -1,21 +1,7 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { JournalAction, JournalFields, JournalObject } from './journal-events';
+import { JournalAction, JournalObject } from './journal-events';
+import { JOURNAL_METADATA, JournalMetadata } from './journal-metadata';
 import { JournalInterceptor } from './journal.interceptor';
-
-export const JOURNAL_METADATA = 'twofold:journal';
-
-export interface JournalMetadata {
-  object: JournalObject;
-  action: string;
-  /** what the request names (the path's user, the identity asked for), journaled even when its body is refused */
-  fromRequest?: (request: JournalRequest) => JournalFields<string | undefined>;
-}
-
-/** The raw request, as a handler's parsers receive it. */
-export interface JournalRequest {
-  body: unknown;
-  params: Readonly<Record<string, string | undefined>>;
-}
 
 export interface JournalOptions {
   fromRequest?: JournalMetadata['fromRequest'];

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AccountId, DomainError } from '@twofold/domain';
 import { Db } from '@twofold/persistence';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { JOURNAL_METADATA, JournalMetadata, JournalRequest } from './journal.decorator';
+import { JOURNAL_METADATA, JournalMetadata, JournalRequest } from './journal-metadata';
 import { journalDetails } from './journal-details';
 import { JournalWriter } from './journal-writer';
 import { JournalObject } from './journal-events';

@@ -1,5 +1,24 @@
-import type { AccessFinalReason } from '../../access/access-page.view';
-import type { GoneReason } from '../../enrollment/enrollment-page.view';
+/**
+ * Why a request's access page shows no form: each is a final page, with its own title and text. The
+ * reasons are declared here, with the texts every language must give for each, so that the pages
+ * module depends on no page of a feature.
+ */
+export type AccessFinalReason =
+  | 'unknown'
+  | 'expired'
+  | 'denied'
+  | 'locked'
+  | 'tooManyCodes'
+  | 'used'
+  | 'noLicense'
+  | 'noOtpFactor'
+  | 'factorsDisabled'
+  /** the visitor's address is on a Deny IP list */
+  | 'networkDenied'
+  | 'forged';
+
+/** Why an enrollment link's page shows no form. */
+export type GoneReason = 'expired' | 'used' | 'revoked' | 'unknown';
 
 /**
  * Every text the pages show, one table per language (en.ts, ru.ts). Each table is declared with this

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { systemClock } from '@twofold/domain';
 import { DataSource } from 'typeorm';
-import { createApp } from '../app/create-app';
-import { buildOpenApiDocument } from './openapi-document';
+import { createApp } from './create-app';
+import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 
 /** Where `npm run openapi` writes the document, relative to the repository root. */

@@ -1,5 +1,5 @@
 import { DayRange, Page, parsePastDay, ValidationFailed } from '@twofold/domain';
-import { QueryParameters } from '../http/parsed-input';
+import { InputContext, QueryParameters } from '../http/parsed-input';
 
 /** GET /journal (SPEC.md "Journal"): one past UTC day, filtered, paged; parameter names in any case. */
 export interface JournalQuery {
@@ -18,7 +18,8 @@ function parseSuccess(value: string): boolean {
   throw new ValidationFailed('success must be true or false.');
 }
 
-export function parseJournalQuery(query: QueryParameters, now: Date): JournalQuery {
+/** `eventDate` must be a past day: the call's now decides which. */
+export function parseJournalQuery(query: QueryParameters, { now }: Pick<InputContext, 'now'>): JournalQuery {
   const day = parsePastDay('eventDate', query.get('eventDate'), now);
   const page = query.page();
   return {
