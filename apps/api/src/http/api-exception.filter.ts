@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { raBadRequestAnswer } from '../access/ra-answer';
+import { raBadRequestAnswer } from '../access/ra/ra-answer';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, DatabaseHealth } from '../health/database-health';
 import { Throttled } from './api-errors';
 import { unreadableBodyAnswer } from './body-parsing';

@@ -1,4 +1,4 @@
-import type { AccessFinalReason } from '../../access/access-page.view';
+import type { AccessFinalReason } from '../../access/page/access-page.view';
 import type { GoneReason } from '../../enrollment/enrollment-page.view';
 
 /**

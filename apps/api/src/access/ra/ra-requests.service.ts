@@ -22,17 +22,17 @@ import {
   UserEntity,
   UsersRepository,
 } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
-import { AppMetrics } from '../metrics/app-metrics';
-import { ResourcePrincipal } from '../auth/principal';
-import { ModelEnvelope } from '../http/envelope';
-import { RaModelDto } from './access.dto';
-import { acceptOtpCode, otpAuthenticators } from './access-otp';
-import { CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
+import { CLOCK } from '../../app/tokens';
+import { AppMetrics } from '../../metrics/app-metrics';
+import { ResourcePrincipal } from '../../auth/principal';
+import { ModelEnvelope } from '../../http/envelope';
+import { RaModelDto } from './ra.dto';
+import { acceptOtpCode, otpAuthenticators } from '../decision/access-otp';
+import { CodeLockouts, CodeOrigin, lockoutInForce } from '../decision/code-lockouts';
 import { raAnswer, RaFacts } from './ra-answer';
 import { RaReply } from './ra-replies';
-import { IpListPolicy } from '../ip-lists/ip-list-policy';
-import { BypassJournal } from '../ip-lists/bypass-journal';
+import { IpListPolicy } from '../../ip-lists/ip-list-policy';
+import { BypassJournal } from '../../ip-lists/bypass-journal';
 
 type RaEnvelope = ModelEnvelope<RaModelDto>;
 

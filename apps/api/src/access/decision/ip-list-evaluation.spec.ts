@@ -5,9 +5,9 @@ import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { decodeJwt } from 'jose';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp, initApp } from '../app/create-app';
-import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { createApp, initApp } from '../../app/create-app';
+import { AppConfig } from '../../config/app-config';
+import { startTestApp, TestApp, TEST_NOW } from '../../testing/test-app';
 
 const KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 

@@ -1,13 +1,13 @@
 import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
-import { AccessRequestRateGuard } from './access-request-throttle';
+import { AccessRequestRateGuard } from '../access-request-throttle';
 import { parseRaChallenge, parseRaRequest, RaChallengeInput, RaRequestInput } from '@twofold/domain';
-import { ResourceAuthGuard } from '../auth/auth.guards';
-import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
-import { ParsedBodyOfCaller } from '../http/parsed-input';
+import { ResourceAuthGuard } from '../../auth/auth.guards';
+import { CurrentPrincipal, ResourcePrincipal } from '../../auth/principal';
+import { ParsedBodyOfCaller } from '../../http/parsed-input';
 import { RaRequestsService } from './ra-requests.service';
-import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
-import { ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
-import { ACCESS_DOCS } from './access.openapi';
+import { ModelEnvelopeErrors, SignInCall } from '../../http/route-rules';
+import { ApiFeature, ApiResourceAuth, ApiRoute } from '../../openapi/api-route';
+import { ACCESS_DOCS } from '../access.openapi';
 
 /**
  * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS

@@ -1,6 +1,6 @@
 import { AccessLanguage, raIdentityOf, raLanguageOf, RaStatus, raSuccess } from '@twofold/domain';
-import { ModelEnvelope } from '../http/envelope';
-import { RaModelDto } from './access.dto';
+import { ModelEnvelope } from '../../http/envelope';
+import { RaModelDto } from './ra.dto';
 import { RaReply, raRefusalMessage, raReplyText } from './ra-replies';
 
 /** What an answer knows beyond its status and reply; everything else of the model is null. */

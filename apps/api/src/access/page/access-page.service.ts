@@ -32,21 +32,21 @@ import {
   UserEntity,
   UsersRepository,
 } from '@twofold/persistence';
-import { APP_CONFIG, CLOCK } from '../app/tokens';
-import { AppConfig } from '../config/app-config';
-import { AuthenticatorAppEnrollment } from '../enrollment/authenticator-app';
-import { PageLanguage } from '../pages/i18n/languages';
-import { UserRegistrationService } from '../users/user-registration.service';
+import { APP_CONFIG, CLOCK } from '../../app/tokens';
+import { AppConfig } from '../../config/app-config';
+import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
+import { PageLanguage } from '../../pages/i18n/languages';
+import { UserRegistrationService } from '../../users/user-registration.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { formFromItsBrowser, newBrowserNonce, PresentedBrowser } from './access-page-binding';
-import { acceptOtpCode, OtpCheck, otpAuthenticators } from './access-otp';
-import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
+import { acceptOtpCode, OtpCheck, otpAuthenticators } from '../decision/access-otp';
+import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from '../decision/code-lockouts';
 import { AccessPageForm } from './access-page.form';
 import { AccessCodeError, AccessCodeModel, AccessEnrollModel, AccessExpiry, AccessFinalReason } from './access-page.view';
-import { AccessTokensService } from '../tokens/access-tokens.service';
-import { AppMetrics } from '../metrics/app-metrics';
-import { IpListPolicy } from '../ip-lists/ip-list-policy';
-import { BypassJournal } from '../ip-lists/bypass-journal';
+import { AccessTokensService } from '../../tokens/access-tokens.service';
+import { AppMetrics } from '../../metrics/app-metrics';
+import { IpListPolicy } from '../../ip-lists/ip-list-policy';
+import { BypassJournal } from '../../ip-lists/bypass-journal';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,10 +1,10 @@
 import { AccessCallback, isPostMessageCallback, minutesUntil } from '@twofold/domain';
-import { EnrollmentFormModel, enrollmentSection } from '../pages/enrollment-section';
-import { codeField, hiddenInputs } from '../pages/form-fields';
-import { html, Html, trustedHtml } from '../pages/html';
-import { messagesOf, PageLanguage } from '../pages/i18n/languages';
-import { IconName, ICONS } from '../pages/icons';
-import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../pages/layout';
+import { EnrollmentFormModel, enrollmentSection } from '../../pages/enrollment-section';
+import { codeField, hiddenInputs } from '../../pages/form-fields';
+import { html, Html, trustedHtml } from '../../pages/html';
+import { messagesOf, PageLanguage } from '../../pages/i18n/languages';
+import { IconName, ICONS } from '../../pages/icons';
+import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../../pages/layout';
 
 /** Why a request's page shows no form: each is a final page (CONTRACT §7). */
 export type AccessFinalReason =
