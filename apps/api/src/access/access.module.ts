@@ -2,19 +2,37 @@ import { Module } from '@nestjs/common';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
+import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
+import { AccessDecisionService } from './decision/access-decision.service';
+import { CodeFactorCheck } from './decision/code-factor.check';
+import { CodeLockouts } from './decision/code-lockouts';
 import { AccessPageController } from './page/access-page.controller';
 import { AccessPageService } from './page/access-page.service';
-import { AccessRequestsController } from './requests/access-requests.controller';
-import { AccessRequestsService } from './requests/access-requests.service';
-import { CodeLockouts } from './decision/code-lockouts';
-import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
+import { RaAttempts } from './ra/ra-attempts';
 import { RaRequestsController } from './ra/ra-requests.controller';
 import { RaRequestsService } from './ra/ra-requests.service';
+import { AccessRequestsController } from './requests/access-requests.controller';
+import { AccessRequestsService } from './requests/access-requests.service';
 
+/**
+ * Access requests, by entry point: requests/ (`POST /access/requests`, the history, the poll), ra/
+ * (`POST /access/requests/ra`, `/ra/challenge`, `/md`) and page/ (`$ACCESS_URL/<id>`), each deciding
+ * through decision/ (AccessDecisionService: one access decision for every way of signing in).
+ */
 @Module({
   imports: [UsersModule, EnrollmentModule, IpListsModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
-  providers: [AccessRequestsService, RaRequestsService, AccessPageService, CodeLockouts, AccessRequestThrottle, AccessRequestRateGuard],
+  providers: [
+    AccessDecisionService,
+    CodeFactorCheck,
+    CodeLockouts,
+    AccessRequestsService,
+    RaAttempts,
+    RaRequestsService,
+    AccessPageService,
+    AccessRequestThrottle,
+    AccessRequestRateGuard,
+  ],
 })
 export class AccessModule {}

@@ -72,6 +72,13 @@ describe('decideSignIn on the access page: what a submitted code does before it 
     expect(decideSignIn(page, facts({ user: null }))).toEqual({ kind: 'gone' });
   });
 
+  it('the user is read once the request is known to be open', () => {
+    expect(decideSignIn(page, facts({ user: undefined }))).toEqual({ kind: 'read', fact: 'user' });
+    expect(decideSignIn(page, facts({ user: undefined, request: { kind: 'stored', status: 'Granted', createdAt: created } })).kind).toBe(
+      'closed',
+    );
+  });
+
   it('a decided request is closed even when its user is gone', () => {
     expect(decideSignIn(page, facts({ request: { kind: 'stored', status: 'Denied', createdAt: created }, user: null })).kind).toBe(
       'closed',

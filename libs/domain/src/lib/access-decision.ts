@@ -14,7 +14,7 @@ import { DeliveryMethod, PassCodeIntent } from './ra-requests';
  *      streaks, deny, or wait.
  *
  * `decideSignIn` is a pure function of the facts read so far: when a step needs a fact that costs a
- * database read (the IP lists, the wrong-code streaks, the secret the page showed), it answers
+ * database read (the user, the IP lists, the wrong-code streaks, the secret the page showed), it answers
  * `read` and the service reads it and asks again, so no call reads what its outcome does not need.
  * The service that runs these steps is AccessDecisionService (apps/api/src/access/decision).
  *
@@ -91,8 +91,8 @@ export interface SignInFacts {
   request: SignInRequest;
   /** for a foreign request: whether the account knows the identity the caller named */
   identityKnown?: boolean;
-  /** the request's user; null when the account has none */
-  user: { isLocked: boolean } | null;
+  /** the request's user, read under its row lock once the request is known to be open; null when the account has none */
+  user?: { isLocked: boolean } | null;
   factors: SignInFactorFacts;
   answer: SignInAnswer;
   /** the IP lists' verdict on the user's address */
@@ -133,7 +133,7 @@ export type SignInPrompt =
 
 /** The next step of an attempt. */
 export type SignInStep =
-  | { kind: 'read'; fact: 'identityKnown' | 'network' | 'codesLockedUntil' | 'secretShown' }
+  | { kind: 'read'; fact: 'identityKnown' | 'user' | 'network' | 'codesLockedUntil' | 'secretShown' }
   /** nothing is recorded, the request named is left as it is */
   | { kind: 'foreign'; reason: 'unknownUser' | 'requestNotValid' }
   /** the request or its user no longer exists: nothing to decide */
@@ -169,6 +169,7 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
       return request.status === 'AwaitingAuthentication' ? { kind: 'expire' } : { kind: 'closed', status };
   }
 
+  if (user === undefined) return read('user');
   // a newcomer of the page was registered before its request was locked: one missing now is gone
   if (!user) return rules.registersNewcomers ? { kind: 'gone' } : deny({ kind: 'unknownUser' });
   if (user.isLocked) return deny({ kind: 'locked' });

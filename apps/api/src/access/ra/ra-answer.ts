@@ -1,5 +1,7 @@
-import { AccessLanguage, raIdentityOf, raLanguageOf, RaStatus, raSuccess } from '@twofold/domain';
+import { AccessLanguage, minutesUntil, RaStatus, raSuccess, SignInPrompt, SignInRefusal } from '@twofold/domain';
 import { ModelEnvelope } from '../../http/envelope';
+import { SignInOutcome } from '../decision/sign-in';
+import { raIdentityOf, raLanguageOf } from './ra.commands';
 import { RaModelDto } from './ra.dto';
 import { RaReply, raRefusalMessage, raReplyText } from './ra-replies';
 
@@ -40,4 +42,62 @@ export function raAnswer(status: RaStatus, reply: RaReply, language: AccessLangu
 export function raBadRequestAnswer(body: unknown, reason: string): ModelEnvelope<RaModelDto> {
   const answer = raAnswer('Denied', { kind: 'badRequest' }, raLanguageOf(body), { identity: raIdentityOf(body) });
   return { ...answer, message: reason };
+}
+
+/**
+ * The answer to an attempt of the `ra` family, in the request's language, naming the request's
+ * identity. A request that is not the caller's to continue (foreign), decided, gone or superseded is
+ * Denied without its user's facts.
+ */
+export function raAnswerOf(outcome: SignInOutcome, language: AccessLanguage, identity: string): ModelEnvelope<RaModelDto> {
+  const facts: RaFacts = { id: outcome.requestId, identity, phone: outcome.found?.firstPhone ?? null };
+  switch (outcome.kind) {
+    case 'foreign':
+      return raAnswer('Denied', { kind: outcome.reason }, language, { identity });
+    case 'closed':
+      return raAnswer('Denied', { kind: outcome.status === 'Expired' ? 'expired' : 'requestNotValid' }, language, facts);
+    case 'gone':
+    case 'superseded':
+    case 'enroll':
+      return raAnswer('Denied', { kind: 'requestNotValid' }, language, facts);
+    case 'denied':
+      return raAnswer('Denied', refusalReply(outcome.refusal, outcome.now), language, facts);
+    case 'waiting':
+      return raAnswer('AwaitingAuthentication', promptReply(outcome.prompt, outcome.now), language, facts);
+    case 'granted': {
+      const { factor } = outcome;
+      const by = factor ? { authenticator: factor.kind, authenticatorId: factor.id, account: factor.name } : { bypassed: true };
+      return raAnswer('Granted', { kind: 'granted' }, language, { ...facts, ...by });
+    }
+    case 'pending':
+      // an approval is answered once the person decided, by a later run with their answer
+      throw new Error('a pending approval has no answer of its own');
+  }
+}
+
+function refusalReply(refusal: SignInRefusal, now: Date): RaReply {
+  switch (refusal.kind) {
+    case 'lockedOut':
+      return { kind: 'lockedOut', minutes: minutesUntil(refusal.until, now) };
+    // the request's last attempt was a wrong code
+    case 'outOfCodes':
+      return { kind: 'wrongCode' };
+    default:
+      return refusal;
+  }
+}
+
+function promptReply(prompt: SignInPrompt, now: Date): RaReply {
+  switch (prompt.kind) {
+    case 'enterCode':
+      return prompt;
+    case 'methodUnavailable':
+      return { kind: 'deliveryUnavailableRetry', method: prompt.method };
+    case 'codeAlreadyUsed':
+      return { kind: 'codeAlreadyUsedRetry' };
+    case 'wrongCode':
+      return { kind: 'wrongCodeRetry', attemptsLeft: prompt.attemptsLeft };
+    case 'lockedOut':
+      return { kind: 'lockedOut', minutes: minutesUntil(prompt.until, now) };
+  }
 }

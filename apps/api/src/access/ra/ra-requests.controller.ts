@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { AccessRequestRateGuard } from '../access-request-throttle';
-import { parseRaChallenge, parseRaRequest, RaChallengeInput, RaRequestInput } from '@twofold/domain';
+import { parseRaChallenge, parseRaRequest, RaChallengeCommand, RaRequestCommand } from './ra.commands';
 import { ResourceAuthGuard } from '../../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../../auth/principal';
 import { ParsedBodyOfCaller } from '../../http/parsed-input';
@@ -27,7 +27,7 @@ export class RaRequestsController {
   @Post('ra')
   @HttpCode(200)
   @UseGuards(AccessRequestRateGuard)
-  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestInput) {
+  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand) {
     return this.ra.passCode(principal, 'ra', input);
   }
 
@@ -35,7 +35,7 @@ export class RaRequestsController {
   @ApiRoute(ACCESS_DOCS.challenge)
   @Post('ra/challenge')
   @HttpCode(200)
-  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaChallenge) input: RaChallengeInput) {
+  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaChallenge) input: RaChallengeCommand) {
     return this.ra.challenge(principal, input);
   }
 
@@ -44,7 +44,7 @@ export class RaRequestsController {
   @Post('md')
   @HttpCode(200)
   @UseGuards(AccessRequestRateGuard)
-  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestInput) {
+  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand) {
     return this.ra.passCode(principal, 'md', input);
   }
 }

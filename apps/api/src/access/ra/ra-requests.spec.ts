@@ -158,4 +158,57 @@ describe('the ra family (CONTRACT §8.2-8.4)', () => {
       expect(results.filter((r) => r.body.model.status === 'Denied')).toHaveLength(9);
     });
   });
+
+  describe('POST /access/requests/ra/challenge', () => {
+    const challenge = (body: unknown) =>
+      t
+        .http()
+        .post('/access/requests/ra/challenge')
+        .set('Authorization', resource.authorization)
+        .send(body as object);
+    const rowOf = async (id: string) =>
+      (await t.database.dataSource.query('SELECT status, failed_attempts FROM access_requests WHERE id = $1', [id]))[0];
+    const NOT_REGISTERED = {
+      success: false,
+      message: 'UserNotRegistered',
+      model: {
+        id: null,
+        identity: 'stranger',
+        status: 'Denied',
+        replyMessage: 'Access denied: the user is not registered.',
+        bypassed: false,
+      },
+    };
+
+    it('an identity the account does not know is UserNotRegistered, as on ra, whatever request it names; nothing is recorded', async () => {
+      const before = (await t.database.dataSource.query('SELECT count(*)::int AS n FROM access_requests'))[0].n;
+      for (const requestId of [undefined, 'not-a-state', '6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e']) {
+        const res = await challenge({ identity: 'stranger', challenge: totpNow(), requestId, language: 'en' });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject(NOT_REGISTERED);
+      }
+      expect((await t.database.dataSource.query('SELECT count(*)::int AS n FROM access_requests'))[0].n).toBe(before);
+      const [users] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM users WHERE identity = 'stranger'`);
+      expect(users.n).toBe(0);
+    });
+
+    it("naming another user's request: an unknown identity is UserNotRegistered, a known one keeps its answer; the request is left unchanged", async () => {
+      await userWith('owner', 'TotpToken');
+      await userWith('neighbour', 'TotpToken');
+      const started = (await ra({ identity: 'owner', passCode: null })).body.model;
+      expect(started.status).toBe('AwaitingAuthentication');
+
+      const stranger = await challenge({ identity: 'stranger', challenge: totpNow(), requestId: started.id, language: 'en' });
+      expect(stranger.body).toMatchObject(NOT_REGISTERED);
+      const neighbour = await challenge({ identity: 'neighbour', challenge: totpNow(), requestId: started.id, language: 'en' });
+      expect(neighbour.body).toMatchObject({
+        success: false,
+        message: 'Access denied: this sign-in request is no longer valid. Sign in again.',
+        model: { id: null, identity: 'neighbour', status: 'Denied' },
+      });
+      expect(await rowOf(started.id)).toEqual({ status: 'AwaitingAuthentication', failed_attempts: 0 });
+      const owner = await challenge({ identity: 'owner', challenge: totpNow(), requestId: started.id });
+      expect(owner.body.model).toMatchObject({ id: started.id, status: 'Granted' });
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { AccountId } from '@twofold/domain';
-import { generateHotp, generateTotp } from '@twofold/otp';
+import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../../testing/test-app';
 
