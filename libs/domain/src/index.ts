@@ -15,7 +15,6 @@ export * from './lib/input';
 export * from './lib/resources';
 export * from './lib/ra-requests';
 export * from './lib/account-id';
-export * from './lib/access-submission';
 export * from './lib/access-decision';
 export * from './lib/code-lockouts';
 export * from './lib/text';

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG } from '../app/tokens';
+import { AppConfig } from '../config/app-config';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
@@ -6,8 +8,13 @@ import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-
 import { AccessDecisionService } from './decision/access-decision.service';
 import { CodeFactorCheck } from './decision/code-factor.check';
 import { CodeLockouts } from './decision/code-lockouts';
+import { AccessFormTokens } from './page/access-form-token';
+import { AccessPageAttempts } from './page/access-page.attempt';
 import { AccessPageController } from './page/access-page.controller';
+import { AccessPageNewcomers } from './page/access-page-newcomers';
 import { AccessPageService } from './page/access-page.service';
+import { AccessPageViews } from './page/access-page-views';
+import { AccessPageVisits } from './page/access-page-visits';
 import { RaAttempts } from './ra/ra-attempts';
 import { RaRequestsController } from './ra/ra-requests.controller';
 import { RaRequestsService } from './ra/ra-requests.service';
@@ -31,6 +38,11 @@ import { AccessRequestsService } from './requests/access-requests.service';
     RaAttempts,
     RaRequestsService,
     AccessPageService,
+    AccessPageVisits,
+    AccessPageNewcomers,
+    AccessPageAttempts,
+    AccessPageViews,
+    { provide: AccessFormTokens, useFactory: (config: AppConfig) => new AccessFormTokens(config.encryptionKey), inject: [APP_CONFIG] },
     AccessRequestThrottle,
     AccessRequestRateGuard,
   ],

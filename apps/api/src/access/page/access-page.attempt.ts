@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { SIGN_IN_RULES, SignInAnswer } from '@twofold/domain';
+import { AccessRequestEntity, AccessRequestsRepository, UsersRepository } from '@twofold/persistence';
+import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
+import { StoredRequestLedger } from '../decision/request-ledgers';
+import { EnrollmentCheck, FactorCheckContext, FactorCheckResult, OpenedAttempt, SignInAttempt } from '../decision/sign-in';
+import { Visitor } from './access-page.outcome';
+
+/**
+ * A visit or a posted code on the access page, as AccessDecisionService runs it. The request of the
+ * URL is locked, then its user (registered by the visit when new); the user's address is the
+ * visitor's. A grant records the visitor's address as the request's (when it had none) and, for a
+ * code, as the address that answered it (`twoFADeviceIp`). `request` is the request as locked.
+ */
+export class AccessPageAttempt implements SignInAttempt {
+  readonly rules = SIGN_IN_RULES.page;
+  request: AccessRequestEntity | null = null;
+
+  constructor(
+    private readonly requests: AccessRequestsRepository,
+    private readonly users: UsersRepository,
+    private readonly authenticatorApp: AuthenticatorAppEnrollment,
+    private readonly found: AccessRequestEntity,
+    private readonly visitor: Visitor,
+    readonly answer: SignInAnswer,
+  ) {}
+
+  async open(): Promise<OpenedAttempt> {
+    const { accountId, id } = this.found;
+    const row = await this.requests.findByIdForUpdate(accountId, id);
+    const ledgerRow = row ?? this.found;
+    this.request = row;
+    const visitor = this.visitor;
+    return {
+      kind: 'opened',
+      request: row ? { kind: 'stored', status: row.status, createdAt: row.createdAt } : { kind: 'gone' },
+      accountId,
+      lockUser: async () => (row?.userId ? this.users.lockForCodeCheck(accountId, { id: row.userId }) : null),
+      address: visitor.ip,
+      resourceId: ledgerRow.resourceId,
+      channel: 'page',
+      ledger: new StoredRequestLedger(this.requests, this.users, ledgerRow, (factor) => ({
+        ip: ledgerRow.ip ?? visitor.ip,
+        remoteHost: ledgerRow.remoteHost ?? visitor.ip,
+        ...(factor ? { twoFADeviceIp: visitor.ip } : {}),
+      })),
+      enrollment: new ShownSecretCheck(this.requests, this.authenticatorApp, ledgerRow),
+    };
+  }
+}
+
+/**
+ * The page's enrollment of a user without any second factor: the first valid code of the secret shown
+ * on this request becomes the user's Totp authenticator (journaled by the enrollment), with its time
+ * step spent.
+ */
+class ShownSecretCheck implements EnrollmentCheck {
+  private pendingEnc: Buffer | null = null;
+
+  constructor(
+    private readonly requests: AccessRequestsRepository,
+    private readonly authenticatorApp: AuthenticatorAppEnrollment,
+    private readonly row: AccessRequestEntity,
+  ) {}
+
+  /** Whether a secret was shown on this request, read once under the request's lock. */
+  async secretShown(): Promise<boolean> {
+    this.pendingEnc = await this.requests.pendingSecret(this.row.accountId, this.row.id);
+    return this.pendingEnc !== null;
+  }
+
+  async check({ found, answer, now }: FactorCheckContext): Promise<FactorCheckResult> {
+    if (answer.kind !== 'code' || this.pendingEnc === null) return { result: 'wrong' };
+    const spentTimeStep = this.authenticatorApp.verify(this.pendingEnc, answer.code, now);
+    if (spentTimeStep === null) return { result: 'wrong' };
+    await this.authenticatorApp.complete(this.row.accountId, found.user, this.pendingEnc, spentTimeStep, now, {
+      AccessRequestId: this.row.id,
+    });
+    return { result: 'granted', factor: { kind: 'Totp', id: null, name: null } };
+  }
+}
+
+/** Makes the access page's attempts. */
+@Injectable()
+export class AccessPageAttempts {
+  constructor(
+    private readonly requests: AccessRequestsRepository,
+    private readonly users: UsersRepository,
+    private readonly authenticatorApp: AuthenticatorAppEnrollment,
+  ) {}
+
+  of(found: AccessRequestEntity, visitor: Visitor, answer: SignInAnswer): AccessPageAttempt {
+    return new AccessPageAttempt(this.requests, this.users, this.authenticatorApp, found, visitor, answer);
+  }
+}
