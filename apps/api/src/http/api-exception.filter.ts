@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { raBadRequestAnswer } from '../access/ra/ra-answer';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, DatabaseHealth } from '../health/database-health';
 import { Throttled } from './api-errors';
 import { unreadableBodyAnswer } from './body-parsing';
@@ -124,7 +123,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         res.status(HttpStatus.BAD_REQUEST).send({ model: null, success: false, message: 'Malformed JSON body.', traceId });
         return;
       }
-      const refusal = endpoint === 'ra' ? raBadRequestAnswer(req.body, message) : { model: null, success: false, message };
+      const refusal = endpoint === 'plain' ? { model: null, success: false, message } : endpoint(req.body, message);
       res.status(HttpStatus.OK).send({ ...refusal, traceId });
       return;
     }

@@ -4,6 +4,7 @@ import { parseRaChallenge, parseRaRequest, RaChallengeCommand, RaRequestCommand 
 import { ResourceAuthGuard } from '../../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../../auth/principal';
 import { ParsedBodyOfCaller } from '../../http/parsed-input';
+import { raBadRequestAnswer } from './ra-answer';
 import { RaRequestsService } from './ra-requests.service';
 import { ModelEnvelopeErrors, SignInCall } from '../../http/route-rules';
 import { ApiFeature, ApiResourceAuth, ApiRoute } from '../../openapi/api-route';
@@ -12,7 +13,8 @@ import { ACCESS_DOCS } from '../access.openapi';
 /**
  * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS
  * adapter's first step, or one step with the code), `/ra/challenge` (its second step) and `/md` (a
- * directory server's LDAP bind). Every outcome is 200 with the whole model (§8.1).
+ * directory server's LDAP bind). Every outcome is 200 with the whole model (§8.1), refusals of a body
+ * it could not use included: the exception filter answers them with `raBadRequestAnswer`.
  */
 @ModelEnvelopeErrors()
 @Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
@@ -22,7 +24,7 @@ import { ACCESS_DOCS } from '../access.openapi';
 export class RaRequestsController {
   constructor(private readonly ra: RaRequestsService) {}
 
-  @SignInCall('ra')
+  @SignInCall(raBadRequestAnswer)
   @ApiRoute(ACCESS_DOCS.passCode)
   @Post('ra')
   @HttpCode(200)
@@ -31,7 +33,7 @@ export class RaRequestsController {
     return this.ra.passCode(principal, 'ra', input);
   }
 
-  @SignInCall('ra')
+  @SignInCall(raBadRequestAnswer)
   @ApiRoute(ACCESS_DOCS.challenge)
   @Post('ra/challenge')
   @HttpCode(200)
@@ -39,7 +41,7 @@ export class RaRequestsController {
     return this.ra.challenge(principal, input);
   }
 
-  @SignInCall('ra')
+  @SignInCall(raBadRequestAnswer)
   @ApiRoute(ACCESS_DOCS.directoryBind)
   @Post('md')
   @HttpCode(200)
