@@ -28,7 +28,7 @@ type Opened = Extract<OpenedAttempt, { kind: 'opened' }>;
 const NO_STREAKS: CodeAttemptStreaks = { keys: [], rows: [] };
 
 /**
- * The one access decision, run for every way of signing in (DESIGN rule 16): the page, `ra`, `md`
+ * The one access decision, run for every way of signing in: the page, `ra`, `md`
  * and `ra/challenge` hand it an attempt (sign-in.ts), it takes the steps libs/domain decides
  * (decideSignIn, decideCheck) in one transaction under the request's and the user's row locks, and
  * writes the outcome through the attempt's ledger. Each fact is read only when a step needs it, so a
@@ -141,7 +141,7 @@ export class AccessDecisionService {
               found: user,
               answer: attempt.answer,
               now,
-              requestId: null,
+              requestId: ledger.requestId,
             }));
           return this.afterCheck(attempt, opened, user, step.factor, check, { now, origin, streaks });
         }

@@ -6,7 +6,7 @@ import { UserRegistrationService } from '../../users/user-registration.service';
 
 /**
  * The access page's users: the request's user, found by id or identity, or registered at the first
- * visit of an identity the account does not know (CONTRACT §7). The request is bound to its user.
+ * visit of an identity the account does not know. The request is bound to its user.
  */
 @Injectable()
 export class AccessPageNewcomers {

@@ -55,7 +55,7 @@ export class AccessPageViews {
   }
 
   /**
-   * The AccessToken of a granted request (CONTRACT §7, §8.9): `sub` is the user's stored identity,
+   * The AccessToken of a granted request, signed as the resource's token format says: `sub` is the user's stored identity,
    * whatever spelling the request used; `amr` says how the user got it (a code, or a bypass).
    */
   async accessToken(row: AccessRequestEntity, user: UserEntity, now: Date, amr: readonly AuthenticationMethod[]): Promise<string> {

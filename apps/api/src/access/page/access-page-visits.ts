@@ -39,8 +39,8 @@ export class AccessPageVisits {
   ) {}
 
   /**
-   * The request of the page's URL and how its page is framed (CONTRACT §8.8), or the final page of an
-   * unknown id. The resource (its frameOrigins) is read only for a request meant for a frame.
+   * The request of the page's URL and how its page is framed, or the final page of an unknown id (or
+   * of a request of the `ra` family). The resource (its frameOrigins) is read only for a request meant for a frame.
    */
   async find(id: string, fallbackLang: PageLanguage): Promise<PageRequest | AccessPageOutcome> {
     const row = UUID.test(id) ? await this.requests.findForPage(id.toLowerCase()) : null;
@@ -89,7 +89,7 @@ export class AccessPageVisits {
   }
 }
 
-/** Meant for a frame (CONTRACT §8.8): a postMessage callback, or the target `_parent` or `_top`. */
+/** Meant for a frame (an AD FS or Keycloak integration): a postMessage callback, or the target `_parent` or `_top`. */
 export function isFrameable(row: Pick<AccessRequestEntity, 'callbackAction' | 'callbackTarget'>): boolean {
   return isCallbackForFrame({ action: row.callbackAction, target: row.callbackTarget });
 }

@@ -4,7 +4,7 @@ import { PresentedBrowser } from './access-page-binding';
 import { AccessCodeModel, AccessEnrollModel, AccessFinalReason } from './access-page.view';
 
 /**
- * The page's language, its brand, and who may frame it (CONTRACT §8.8): `frameAncestors` are CSP
+ * The page's language, its brand, and who may frame it: `frameAncestors` are CSP
  * `frame-ancestors` sources, empty when the page refuses to be framed, `['*']` for any origin. The
  * same list is where a postMessage callback posts the token. `brand` is the account's display name,
  * the product's name on the page of an unknown request.

@@ -25,7 +25,7 @@ const FINAL_OF_REFUSAL: Partial<Record<SignInRefusal['kind'], AccessFinalReason>
 };
 
 /**
- * The access page `$ACCESS_URL/<id>` (CONTRACT §7): registers an unknown identity, enrolls an
+ * The access page `$ACCESS_URL/<id>`: registers an unknown identity, enrolls an
  * authenticator app for a user without a second factor, checks codes, and on success hands the
  * browser an AccessToken for the callback. What a visit and a posted code come to is the one access
  * decision (AccessDecisionService), as on `ra`.

@@ -10,9 +10,10 @@ import { RaChallengeCommand, RaRequestCommand } from './ra.commands';
 import { RaModelDto } from './ra.dto';
 
 /**
- * The `ra` family (CONTRACT §8.2-8.4): codes checked without a browser, for a RADIUS adapter (VPN, RD
+ * The `ra` family: codes checked without a browser, for a RADIUS adapter (VPN, RD
  * Gateway) and a directory server's LDAP bind, decided like every other sign-in by
- * AccessDecisionService. Every outcome is HTTP 200 with the whole model (§8.1).
+ * AccessDecisionService. Every outcome is HTTP 200 with the whole model: clients read
+ * any other status as an outage.
  */
 @Injectable()
 export class RaRequestsService {
@@ -23,7 +24,7 @@ export class RaRequestsService {
 
   /**
    * `POST /access/requests/ra` and `/md`: with a code, checked in one step; without one (null, empty,
-   * absent) the request waits for `/ra/challenge` (§8.3); a delivery letter is refused as unavailable.
+   * absent) the request waits for `/ra/challenge`; a delivery letter is refused as unavailable.
    */
   async passCode(
     principal: ResourcePrincipal,
@@ -35,7 +36,7 @@ export class RaRequestsService {
   }
 
   /**
-   * `POST /access/requests/ra/challenge` `{identity, challenge, requestId}` (§8.3): the second step. A
+   * `POST /access/requests/ra/challenge` `{identity, challenge, requestId}`: the second step. A
    * wrong code leaves the request waiting until its five attempts are spent; a request that is not the
    * caller's to continue is left unchanged, and an identity the account does not know is
    * `UserNotRegistered` as on `ra`. The answer is in the language of the `ra` step.

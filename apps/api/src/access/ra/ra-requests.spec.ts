@@ -3,7 +3,7 @@ import { generateHotp, generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../../testing/test-app';
 
-describe('the ra family (CONTRACT §8.2-8.4)', () => {
+describe('the ra family: ra, md, ra/challenge', () => {
   let t: TestApp;
   let accountId: AccountId;
   let accountAuth: string;

@@ -1,7 +1,7 @@
 import { ValidationFailed } from '@twofold/domain';
 import { parseRaChallenge, parseRaRequest, raIdentityOf, raLanguageOf } from './ra.commands';
 
-describe("the ra family's bodies (CONTRACT §8.2-8.5)", () => {
+describe("the ra family's bodies", () => {
   it('reads a RADIUS adapter body as it is sent: camelCase, nulls, unknown fields', () => {
     const body = {
       identity: 'CORP\\jane',

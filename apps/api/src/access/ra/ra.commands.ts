@@ -12,7 +12,7 @@ import {
 } from '@twofold/domain';
 
 /**
- * What the `ra` family's calls ask for (CONTRACT §8.2-8.5), parsed from their bodies at the edge:
+ * What the `ra` family's calls ask for, parsed from their bodies at the edge:
  * keys in any case, unknown fields (`name`, `email`, `phone`, `calledStationId`, `capabilities`,
  * `groupPolicyPreset`, …) ignored, null the same as absent. What a `passCode` means is the domain's
  * rule (`parsePassCode`).
@@ -38,7 +38,7 @@ export interface RaChallengeCommand {
 
 const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The request's language (CONTRACT §8.5) read from a body that may not even be an object: for refusals too. */
+/** The request's language (`en…` English, anything else Russian) read from a body that may not even be an object: for refusals too. */
 export function raLanguageOf(body: unknown): AccessLanguage {
   return accessLanguageOf(InputFields.lenient(body).get('language'));
 }
