@@ -56,19 +56,30 @@ export class AccessDecisionService {
     private readonly metrics: AppMetrics,
   ) {}
 
+  /** An attempt, decided in one transaction under the request's and the user's row locks. */
   run(attempt: SignInAttempt, answered?: FactorCheckResult): Promise<SignInOutcome> {
-    return this.db.transaction(async () => {
-      const opened = await attempt.open();
-      if (opened.kind === 'foreign') {
-        const now = this.clock.now();
-        const request = { kind: 'foreign' } as const;
-        const facts = { now, request, identityKnown: await opened.identityKnown(), factors: factorFactsOf(null), answer: attempt.answer };
-        const step = decideSignIn(attempt.rules, facts);
-        if (step.kind !== 'foreign') throw new Error(`a foreign request was decided as ${step.kind}`);
-        return { kind: 'foreign', reason: step.reason, requestId: null, found: null, now };
-      }
-      return this.decide(attempt, opened, answered);
-    });
+    return this.db.transaction(() => this.open(attempt, answered));
+  }
+
+  /**
+   * The page shown, which attempts nothing: decided alike but outside a transaction, as the read it
+   * is. Nothing is checked or counted; what it may write is one conditional change of the request (a
+   * refusal), or a Bypass grant in a transaction of its own.
+   */
+  visit(attempt: SignInAttempt): Promise<SignInOutcome> {
+    if (attempt.answer.kind !== 'visit') throw new Error('only a visit is decided outside a transaction');
+    return this.open(attempt);
+  }
+
+  private async open(attempt: SignInAttempt, answered?: FactorCheckResult): Promise<SignInOutcome> {
+    const opened = await attempt.open();
+    if (opened.kind === 'opened') return this.decide(attempt, opened, answered);
+    const now = this.clock.now();
+    const request = { kind: 'foreign' } as const;
+    const facts = { now, request, identityKnown: await opened.identityKnown(), factors: factorFactsOf(null), answer: attempt.answer };
+    const step = decideSignIn(attempt.rules, facts);
+    if (step.kind !== 'foreign') throw new Error(`a foreign request was decided as ${step.kind}`);
+    return { kind: 'foreign', reason: step.reason, requestId: null, found: null, now };
   }
 
   private async decide(attempt: SignInAttempt, opened: Opened, answered: FactorCheckResult | undefined): Promise<SignInOutcome> {
@@ -118,20 +129,8 @@ export class AccessDecisionService {
         case 'wait':
           if (codeAnswered && step.prompt.kind === 'lockedOut') this.metrics.otpVerification(origin.channel, 'locked');
           return { ...outcome, kind: 'waiting', prompt: step.prompt, factor: step.factor, requestId: await ledger.wait(now) };
-        case 'bypass': {
-          const id = await ledger.grant(null, now, userOf(found));
-          if (!id) return { ...outcome, kind: 'superseded' };
-          await this.bypassJournal.record(opened.accountId, {
-            identity: ledger.identity,
-            // a Bypass verdict is given only for an address on a list
-            userIp: origin.address as string,
-            resourceId: origin.resourceId,
-            lists: verdict.lists,
-            requestId: id,
-            channel: opened.channel,
-          });
-          return { ...outcome, kind: 'granted', factor: null, requestId: id };
-        }
+        case 'bypass':
+          return this.bypass(attempt, opened, userOf(found), verdict, now);
         case 'check': {
           const user = userOf(found);
           const check =
@@ -147,6 +146,35 @@ export class AccessDecisionService {
         }
       }
     }
+  }
+
+  /**
+   * Granted without a second factor: the address is on a Bypass list. Journaled (`AccessRequest
+   * Bypass`) with the grant, in one transaction (the attempt's, or its own for a visit).
+   */
+  private bypass(
+    attempt: SignInAttempt,
+    opened: Opened,
+    found: UserForCodeCheck,
+    verdict: IpListVerdict,
+    now: Date,
+  ): Promise<SignInOutcome> {
+    const { ledger } = opened;
+    return this.db.transaction(async (): Promise<SignInOutcome> => {
+      const id = await ledger.grant(null, now, found);
+      if (!id) return { kind: 'superseded', requestId: ledger.requestId, found, now };
+      await this.bypassJournal.record(opened.accountId, {
+        identity: ledger.identity,
+        // a Bypass verdict is given only for an address on a list
+        userIp: opened.address as string,
+        resourceId: opened.resourceId,
+        lists: verdict.lists,
+        requestId: id,
+        channel: opened.channel,
+      });
+      await attempt.granted?.({ found, factor: null, now });
+      return { kind: 'granted', factor: null, requestId: id, found, now };
+    });
   }
 
   /** What the check's result does: the streaks counted or cleared, then the request granted, denied, counted or left waiting. */
@@ -170,7 +198,9 @@ export class AccessDecisionService {
         const accepted = check.result === 'granted' ? check.factor : null;
         if (!accepted) throw new Error(`a ${check.result} check was decided as a grant`);
         const id = await ledger.grant(accepted, now, found);
-        return id ? { ...outcome, kind: 'granted', factor: accepted, requestId: id } : { ...outcome, kind: 'superseded' };
+        if (!id) return { ...outcome, kind: 'superseded' };
+        await attempt.granted?.({ found, factor: accepted, now });
+        return { ...outcome, kind: 'granted', factor: accepted, requestId: id };
       }
       case 'deny':
         return { ...outcome, kind: 'denied', refusal: next.refusal, requestId: await ledger.deny(now, next.failedAttempts, found) };

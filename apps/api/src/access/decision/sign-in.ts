@@ -118,6 +118,8 @@ export interface SignInAttempt {
    * and the wrong-code counts read under the user's lock are exact.
    */
   open(): Promise<OpenedAttempt>;
+  /** What the entry point hands out with a grant (the page: the AccessToken), in the grant's transaction. */
+  granted?(grant: { found: UserForCodeCheck; factor: AcceptedFactor | null; now: Date }): Promise<void>;
 }
 
 /** What became of an attempt: the step it ended on, the request it was recorded on, and the user as read. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@twofold/domain';
 import { JournalField, JournalWriter } from '@twofold/journal';
-import { AccessRequestEntity, AccessRequestsRepository, Db, UserEntity, UsersRepository } from '@twofold/persistence';
+import { AccessRequestEntity, AccessRequestsRepository, Db, UserEntity, UserForCodeCheck, UsersRepository } from '@twofold/persistence';
 import { UserRegistrationService } from '../../users/user-registration.service';
 
 /**
@@ -18,13 +18,14 @@ export class AccessPageNewcomers {
     private readonly journal: JournalWriter,
   ) {}
 
-  /** The request's user when the account has one, the request bound to them; null for a newcomer. */
-  async existingUser(row: AccessRequestEntity): Promise<UserEntity | null> {
-    const user = row.userId
-      ? await this.users.findById(row.accountId, row.userId)
-      : await this.users.findByIdentity(row.accountId, row.identity);
-    if (user) await this.bind(row, user);
-    return user;
+  /**
+   * The request's user when the account has one, with its factors as the decision reads them (a visit
+   * decides on this read), the request bound to them; null for a newcomer.
+   */
+  async existingUser(row: AccessRequestEntity): Promise<UserForCodeCheck | null> {
+    const found = await this.users.lockForCodeCheck(row.accountId, row.userId ? { id: row.userId } : { identity: row.identity });
+    if (found) await this.bind(row, found.user);
+    return found;
   }
 
   /**

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { accessPageFrameAncestors, Clock, effectiveAccessStatus, isCallbackForFrame, PRODUCT_NAME } from '@twofold/domain';
-import { AccessRequestEntity, AccessRequestsRepository, AccountsRepository, ResourcesRepository } from '@twofold/persistence';
+import {
+  AccessRequestEntity,
+  AccessRequestsRepository,
+  AccountsRepository,
+  ResourcesRepository,
+  UserForCodeCheck,
+} from '@twofold/persistence';
 import { CLOCK } from '../../app/tokens';
 import { IpListPolicy } from '../../ip-lists/ip-list-policy';
 import { PageLanguage } from '../../pages/i18n/languages';
@@ -67,9 +73,12 @@ export class AccessPageVisits {
    * recorded and the request's user found, or registered at this first visit unless the visitor's
    * address is on a Deny list (the request is then Denied before anyone is registered). Registration
    * cannot run in the decision's locked transaction: a lost race aborts a transaction. Returns the
-   * final page, or null to go on to the decision.
+   * final page, or the user found (null: registered now) to go on to the decision.
    */
-  async admit({ row, frame, ipListsRevision }: PageRequest, visitor: Visitor): Promise<AccessPageOutcome | null> {
+  async admit(
+    { row, frame, ipListsRevision }: PageRequest,
+    visitor: Visitor,
+  ): Promise<AccessPageOutcome | { found: UserForCodeCheck | null }> {
     const final = (reason: AccessFinalReason): AccessPageOutcome => ({ ...frame, kind: 'final', reason });
     const status = effectiveAccessStatus(row, this.clock.now());
     if (status !== 'AwaitingAuthentication') {
@@ -78,14 +87,14 @@ export class AccessPageVisits {
     }
     await this.requests.recordVisit(row.accountId, row.id, { ip: visitor.ip, remoteHost: visitor.ip });
     const found = await this.newcomers.existingUser(row);
-    if (found) return null;
+    if (found) return { found };
     const verdict = await this.ipLists.verdict(row.accountId, ipListsRevision, visitor.ip, row.resourceId);
     if (verdict.decision === 'deny') {
       await this.requests.decide(row.accountId, row.id, 'Denied');
       return final('networkDenied');
     }
     const registered = await this.newcomers.register(row);
-    return registered === 'registered' ? null : final(registered);
+    return registered === 'registered' ? { found: null } : final(registered);
   }
 }
 

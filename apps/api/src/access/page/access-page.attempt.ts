@@ -1,33 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import { SIGN_IN_RULES, SignInAnswer } from '@twofold/domain';
-import { AccessRequestEntity, AccessRequestsRepository, UsersRepository } from '@twofold/persistence';
+import { AccessRequestEntity, AccessRequestsRepository, UserForCodeCheck, UsersRepository } from '@twofold/persistence';
 import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { StoredRequestLedger } from '../decision/request-ledgers';
-import { EnrollmentCheck, FactorCheckContext, FactorCheckResult, OpenedAttempt, SignInAttempt } from '../decision/sign-in';
+import { AcceptedFactor, EnrollmentCheck, FactorCheckContext, FactorCheckResult, OpenedAttempt, SignInAttempt } from '../decision/sign-in';
+import { AccessPageViews } from './access-page-views';
 import { Visitor } from './access-page.outcome';
 
 /**
- * A visit or a posted code on the access page, as AccessDecisionService runs it. The request of the
- * URL is locked, then its user (registered by the visit when new); the user's address is the
- * visitor's. A grant records the visitor's address as the request's (when it had none) and, for a
- * code, as the address that answered it (`twoFADeviceIp`). `request` is the request as locked.
+ * A visit or a posted code on the access page, as AccessDecisionService runs it. A posted code locks
+ * the request of the URL, then its user (registered by the visit when new); a visit, which attempts
+ * nothing, reads the request as the visit found it. The user's address is the visitor's. A grant
+ * records the visitor's address as the request's (when it had none) and, for a code, as the address
+ * that answered it (`twoFADeviceIp`), and signs the AccessToken the page hands out. `request` is the
+ * request as decided on.
  */
 export class AccessPageAttempt implements SignInAttempt {
   readonly rules = SIGN_IN_RULES.page;
-  request: AccessRequestEntity | null = null;
+  request: AccessRequestEntity | null;
+  accessToken: string | null = null;
 
   constructor(
     private readonly requests: AccessRequestsRepository,
     private readonly users: UsersRepository,
     private readonly authenticatorApp: AuthenticatorAppEnrollment,
-    private readonly found: AccessRequestEntity,
+    private readonly views: AccessPageViews,
+    readonly found: AccessRequestEntity,
     private readonly visitor: Visitor,
     readonly answer: SignInAnswer,
-  ) {}
+    /** the user as the visit read it, which a visit decides on; null: read it with the decision */
+    private readonly user: UserForCodeCheck | null,
+  ) {
+    this.request = found;
+  }
 
   async open(): Promise<OpenedAttempt> {
     const { accountId, id } = this.found;
-    const row = await this.requests.findByIdForUpdate(accountId, id);
+    const row = this.answer.kind === 'visit' ? this.found : await this.requests.findByIdForUpdate(accountId, id);
     const ledgerRow = row ?? this.found;
     this.request = row;
     const visitor = this.visitor;
@@ -35,7 +44,10 @@ export class AccessPageAttempt implements SignInAttempt {
       kind: 'opened',
       request: row ? { kind: 'stored', status: row.status, createdAt: row.createdAt } : { kind: 'gone' },
       accountId,
-      lockUser: async () => (row?.userId ? this.users.lockForCodeCheck(accountId, { id: row.userId }) : null),
+      lockUser: async () => {
+        if (this.answer.kind === 'visit' && this.user) return this.user;
+        return row?.userId ? this.users.lockForCodeCheck(accountId, { id: row.userId }) : null;
+      },
       address: visitor.ip,
       resourceId: ledgerRow.resourceId,
       channel: 'page',
@@ -46,6 +58,11 @@ export class AccessPageAttempt implements SignInAttempt {
       })),
       enrollment: new ShownSecretCheck(this.requests, this.authenticatorApp, ledgerRow),
     };
+  }
+
+  /** The AccessToken, signed before the grant commits: `amr` says whether a code was checked or the address bypassed it. */
+  async granted({ found, factor, now }: { found: UserForCodeCheck; factor: AcceptedFactor | null; now: Date }): Promise<void> {
+    this.accessToken = await this.views.accessToken(this.request ?? this.found, found.user, now, [factor ? 'otp' : 'bypass']);
   }
 }
 
@@ -87,9 +104,25 @@ export class AccessPageAttempts {
     private readonly requests: AccessRequestsRepository,
     private readonly users: UsersRepository,
     private readonly authenticatorApp: AuthenticatorAppEnrollment,
+    private readonly views: AccessPageViews,
   ) {}
 
-  of(found: AccessRequestEntity, visitor: Visitor, answer: SignInAnswer): AccessPageAttempt {
-    return new AccessPageAttempt(this.requests, this.users, this.authenticatorApp, found, visitor, answer);
+  /** The page shown: decided on the request and the user as the visit read them. */
+  visit(found: AccessRequestEntity, visitor: Visitor, user: UserForCodeCheck | null): AccessPageAttempt {
+    return new AccessPageAttempt(this.requests, this.users, this.authenticatorApp, this.views, found, visitor, { kind: 'visit' }, user);
+  }
+
+  /** A code posted: decided under the request's and the user's row locks. */
+  code(found: AccessRequestEntity, visitor: Visitor, code: string): AccessPageAttempt {
+    return new AccessPageAttempt(
+      this.requests,
+      this.users,
+      this.authenticatorApp,
+      this.views,
+      found,
+      visitor,
+      { kind: 'code', code },
+      null,
+    );
   }
 }

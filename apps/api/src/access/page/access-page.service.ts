@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { AccessCallback, CallbackTarget, minutesUntil, SignInAnswer, SignInPrompt, SignInRefusal } from '@twofold/domain';
-import { AccessRequestEntity, Db } from '@twofold/persistence';
+import { AccessCallback, CallbackTarget, minutesUntil, SignInPrompt, SignInRefusal } from '@twofold/domain';
+import { AccessRequestEntity } from '@twofold/persistence';
 import { PageLanguage } from '../../pages/i18n/languages';
 import { AccessDecisionService } from '../decision/access-decision.service';
 import { SignInOutcome } from '../decision/sign-in';
 import { AccessFormTokens } from './access-form-token';
 import { formFromItsBrowser, newBrowserNonce } from './access-page-binding';
-import { AccessPageAttempts } from './access-page.attempt';
+import { AccessPageAttempt, AccessPageAttempts } from './access-page.attempt';
 import { AccessPageForm } from './access-page.form';
 import { AccessPageOutcome, PageFrame, Visitor } from './access-page.outcome';
 import { AccessCodeError, AccessFinalReason } from './access-page.view';
 import { AccessPageViews } from './access-page-views';
-import { FINAL_OF_STATUS, isFrameable, AccessPageVisits, PageRequest } from './access-page-visits';
+import { AccessPageVisits, FINAL_OF_STATUS, isFrameable } from './access-page-visits';
 
 export type { AccessPageOutcome, Visitor } from './access-page.outcome';
 
@@ -33,7 +33,6 @@ const FINAL_OF_REFUSAL: Partial<Record<SignInRefusal['kind'], AccessFinalReason>
 @Injectable()
 export class AccessPageService {
   constructor(
-    private readonly db: Db,
     private readonly decision: AccessDecisionService,
     private readonly visits: AccessPageVisits,
     private readonly attempts: AccessPageAttempts,
@@ -44,10 +43,11 @@ export class AccessPageService {
   async show(id: string, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
     const found = await this.visits.find(id, fallbackLang);
     if ('kind' in found) return found;
-    const final = await this.visits.admit(found, visitor);
-    if (final) return final;
+    const admitted = await this.visits.admit(found, visitor);
+    if ('kind' in admitted) return admitted;
     // a reload, or a second tab of the same request, keeps the nonce its browser already holds
-    return this.decide(found, visitor, { kind: 'visit' }, visitor.browser.cookieNonce ?? newBrowserNonce());
+    const browserNonce = visitor.browser.cookieNonce ?? newBrowserNonce();
+    return this.decide(this.attempts.visit(found.row, visitor, admitted.found), found.frame, browserNonce);
   }
 
   async submit(id: string, form: AccessPageForm, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
@@ -57,34 +57,24 @@ export class AccessPageService {
     const browserNonce = this.formTokens.boundNonce(found.row.id, form.formToken);
     if (browserNonce === null || !formFromItsBrowser(browserNonce, visitor.browser, isFrameable(found.row)))
       return { ...found.frame, kind: 'final', reason: 'forged' };
-    const final = await this.visits.admit(found, visitor);
-    if (final) return final;
-    return this.decide(found, visitor, { kind: 'code', code: form.code }, browserNonce);
+    const admitted = await this.visits.admit(found, visitor);
+    if ('kind' in admitted) return admitted;
+    return this.decide(this.attempts.code(found.row, visitor, form.code), found.frame, browserNonce);
   }
 
-  /**
-   * The decision, and the page it comes to, in one transaction: a granted request's token is signed
-   * before the grant commits. A posted code from a Bypass address is neither checked nor counted.
-   */
-  private decide(
-    { row: found, frame }: PageRequest,
-    visitor: Visitor,
-    answer: SignInAnswer,
-    browserNonce: string,
-  ): Promise<AccessPageOutcome> {
-    const attempt = this.attempts.of(found, visitor, answer);
-    return this.db.transaction(async () => {
-      const outcome = await this.decision.run(attempt);
-      return this.pageOf(outcome, attempt.request ?? found, frame, browserNonce);
-    });
+  /** The decision, and the page it comes to. A posted code from a Bypass address is neither checked nor counted. */
+  private async decide(attempt: AccessPageAttempt, frame: PageFrame, browserNonce: string): Promise<AccessPageOutcome> {
+    const outcome = attempt.answer.kind === 'visit' ? await this.decision.visit(attempt) : await this.decision.run(attempt);
+    return this.pageOf(outcome, attempt, frame, browserNonce);
   }
 
   private async pageOf(
     outcome: SignInOutcome,
-    row: AccessRequestEntity,
+    attempt: AccessPageAttempt,
     frame: PageFrame,
     browserNonce: string,
   ): Promise<AccessPageOutcome> {
+    const row = attempt.request ?? attempt.found;
     const final = (reason: AccessFinalReason): AccessPageOutcome => ({ ...frame, kind: 'final', reason });
     const user = outcome.found?.user;
     switch (outcome.kind) {
@@ -97,11 +87,9 @@ export class AccessPageService {
         return final('used');
       case 'denied':
         return final(FINAL_OF_REFUSAL[outcome.refusal.kind] ?? 'denied');
-      case 'granted': {
-        if (!user) throw new Error('a request was granted without its user');
-        const accessToken = await this.views.accessToken(row, user, outcome.now, [outcome.factor ? 'otp' : 'bypass']);
-        return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken };
-      }
+      case 'granted':
+        if (!attempt.accessToken) throw new Error('a request was granted without its AccessToken');
+        return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: attempt.accessToken };
       case 'pending':
         throw new Error('the access page asks for no approval yet');
     }
