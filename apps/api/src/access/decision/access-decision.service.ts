@@ -4,12 +4,10 @@ import {
   decideCheck,
   decideCountedCode,
   decideSignIn,
-  everyFactorDisabled,
   IpListVerdict,
   NO_IP_LIST_VERDICT,
   SignInFacts,
   SignInFactor,
-  SignInFactorFacts,
   SignInRefusal,
 } from '@twofold/domain';
 import { Db, UserForCodeCheck } from '@twofold/persistence';
@@ -17,9 +15,8 @@ import { CLOCK } from '../../app/tokens';
 import { BypassJournal } from '../../ip-lists/bypass-journal';
 import { IpListPolicy } from '../../ip-lists/ip-list-policy';
 import { AppMetrics } from '../../metrics/app-metrics';
-import { otpAuthenticators } from './access-otp';
 import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
-import { CodeFactorCheck } from './code-factor.check';
+import { CodeFactorCheck, factorFactsOf } from './code-factor.check';
 import { FactorCheck, FactorCheckResult, OpenedAttempt, SignInAttempt, SignInOutcome } from './sign-in';
 
 type Opened = Extract<OpenedAttempt, { kind: 'opened' }>;
@@ -241,15 +238,4 @@ function refusedItsCode(refusal: SignInRefusal): boolean {
 function userOf(found: UserForCodeCheck | null): UserForCodeCheck {
   if (!found) throw new Error('the decision went on without the user');
   return found;
-}
-
-/** The user's second factors as the decision counts them; the phones are the lock's first-phone read. */
-function factorFactsOf(found: UserForCodeCheck | null): SignInFactorFacts {
-  if (!found) return { codes: 0, hasSecondFactor: false, everyFactorDisabled: false };
-  const hasPhones = found.firstPhone !== null;
-  return {
-    codes: otpAuthenticators(found.authenticators).length,
-    hasSecondFactor: found.authenticators.length > 0 || hasPhones,
-    everyFactorDisabled: everyFactorDisabled(found.authenticators, hasPhones),
-  };
 }

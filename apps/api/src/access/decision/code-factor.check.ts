@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
-import { acceptOtpCode } from './access-otp';
+import { everyFactorDisabled, SignInFactorFacts } from '@twofold/domain';
+import { AuthenticatorsRepository, SecretCipher, UserForCodeCheck } from '@twofold/persistence';
+import { acceptOtpCode, otpAuthenticators } from './access-otp';
 import { FactorCheck, FactorCheckContext, FactorCheckResult } from './sign-in';
 
 /**
@@ -22,4 +23,18 @@ export class CodeFactorCheck implements FactorCheck {
     const { kind, id, name } = check.authenticator;
     return { result: 'granted', factor: { kind, id, name } };
   }
+}
+
+/**
+ * The user's second factors as the decision counts them: the authenticators whose codes this check
+ * takes, and whether any other factor exists (the phones are the lock's first-phone read).
+ */
+export function factorFactsOf(found: UserForCodeCheck | null): SignInFactorFacts {
+  if (!found) return { codes: 0, hasSecondFactor: false, everyFactorDisabled: false };
+  const hasPhones = found.firstPhone !== null;
+  return {
+    codes: otpAuthenticators(found.authenticators).length,
+    hasSecondFactor: found.authenticators.length > 0 || hasPhones,
+    everyFactorDisabled: everyFactorDisabled(found.authenticators, hasPhones),
+  };
 }

@@ -21,10 +21,7 @@ export class AccessPageAttempt implements SignInAttempt {
   accessToken: string | null = null;
 
   constructor(
-    private readonly requests: AccessRequestsRepository,
-    private readonly users: UsersRepository,
-    private readonly authenticatorApp: AuthenticatorAppEnrollment,
-    private readonly views: AccessPageViews,
+    private readonly services: AccessPageAttempts,
     readonly found: AccessRequestEntity,
     private readonly visitor: Visitor,
     readonly answer: SignInAnswer,
@@ -36,7 +33,7 @@ export class AccessPageAttempt implements SignInAttempt {
 
   async open(): Promise<OpenedAttempt> {
     const { accountId, id } = this.found;
-    const row = this.answer.kind === 'visit' ? this.found : await this.requests.findByIdForUpdate(accountId, id);
+    const row = this.answer.kind === 'visit' ? this.found : await this.services.requests.findByIdForUpdate(accountId, id);
     const ledgerRow = row ?? this.found;
     this.request = row;
     const visitor = this.visitor;
@@ -46,23 +43,23 @@ export class AccessPageAttempt implements SignInAttempt {
       accountId,
       lockUser: async () => {
         if (this.answer.kind === 'visit' && this.user) return this.user;
-        return row?.userId ? this.users.lockForCodeCheck(accountId, { id: row.userId }) : null;
+        return row?.userId ? this.services.users.lockForCodeCheck(accountId, { id: row.userId }) : null;
       },
       address: visitor.ip,
       resourceId: ledgerRow.resourceId,
       channel: 'page',
-      ledger: new StoredRequestLedger(this.requests, this.users, ledgerRow, (factor) => ({
+      ledger: new StoredRequestLedger(this.services.requests, this.services.users, ledgerRow, (factor) => ({
         ip: ledgerRow.ip ?? visitor.ip,
         remoteHost: ledgerRow.remoteHost ?? visitor.ip,
         ...(factor ? { twoFADeviceIp: visitor.ip } : {}),
       })),
-      enrollment: new ShownSecretCheck(this.requests, this.authenticatorApp, ledgerRow),
+      enrollment: new ShownSecretCheck(this.services.requests, this.services.authenticatorApp, ledgerRow),
     };
   }
 
   /** The AccessToken, signed before the grant commits: `amr` says whether a code was checked or the address bypassed it. */
   async granted({ found, factor, now }: { found: UserForCodeCheck; factor: AcceptedFactor | null; now: Date }): Promise<void> {
-    this.accessToken = await this.views.accessToken(this.request ?? this.found, found.user, now, [factor ? 'otp' : 'bypass']);
+    this.accessToken = await this.services.views.accessToken(this.request ?? this.found, found.user, now, [factor ? 'otp' : 'bypass']);
   }
 }
 
@@ -101,28 +98,19 @@ class ShownSecretCheck implements EnrollmentCheck {
 @Injectable()
 export class AccessPageAttempts {
   constructor(
-    private readonly requests: AccessRequestsRepository,
-    private readonly users: UsersRepository,
-    private readonly authenticatorApp: AuthenticatorAppEnrollment,
-    private readonly views: AccessPageViews,
+    readonly requests: AccessRequestsRepository,
+    readonly users: UsersRepository,
+    readonly authenticatorApp: AuthenticatorAppEnrollment,
+    readonly views: AccessPageViews,
   ) {}
 
   /** The page shown: decided on the request and the user as the visit read them. */
   visit(found: AccessRequestEntity, visitor: Visitor, user: UserForCodeCheck | null): AccessPageAttempt {
-    return new AccessPageAttempt(this.requests, this.users, this.authenticatorApp, this.views, found, visitor, { kind: 'visit' }, user);
+    return new AccessPageAttempt(this, found, visitor, { kind: 'visit' }, user);
   }
 
   /** A code posted: decided under the request's and the user's row locks. */
   code(found: AccessRequestEntity, visitor: Visitor, code: string): AccessPageAttempt {
-    return new AccessPageAttempt(
-      this.requests,
-      this.users,
-      this.authenticatorApp,
-      this.views,
-      found,
-      visitor,
-      { kind: 'code', code },
-      null,
-    );
+    return new AccessPageAttempt(this, found, visitor, { kind: 'code', code }, null);
   }
 }
