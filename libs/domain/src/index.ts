@@ -16,7 +16,7 @@ export * from './lib/resources';
 export * from './lib/ra-requests';
 export * from './lib/account-id';
 export * from './lib/record-id';
-export * from './lib/access-submission';
+export * from './lib/access-decision';
 export * from './lib/code-lockouts';
 export * from './lib/text';
 export * from './lib/display-name';

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Clock, secondsUntil } from '@twofold/domain';
 import { AccessRequestRatesRepository } from '@twofold/persistence';
-import { APP_CONFIG, CLOCK } from '../app/tokens';
+import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { AppConfig, DEFAULT_ACCESS_REQUESTS_PER_MINUTE } from '../config/app-config';
 import { TooManyAccessRequests } from '../http/api-errors';

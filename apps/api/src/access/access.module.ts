@@ -1,20 +1,50 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG } from '../config/injection-tokens';
+import { AppConfig } from '../config/app-config';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
-import { AccessPageController } from './access-page.controller';
-import { AccessPageService } from './access-page.service';
-import { AccessRequestsController } from './access-requests.controller';
-import { AccessRequestsService } from './access-requests.service';
-import { CodeLockouts } from './code-lockouts';
 import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
-import { RaRequestsController } from './ra-requests.controller';
-import { RaRequestsService } from './ra-requests.service';
+import { AccessDecisionService } from './decision/access-decision.service';
+import { CodeFactorCheck } from './decision/code-factor.check';
+import { CodeLockouts } from './decision/code-lockouts';
+import { AccessFormTokens } from './page/access-form-token';
+import { AccessPageAttempts } from './page/access-page.attempt';
+import { AccessPageController } from './page/access-page.controller';
+import { AccessPageNewcomers } from './page/access-page-newcomers';
+import { AccessPageService } from './page/access-page.service';
+import { AccessPageViews } from './page/access-page-views';
+import { AccessPageVisits } from './page/access-page-visits';
+import { RaAttempts } from './ra/ra-attempts';
+import { RaRequestsController } from './ra/ra-requests.controller';
+import { RaRequestsService } from './ra/ra-requests.service';
+import { AccessRequestsController } from './requests/access-requests.controller';
+import { AccessRequestsService } from './requests/access-requests.service';
 
+/**
+ * Access requests, by entry point: requests/ (`POST /access/requests`, the history, the poll), ra/
+ * (`POST /access/requests/ra`, `/ra/challenge`, `/md`) and page/ (`$ACCESS_URL/<id>`), each deciding
+ * through decision/ (AccessDecisionService: one access decision for every way of signing in).
+ */
 @Module({
   imports: [UsersModule, EnrollmentModule, IpListsModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
-  providers: [AccessRequestsService, RaRequestsService, AccessPageService, CodeLockouts, AccessRequestThrottle, AccessRequestRateGuard],
+  providers: [
+    AccessDecisionService,
+    CodeFactorCheck,
+    CodeLockouts,
+    AccessRequestsService,
+    RaAttempts,
+    RaRequestsService,
+    AccessPageService,
+    AccessPageVisits,
+    AccessPageNewcomers,
+    AccessPageAttempts,
+    AccessPageViews,
+    { provide: AccessFormTokens, useFactory: (config: AppConfig) => new AccessFormTokens(config.encryptionKey), inject: [APP_CONFIG] },
+    AccessRequestThrottle,
+    AccessRequestRateGuard,
+  ],
 })
 export class AccessModule {}

@@ -3,7 +3,7 @@ import { ACCESS_REQUEST_STATUSES, CALLBACK_TARGETS, RA_STATUSES } from '@twofold
 import { REFUSALS } from '../http/input-guard';
 import { RouteDoc } from '../openapi/api-route';
 import { EnvelopeErrorBody, EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref, Schema } from '../openapi/common.openapi';
-import { USER_NOT_REGISTERED } from './ra-replies';
+import { USER_NOT_REGISTERED } from './ra/ra-replies';
 
 export class AccessCallback {
   @ApiProperty({ description: 'where the browser returns: an http(s) URL, or the one postMessage form of CONTRACT §8.8' }) action!: string;

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { DatabaseHealth } from '../http/database-health';
-import { RA_REFUSAL_ANSWER, RouteRulesTable } from '../http/route-rules';
+import { RouteRulesTable } from '../http/route-rules';
 import { MAX_BODY_BYTES, registerBodyParsers } from '../http/body-parsing';
 import { DtoValidationPipe } from '../http/dto-validation.pipe';
 import { inputGuard } from '../http/input-guard';
@@ -83,7 +83,7 @@ export async function createApp(runtime: AppRuntime): Promise<NestFastifyApplica
     }
   });
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: VERSION_NEUTRAL });
-  app.useGlobalFilters(new ApiExceptionFilter(routeRules, app.get(DatabaseHealth), app.get(RA_REFUSAL_ANSWER)));
+  app.useGlobalFilters(new ApiExceptionFilter(routeRules, app.get(DatabaseHealth)));
   app.useGlobalPipes(new DtoValidationPipe());
   if (runtime.config.apiDocs) serveApiDocs(app);
   return app;

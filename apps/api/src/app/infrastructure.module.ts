@@ -32,8 +32,7 @@ import { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
 import { ClientAddressResolver } from '../http/client-address';
 import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
 import { createMailer, MAILER } from '../mail/mailer';
-import { RA_REFUSAL_ANSWER, RouteRulesTable } from '../http/route-rules';
-import { raBadRequestAnswer } from '../access/ra-answer';
+import { RouteRulesTable } from '../http/route-rules';
 import { DatabaseHealth } from '../http/database-health';
 import { AppMetrics } from '../metrics/app-metrics';
 
@@ -84,7 +83,6 @@ export class InfrastructureModule {
       // what each route declares of its refusals, read by ApiExceptionFilter (http/route-rules.ts)
       RouteRulesTable,
       // the `ra` family's refusal body, which the filter builds for those routes
-      { provide: RA_REFUSAL_ANSWER, useValue: raBadRequestAnswer },
       // outage state: one log line per change, read by ApiExceptionFilter and the readiness check
       {
         provide: DatabaseHealth,

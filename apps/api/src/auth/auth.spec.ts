@@ -1,7 +1,7 @@
 import { basicAuthorization } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
-import { APP_CONFIG } from '../app/tokens';
+import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { AUTH_FAILURES_ALLOWED_PER_WINDOW } from './auth-throttle';

@@ -1,10 +1,10 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, DatabaseHealth } from './database-health';
 import { Throttled } from './api-errors';
 import { isNotJsonBody, unreadableBodyAnswer } from './body-parsing';
-import { RA_REFUSAL_ANSWER, RouteRulesTable, SignInRefusalAnswer } from './route-rules';
+import { RouteRulesTable } from './route-rules';
 import { TRACE_HEADER, traceIdOf } from './trace-id';
 
 export const BASIC_CHALLENGE = 'Basic realm="api"';
@@ -84,7 +84,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly routeRules: RouteRulesTable,
     private readonly databaseHealth: DatabaseHealth,
-    @Inject(RA_REFUSAL_ANSWER) private readonly raRefusal: SignInRefusalAnswer,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -138,7 +137,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         res.status(HttpStatus.BAD_REQUEST).send({ model: null, success: false, message: 'Malformed JSON body.', traceId });
         return;
       }
-      const refusal = endpoint === 'ra' ? this.raRefusal(req.body, message) : { model: null, success: false, message };
+      const refusal = endpoint === 'plain' ? { model: null, success: false, message } : endpoint(req.body, message);
       res.status(HttpStatus.OK).send({ ...refusal, traceId });
       return;
     }

@@ -2,9 +2,12 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import { FastifyRequest } from 'fastify';
 import { ModelEnvelopeErrors, RouteRulesTable, SignInCall } from './route-rules';
 
+/** Stands for a feature's refusal body (the `ra` family's model). */
+const refusalOf = (_body: unknown, message: string) => ({ model: { status: 'Denied' }, success: false, message });
+
 @ModelEnvelopeErrors()
 class EnvelopedController {
-  @SignInCall('ra')
+  @SignInCall(refusalOf)
   signIn(): void {
     /* stands for a route handler */
   }
@@ -25,7 +28,7 @@ const request = (url: string, config?: object) => ({ url, routeOptions: { config
 
 describe('route rules: how a route answers a refusal, declared on its controller', () => {
   it('gives every route of a @ModelEnvelopeErrors controller the model envelope, beside its own rules', () => {
-    expect(configOf(EnvelopedController.prototype.signIn)).toEqual({ signInCall: 'ra', errorEnvelope: 'model' });
+    expect(configOf(EnvelopedController.prototype.signIn)).toEqual({ signInCall: refusalOf, errorEnvelope: 'model' });
     expect(configOf(EnvelopedController.prototype.list)).toEqual({ errorEnvelope: 'model' });
     expect(configOf(PlainController.prototype.refresh)).toEqual({ signInCall: 'plain' });
   });

@@ -10,10 +10,10 @@ export interface RouteRules {
   /** CONTRACT §4: the enveloped APIs answer `{model: null, success: false, message, traceId}`, others `{message, traceId}` */
   errorEnvelope?: 'model';
   /**
-   * CONTRACT §8.1: a call an integration makes at each sign-in, whose refusals are 200 `success: false`;
-   * `ra` for the `ra` family, whose refusals carry the whole `ra` model (§8.2)
+   * CONTRACT §8.1: a call an integration makes at each sign-in, whose refusals are 200 `success: false`:
+   * `plain` with `model: null`, or with the body its feature makes (the `ra` family's whole model, §8.2)
    */
-  signInCall?: 'ra' | 'plain';
+  signInCall?: 'plain' | SignInRefusal;
   /**
    * the route reads HTML form posts (the pages). Every other route takes JSON only: a browser holding
    * cached Basic credentials could otherwise be driven by another site's form (urlencoded, multipart or
@@ -23,13 +23,10 @@ export interface RouteRules {
 }
 
 /**
- * How a refused call of the `ra` family answers: the whole `ra` model (Denied, the reason as its
- * message), built from the request's raw body. The access feature writes it and the composition root
- * provides it under RA_REFUSAL_ANSWER, so that the exception filter, below every feature, knows only
- * its shape.
+ * The body of a sign-in call's refusal, made by the feature that owns the call from the body it could
+ * not use and the refusal's message.
  */
-export type SignInRefusalAnswer = (body: unknown, message: string) => object;
-export const RA_REFUSAL_ANSWER = 'twofold:ra-refusal-answer';
+export type SignInRefusal = (body: unknown, message: string) => { model: unknown; success: boolean; message: string | null };
 
 function addRules(handler: object, rules: RouteRules): void {
   const config: RouteRules = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {};
@@ -47,10 +44,10 @@ export function ModelEnvelopeErrors(): ClassDecorator {
   };
 }
 
-/** A call an integration makes at each sign-in (CONTRACT §8.1). */
-export function SignInCall(kind: 'ra' | 'plain'): MethodDecorator {
+/** A call an integration makes at each sign-in (CONTRACT §8.1), and the body of its refusals. */
+export function SignInCall(refusal: 'plain' | SignInRefusal): MethodDecorator {
   return (_target, _key, descriptor) => {
-    addRules(descriptor.value as object, { signInCall: kind });
+    addRules(descriptor.value as object, { signInCall: refusal });
     return descriptor;
   };
 }

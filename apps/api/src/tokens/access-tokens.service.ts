@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { accessTokenClaims } from '@twofold/domain';
 import { ResourceEntity, SecretCipher } from '@twofold/persistence';
 import { CryptoKey, decodeProtectedHeader, errors, JWTPayload, jwtVerify, SignJWT } from 'jose';
-import { APP_CONFIG } from '../app/tokens';
+import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
 import { TokenSigningKeysService } from './token-signing-keys.service';
 

@@ -10,7 +10,7 @@ import {
   refreshRefusal,
 } from '@twofold/domain';
 import { RefreshedTokensRepository, ResourcesRepository, UsersRepository } from '@twofold/persistence';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 import { ResourcePrincipal } from '../auth/principal';
 import { ModelEnvelope, ok, refused } from '../http/envelope';
 import { AccessTokensService, TOKEN_REFUSALS } from './access-tokens.service';

@@ -9,7 +9,7 @@ import {
   TokenSigningKeysRepository,
 } from '@twofold/persistence';
 import { CryptoKey, importJWK } from 'jose';
-import { CLOCK } from '../app/tokens';
+import { CLOCK } from '../config/injection-tokens';
 
 /**
  * How long the keys read from the database are used before they are read again, by the injected

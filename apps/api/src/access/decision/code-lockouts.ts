@@ -10,8 +10,8 @@ import {
 } from '@twofold/domain';
 import { journalFacts, JournalWriter } from '@twofold/journal';
 import { ResourcesRepository, WrongCodeScopeKey, WrongCodeStreakRow, WrongCodeStreaksRepository } from '@twofold/persistence';
-import { addressNetworkOf } from '../http/client-address';
-import { AppMetrics, OtpChannel } from '../metrics/app-metrics';
+import { addressNetworkOf } from '../../http/client-address';
+import { AppMetrics, OtpChannel } from '../../metrics/app-metrics';
 
 /**
  * Where a code comes from: the user's address (on the page the visitor's, behind TRUSTED_PROXIES; on

@@ -1,5 +1,5 @@
 import { DayRange, IdentityFormat, normalizeIdentity, Page, parsePastDay } from '@twofold/domain';
-import { QueryParameters } from '../http/parsed-input';
+import { QueryParameters } from '../../http/parsed-input';
 
 /** GET /access/requests (SPEC.md "History"): one past UTC day of the account, paged; names in any case. */
 export interface AccessHistoryQuery {

@@ -2,18 +2,18 @@ import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { Controller, Get, Head, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { pageLanguage } from '../pages/i18n/languages';
-import { ClientAddressResolver } from '../http/client-address';
-import { pageNonce, sendPage, sendPageHead } from '../pages/send-page';
-import { ParsedBody } from '../http/parsed-input';
+import { pageLanguage } from '../../pages/i18n/languages';
+import { ClientAddressResolver } from '../../http/client-address';
+import { pageNonce, sendPage, sendPageHead } from '../../pages/send-page';
+import { ParsedBody } from '../../http/parsed-input';
 import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
-import { FormBody, ModelEnvelopeErrors } from '../http/route-rules';
-import { ApiFeature, ApiPage } from '../openapi/api-route';
-import { ACCESS_PAGE_DOCS } from './access.openapi';
-import { APP_CONFIG } from '../app/tokens';
-import { AppConfig } from '../config/app-config';
+import { FormBody, ModelEnvelopeErrors } from '../../http/route-rules';
+import { ApiFeature, ApiPage } from '../../openapi/api-route';
+import { ACCESS_PAGE_DOCS } from '../access.openapi';
+import { APP_CONFIG } from '../../config/injection-tokens';
+import { AppConfig } from '../../config/app-config';
 import { AccessPageBinding } from './access-page-binding';
 
 const FINAL_STATUS = {

@@ -5,9 +5,9 @@ import { openDatabase } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp, initApp } from '../app/create-app';
-import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { createApp, initApp } from '../../app/create-app';
+import { AppConfig } from '../../config/app-config';
+import { startTestApp, TestApp } from '../../testing/test-app';
 
 /**
  * CONTRACT §7 / issue 6: a code is accepted once also when two API instances serve one database.

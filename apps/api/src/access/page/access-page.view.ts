@@ -1,25 +1,14 @@
 import { AccessCallback, isPostMessageCallback, minutesUntil } from '@twofold/domain';
-import { EnrollmentFormModel, enrollmentSection } from '../pages/enrollment-section';
-import { codeField, hiddenInputs } from '../pages/form-fields';
-import { html, Html, trustedHtml } from '../pages/html';
-import { messagesOf, PageLanguage } from '../pages/i18n/languages';
-import { IconName, ICONS } from '../pages/icons';
-import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../pages/layout';
+import { EnrollmentFormModel, enrollmentSection } from '../../pages/enrollment-section';
+import { codeField, hiddenInputs } from '../../pages/form-fields';
+import { html, Html, trustedHtml } from '../../pages/html';
+import { messagesOf, PageLanguage } from '../../pages/i18n/languages';
+import { IconName, ICONS } from '../../pages/icons';
+import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../../pages/layout';
 
-/** Why a request's page shows no form: each is a final page (CONTRACT §7). */
-export type AccessFinalReason =
-  | 'unknown'
-  | 'expired'
-  | 'denied'
-  | 'locked'
-  | 'tooManyCodes'
-  | 'used'
-  | 'noLicense'
-  | 'noOtpFactor'
-  | 'factorsDisabled'
-  /** the visitor's address is on a Deny IP list (issue 14) */
-  | 'networkDenied'
-  | 'forged';
+/** Why a request's page shows no form: declared with the page texts that must name each one. */
+export type { AccessFinalReason } from '../../pages/i18n/page-messages';
+import type { AccessFinalReason } from '../../pages/i18n/page-messages';
 
 /** When the request expires (created + 15 minutes) and the server's now: the page shows the minutes left. */
 export interface AccessExpiry {

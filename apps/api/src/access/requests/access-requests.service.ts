@@ -11,12 +11,12 @@ import {
   requireUuid,
 } from '@twofold/domain';
 import { AccessRequestEntity, AccessRequestsRepository } from '@twofold/persistence';
-import { APP_CONFIG, CLOCK } from '../app/tokens';
-import { ResourcePrincipal } from '../auth/principal';
-import { AppConfig } from '../config/app-config';
-import { AppMetrics } from '../metrics/app-metrics';
-import { ModelEnvelope, ok, PagedModel, pagedModel, refused } from '../http/envelope';
-import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from './access.dto';
+import { APP_CONFIG, CLOCK } from '../../config/injection-tokens';
+import { ResourcePrincipal } from '../../auth/principal';
+import { AppConfig } from '../../config/app-config';
+import { AppMetrics } from '../../metrics/app-metrics';
+import { ModelEnvelope, ok, PagedModel, pagedModel, refused } from '../../http/envelope';
+import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from './access-requests.dto';
 import { AccessHistoryQuery } from './access-history.query';
 
 /**

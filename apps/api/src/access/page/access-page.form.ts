@@ -1,5 +1,5 @@
 import { FORM_TOKEN_FIELD } from './access-form-token';
-import { formCode, formField } from '../pages/form-body';
+import { formCode, formField } from '../../pages/form-body';
 
 /** A code submitted on the access page, as the service takes it. */
 export interface AccessPageForm {

@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, Param, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { AccessRequestInput, validateAccessRequest } from '@twofold/domain';
-import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
-import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
-import { ParsedBodyOfCaller, ParsedQueryAsOfCaller } from '../http/parsed-input';
+import { AccountAuthGuard, ResourceAuthGuard } from '../../auth/auth.guards';
+import { AccountPrincipal, CurrentPrincipal, ResourcePrincipal } from '../../auth/principal';
+import { ParsedBodyOfCaller, ParsedQueryAsOfCaller } from '../../http/parsed-input';
 import { AccessHistoryQuery, parseAccessHistoryQuery } from './access-history.query';
 import { AccessRequestsService } from './access-requests.service';
-import { ModelEnvelopeErrors, SignInCall } from '../http/route-rules';
-import { ApiAccountAuth, ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
-import { ACCESS_DOCS } from './access.openapi';
-import { AccessRequestRateGuard } from './access-request-throttle';
+import { ModelEnvelopeErrors, SignInCall } from '../../http/route-rules';
+import { ApiAccountAuth, ApiFeature, ApiResourceAuth, ApiRoute } from '../../openapi/api-route';
+import { ACCESS_DOCS } from '../access.openapi';
+import { AccessRequestRateGuard } from '../access-request-throttle';
 
 /**
  * `/access/requests` (CONTRACT §7); the `ra` family is RaRequestsController. Registered before the

@@ -5,9 +5,9 @@ import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { decodeJwt } from 'jose';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp, initApp } from '../app/create-app';
-import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { createApp, initApp } from '../../app/create-app';
+import { AppConfig } from '../../config/app-config';
+import { startTestApp, TestApp, TEST_NOW } from '../../testing/test-app';
 
 const KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 
@@ -369,6 +369,19 @@ describe('IP lists on access requests (issue 14)', () => {
       expect(page.status).toBe(403);
       expect(page.text).toContain('Your account is locked.');
       expect(await s.poll(req.id)).toMatchObject({ status: 'Denied', bypassed: false });
+    });
+
+    it('a locked user at a Deny address is told they are locked, on the page as on ra: one order of refusals', async () => {
+      const s = await setup();
+      await s.totpUser('lea', { locked: true });
+      await s.newList('Blocked', 'Deny', ['203.0.113.0/24']);
+      const req = await pageRequest(s, 'lea');
+      const page = await t.browser().get(req.path).set('X-Forwarded-For', '203.0.113.8');
+      expect(page.status).toBe(403);
+      expect(page.text).toContain('Your account is locked.');
+      expect(await s.poll(req.id)).toMatchObject({ status: 'Denied' });
+      const ra = await s.call('/access/requests/ra', { identity: 'lea', passCode: codeNow(), ip: '203.0.113.8' });
+      expect(ra.model.replyMessage).toBe('Access denied: the user is locked.');
     });
 
     it('a code-verified token carries amr ["otp"]; a refreshed token keeps its amr', async () => {

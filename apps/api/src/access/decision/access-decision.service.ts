@@ -1,0 +1,241 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  Clock,
+  decideCheck,
+  decideCountedCode,
+  decideSignIn,
+  IpListVerdict,
+  NO_IP_LIST_VERDICT,
+  SignInFacts,
+  SignInFactor,
+  SignInRefusal,
+} from '@twofold/domain';
+import { Db, UserForCodeCheck } from '@twofold/persistence';
+import { CLOCK } from '../../config/injection-tokens';
+import { BypassJournal } from '../../ip-lists/bypass-journal';
+import { IpListPolicy } from '../../ip-lists/ip-list-policy';
+import { AppMetrics } from '../../metrics/app-metrics';
+import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
+import { CodeFactorCheck, factorFactsOf } from './code-factor.check';
+import { FactorCheck, FactorCheckResult, OpenedAttempt, SignInAttempt, SignInOutcome } from './sign-in';
+
+type Opened = Extract<OpenedAttempt, { kind: 'opened' }>;
+
+/** Streaks of an attempt that checked no code: nothing to count or clear. */
+const NO_STREAKS: CodeAttemptStreaks = { keys: [], rows: [] };
+
+/**
+ * The one access decision, run for every way of signing in: the page, `ra`, `md`
+ * and `ra/challenge` hand it an attempt (sign-in.ts), it takes the steps libs/domain decides
+ * (decideSignIn, decideCheck) in one transaction under the request's and the user's row locks, and
+ * writes the outcome through the attempt's ledger. Each fact is read only when a step needs it, so a
+ * refusal costs no more round trips than it did in the entry point's own copy of these steps.
+ *
+ * Approvals plug in here without touching the other factors. Their check answers `pending` inside
+ * the transaction (it picks the factor and may refuse, it sends nothing); `run` records the request as
+ * waiting and returns, so the transaction commits and the connection goes back to the pool. The entry
+ * point then, outside any transaction (`Db.inTransaction()` false: a transaction joined from outside
+ * would be held open), sends the message and waits for the person, bounded below every client's
+ * timeout; it holds no connection and no lock meanwhile. Their answer is applied by `run` again, for
+ * the stored request, with that answer as the check's result (`answered`): the request and user are
+ * locked again, and the request's state, the user's lock and the IP lists are decided anew, as for a
+ * code.
+ */
+@Injectable()
+export class AccessDecisionService {
+  constructor(
+    private readonly db: Db,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly ipLists: IpListPolicy,
+    private readonly bypassJournal: BypassJournal,
+    private readonly lockouts: CodeLockouts,
+    private readonly codes: CodeFactorCheck,
+    private readonly metrics: AppMetrics,
+  ) {}
+
+  /** An attempt, decided in one transaction under the request's and the user's row locks. */
+  run(attempt: SignInAttempt, answered?: FactorCheckResult): Promise<SignInOutcome> {
+    return this.db.transaction(() => this.open(attempt, answered));
+  }
+
+  /**
+   * The page shown, which attempts nothing: decided alike but outside a transaction, as the read it
+   * is. Nothing is checked or counted; what it may write is one conditional change of the request (a
+   * refusal), or a Bypass grant in a transaction of its own.
+   */
+  visit(attempt: SignInAttempt): Promise<SignInOutcome> {
+    if (attempt.answer.kind !== 'visit') throw new Error('only a visit is decided outside a transaction');
+    return this.open(attempt);
+  }
+
+  private async open(attempt: SignInAttempt, answered?: FactorCheckResult): Promise<SignInOutcome> {
+    const opened = await attempt.open();
+    if (opened.kind === 'opened') return this.decide(attempt, opened, answered);
+    const now = this.clock.now();
+    const request = { kind: 'foreign' } as const;
+    const facts = { now, request, identityKnown: await opened.identityKnown(), factors: factorFactsOf(null), answer: attempt.answer };
+    const step = decideSignIn(attempt.rules, facts);
+    if (step.kind !== 'foreign') throw new Error(`a foreign request was decided as ${step.kind}`);
+    return { kind: 'foreign', reason: step.reason, requestId: null, found: null, now };
+  }
+
+  private async decide(attempt: SignInAttempt, opened: Opened, answered: FactorCheckResult | undefined): Promise<SignInOutcome> {
+    const { ledger } = opened;
+    // after the request's lock: an attempt that waited for another is decided at the time it gets its turn
+    const now = this.clock.now();
+    const origin: CodeOrigin = { address: opened.address, resourceId: opened.resourceId, channel: opened.channel };
+    const facts: SignInFacts = { now, request: opened.request, factors: factorFactsOf(null), answer: attempt.answer };
+    const codeAnswered = attempt.answer.kind === 'code';
+    let found: UserForCodeCheck | null = null;
+    let verdict: IpListVerdict = NO_IP_LIST_VERDICT;
+    let streaks = NO_STREAKS;
+    for (;;) {
+      const step = decideSignIn(attempt.rules, facts);
+      const outcome = { requestId: ledger.requestId, found, now };
+      switch (step.kind) {
+        case 'read':
+          if (step.fact === 'user') {
+            found = await opened.lockUser();
+            facts.user = found?.user ?? null;
+            facts.factors = factorFactsOf(found);
+          } else if (step.fact === 'network') {
+            verdict = await this.ipLists.verdict(opened.accountId, found?.ipListsRevision ?? null, origin.address, origin.resourceId);
+            facts.network = verdict.decision;
+          } else if (step.fact === 'codesLockedUntil') {
+            streaks = await this.lockouts.streaksOf(opened.accountId, userOf(found).user.id, origin);
+            facts.codesLockedUntil = lockoutInForce(streaks, now)?.until ?? null;
+          } else if (step.fact === 'secretShown') {
+            facts.secretShown = (await opened.enrollment?.secretShown()) ?? false;
+          } else {
+            throw new Error(`a stored request needs no ${step.fact}`);
+          }
+          continue;
+        case 'foreign':
+          throw new Error('a stored request was decided as foreign');
+        case 'gone':
+        case 'enroll':
+          return { ...outcome, kind: step.kind };
+        case 'closed':
+          return { ...outcome, kind: 'closed', status: step.status };
+        case 'expire':
+          await ledger.expire();
+          return { ...outcome, kind: 'closed', status: 'Expired' };
+        case 'deny':
+          if (codeAnswered && refusedItsCode(step.refusal)) this.metrics.otpVerification(origin.channel, 'locked');
+          return { ...outcome, kind: 'denied', refusal: step.refusal, requestId: await ledger.deny(now, 0, found) };
+        case 'wait':
+          if (codeAnswered && step.prompt.kind === 'lockedOut') this.metrics.otpVerification(origin.channel, 'locked');
+          return { ...outcome, kind: 'waiting', prompt: step.prompt, factor: step.factor, requestId: await ledger.wait(now) };
+        case 'bypass':
+          return this.bypass(attempt, opened, userOf(found), verdict, now);
+        case 'check': {
+          const user = userOf(found);
+          const check =
+            answered ??
+            (await this.checkOf(step.factor, opened).check({
+              accountId: opened.accountId,
+              found: user,
+              answer: attempt.answer,
+              now,
+              requestId: ledger.requestId,
+            }));
+          return this.afterCheck(attempt, opened, user, step.factor, check, { now, origin, streaks });
+        }
+      }
+    }
+  }
+
+  /**
+   * Granted without a second factor: the address is on a Bypass list. Journaled (`AccessRequest
+   * Bypass`) with the grant, in one transaction (the attempt's, or its own for a visit).
+   */
+  private bypass(
+    attempt: SignInAttempt,
+    opened: Opened,
+    found: UserForCodeCheck,
+    verdict: IpListVerdict,
+    now: Date,
+  ): Promise<SignInOutcome> {
+    const { ledger } = opened;
+    return this.db.transaction(async (): Promise<SignInOutcome> => {
+      const id = await ledger.grant(null, now, found);
+      if (!id) return { kind: 'superseded', requestId: ledger.requestId, found, now };
+      await this.bypassJournal.record(opened.accountId, {
+        identity: ledger.identity,
+        // a Bypass verdict is given only for an address on a list
+        userIp: opened.address as string,
+        resourceId: opened.resourceId,
+        lists: verdict.lists,
+        requestId: id,
+        channel: opened.channel,
+      });
+      await attempt.granted?.({ found, factor: null, now });
+      return { kind: 'granted', factor: null, requestId: id, found, now };
+    });
+  }
+
+  /** What the check's result does: the streaks counted or cleared, then the request granted, denied, counted or left waiting. */
+  private async afterCheck(
+    attempt: SignInAttempt,
+    { accountId, ledger }: Opened,
+    found: UserForCodeCheck,
+    factor: SignInFactor,
+    check: FactorCheckResult,
+    { now, origin, streaks }: { now: Date; origin: CodeOrigin; streaks: CodeAttemptStreaks },
+  ): Promise<SignInOutcome> {
+    const { user } = found;
+    const outcome = { requestId: ledger.requestId, found, now };
+    if (attempt.answer.kind === 'code' && check.result !== 'pending') this.metrics.otpVerification(origin.channel, check.result);
+    const decision = decideCheck(attempt.rules, factor, check.result);
+    if (decision.streaks === 'count') await this.lockouts.countWrongCode(accountId, user, origin, streaks, now);
+    if (decision.streaks === 'forget') await this.lockouts.forgetOnGrant(accountId, user.id, streaks, now);
+    const { next } = decision;
+    switch (next.kind) {
+      case 'grant': {
+        const accepted = check.result === 'granted' ? check.factor : null;
+        if (!accepted) throw new Error(`a ${check.result} check was decided as a grant`);
+        const id = await ledger.grant(accepted, now, found);
+        if (!id) return { ...outcome, kind: 'superseded' };
+        await attempt.granted?.({ found, factor: accepted, now });
+        return { ...outcome, kind: 'granted', factor: accepted, requestId: id };
+      }
+      case 'deny':
+        return { ...outcome, kind: 'denied', refusal: next.refusal, requestId: await ledger.deny(now, next.failedAttempts, found) };
+      case 'wait':
+        return { ...outcome, kind: 'waiting', prompt: next.prompt, factor, requestId: await ledger.wait(now) };
+      case 'pending': {
+        if (check.result !== 'pending') throw new Error(`a ${check.result} check was decided as pending`);
+        return { ...outcome, kind: 'pending', factor: check.factor, requestId: await ledger.wait(now) };
+      }
+      case 'countOnRequest': {
+        const counted = await ledger.countWrongCode();
+        const after = decideCountedCode(counted);
+        if (after.kind === 'wait') return { ...outcome, kind: 'waiting', prompt: after.prompt, factor, requestId: await ledger.wait(now) };
+        // the count that spent the request's last attempt denied it
+        if (counted) this.metrics.lockout(origin.channel, 'request');
+        return { ...outcome, kind: 'denied', refusal: { kind: 'outOfCodes' } };
+      }
+    }
+  }
+
+  /** The check of each factor the decision names: the seam where a new way of proving the second factor plugs in. */
+  private checkOf(factor: SignInFactor, opened: Opened): FactorCheck {
+    switch (factor) {
+      case 'code':
+        return this.codes;
+      case 'shownSecret':
+        if (!opened.enrollment) throw new Error('only an entry point that enrolls shows a secret');
+        return opened.enrollment;
+    }
+  }
+}
+
+/** A locked user, or codes locked out: the code answered was not looked at. */
+function refusedItsCode(refusal: SignInRefusal): boolean {
+  return refusal.kind === 'locked' || refusal.kind === 'lockedOut';
+}
+
+function userOf(found: UserForCodeCheck | null): UserForCodeCheck {
+  if (!found) throw new Error('the decision went on without the user');
+  return found;
+}

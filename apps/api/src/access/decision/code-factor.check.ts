@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { everyFactorDisabled, SignInFactorFacts } from '@twofold/domain';
+import { AuthenticatorsRepository, SecretCipher, UserForCodeCheck } from '@twofold/persistence';
+import { acceptOtpCode, otpAuthenticators } from './access-otp';
+import { FactorCheck, FactorCheckContext, FactorCheckResult } from './sign-in';
+
+/**
+ * The `code` factor: the answer checked against the user's TOTP/HOTP authenticators and spent, so a
+ * time step or counter is accepted once across requests, entry points and API processes.
+ */
+@Injectable()
+export class CodeFactorCheck implements FactorCheck {
+  constructor(
+    private readonly authenticators: AuthenticatorsRepository,
+    private readonly cipher: SecretCipher,
+  ) {}
+
+  async check({ found, answer, now }: FactorCheckContext): Promise<FactorCheckResult> {
+    // the decision checks a code factor only against a code
+    if (answer.kind !== 'code') return { result: 'wrong' };
+    const check = await acceptOtpCode(this.authenticators, this.cipher, found.authenticators, answer.code, now);
+    if (check.result !== 'granted') return check;
+    const { kind, id, name } = check.authenticator;
+    return { result: 'granted', factor: { kind, id, name } };
+  }
+}
+
+/**
+ * The user's second factors as the decision counts them: the authenticators whose codes this check
+ * takes, and whether any other factor exists (the phones are the lock's first-phone read).
+ */
+export function factorFactsOf(found: UserForCodeCheck | null): SignInFactorFacts {
+  if (!found) return { codes: 0, hasSecondFactor: false, everyFactorDisabled: false };
+  const hasPhones = found.firstPhone !== null;
+  return {
+    codes: otpAuthenticators(found.authenticators).length,
+    hasSecondFactor: found.authenticators.length > 0 || hasPhones,
+    everyFactorDisabled: everyFactorDisabled(found.authenticators, hasPhones),
+  };
+}

@@ -1,0 +1,137 @@
+import { AccessLanguage, ACCESS_REQUEST_MAX_FAILED_CODES, AccountId } from '@twofold/domain';
+import {
+  AccessDecision,
+  AccessRequestChannel,
+  AccessRequestEntity,
+  AccessRequestsRepository,
+  UserForCodeCheck,
+  UsersRepository,
+} from '@twofold/persistence';
+import { AppMetrics } from '../../metrics/app-metrics';
+import { AcceptedFactor, RequestLedger } from './sign-in';
+
+/** What a request made by the call itself is written with, besides its outcome. */
+export interface NewRequestValues {
+  accountId: AccountId;
+  resourceId: string;
+  channel: Exclude<AccessRequestChannel, 'page'>;
+  /** the user found; null for an identity the account does not know (the request still goes into the history) */
+  userId: string | null;
+  identity: string;
+  language: AccessLanguage;
+  /** the user's address as the client sent it */
+  ip: string | null;
+}
+
+/**
+ * A request of the `ra` family made by the call itself: written once, with its outcome, in one
+ * statement (a Granted one sets the user's lastLogin in the same statement). It never waits for a
+ * further answer in this call, so nothing is counted on it afterwards.
+ */
+export class NewRequestLedger implements RequestLedger {
+  private written: string | null = null;
+
+  constructor(
+    private readonly requests: AccessRequestsRepository,
+    private readonly metrics: AppMetrics,
+    private readonly values: NewRequestValues,
+  ) {}
+
+  get requestId(): string | null {
+    return this.written;
+  }
+
+  get identity(): string {
+    return this.values.identity;
+  }
+
+  expire(): Promise<void> {
+    throw new Error('a request made by this call cannot have expired');
+  }
+
+  deny(now: Date, failedAttempts: number): Promise<string> {
+    return this.insert(now, { status: 'Denied', failedAttempts, grantedAt: null, authenticator: null });
+  }
+
+  wait(now: Date): Promise<string> {
+    return this.insert(now, { status: 'AwaitingAuthentication', failedAttempts: 0, grantedAt: null, authenticator: null });
+  }
+
+  countWrongCode(): Promise<null> {
+    throw new Error('a request made by this call spends its one attempt: it is denied, not counted');
+  }
+
+  grant(factor: AcceptedFactor | null, now: Date): Promise<string> {
+    const by = factor ? { authenticator: factor.kind } : { authenticator: null, bypassed: true };
+    return this.insert(now, { status: 'Granted', failedAttempts: 0, grantedAt: now, ...by });
+  }
+
+  private async insert(
+    now: Date,
+    outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'> &
+      Partial<Pick<AccessRequestEntity, 'bypassed'>>,
+  ): Promise<string> {
+    const { accountId, ip, ...values } = this.values;
+    this.metrics.accessRequestCreated(values.channel, outcome.status);
+    this.written = await this.requests.insertDecided(accountId, {
+      ...values,
+      email: null,
+      phone: null,
+      claims: null,
+      callbackAction: null,
+      callbackTarget: null,
+      ip,
+      remoteHost: ip,
+      createdAt: now,
+      ...outcome,
+    });
+    return this.written;
+  }
+}
+
+/**
+ * A stored request the attempt continues (the page, `ra/challenge`), locked by the attempt: every
+ * change of its status is the repository's conditional UPDATE, so of parallel deciders one wins.
+ * `grantFacts` adds what an entry point records with a grant (the page: the addresses).
+ */
+export class StoredRequestLedger implements RequestLedger {
+  constructor(
+    private readonly requests: AccessRequestsRepository,
+    private readonly users: UsersRepository,
+    private readonly row: Pick<AccessRequestEntity, 'accountId' | 'id' | 'identity'>,
+    private readonly grantFacts: (factor: AcceptedFactor | null) => AccessDecision = () => ({}),
+  ) {}
+
+  get requestId(): string {
+    return this.row.id;
+  }
+
+  get identity(): string {
+    return this.row.identity;
+  }
+
+  async expire(): Promise<void> {
+    await this.requests.decide(this.row.accountId, this.row.id, 'Expired');
+  }
+
+  async deny(_now: Date, _failedAttempts: number, user: UserForCodeCheck | null): Promise<string> {
+    await this.requests.decide(this.row.accountId, this.row.id, 'Denied', user ? { userId: user.user.id } : {});
+    return this.row.id;
+  }
+
+  async wait(): Promise<string> {
+    return this.row.id;
+  }
+
+  countWrongCode() {
+    return this.requests.recordFailedAttempt(this.row.accountId, this.row.id, ACCESS_REQUEST_MAX_FAILED_CODES);
+  }
+
+  async grant(factor: AcceptedFactor | null, now: Date, { user }: UserForCodeCheck): Promise<string | null> {
+    const by = factor ? { authenticator: factor.kind } : { authenticator: null, bypassed: true };
+    const decision = { userId: user.id, grantedAt: now, ...by, ...this.grantFacts(factor) };
+    if (!(await this.requests.decide(this.row.accountId, this.row.id, 'Granted', decision))) return null;
+    await this.users.update(this.row.accountId, user.id, { lastLogin: now });
+    return this.row.id;
+  }
+}

@@ -1,0 +1,146 @@
+import {
+  AccessRequestStatusName,
+  AccountId,
+  SignInAnswer,
+  SignInFactor,
+  SignInPrompt,
+  SignInRefusal,
+  SignInRequest,
+  SignInRules,
+} from '@twofold/domain';
+import { AccessRequestChannel, AuthenticatorKind, UserForCodeCheck } from '@twofold/persistence';
+
+/**
+ * What a way of signing in hands AccessDecisionService, and what it gets back. Each entry point (the
+ * page, `ra`, `md`, `ra/challenge`) supplies only what differs: how its request and user are read
+ * under their row locks, and how its outcome is written (a request made by the call itself, or the
+ * stored request it continues). Everything else is decided alike (libs/domain access-decision.ts).
+ */
+
+/** The factor that accepted an attempt, as the answers and the history name it. */
+export interface AcceptedFactor {
+  kind: AuthenticatorKind;
+  /** the authenticator's id and display name; null for one the check itself created (the page's enrollment) */
+  id: string | null;
+  name: string | null;
+}
+
+/**
+ * What a factor check came to (decideCheck says what each does). `pending`: a person is asked to
+ * approve (an approval factor): the request is recorded as waiting and the transaction commits; the
+ * message is sent and the person's answer awaited by the entry point outside any transaction; the
+ * answer then comes back as this check's result in a new run (`run(attempt, answered)`).
+ */
+export type FactorCheckResult =
+  | { result: 'granted'; factor: AcceptedFactor }
+  | { result: 'wrong' }
+  | { result: 'replayed' }
+  | { result: 'pending'; factor: AcceptedFactor };
+
+export interface FactorCheckContext {
+  accountId: AccountId;
+  found: UserForCodeCheck;
+  answer: SignInAnswer;
+  /** the request continued; null for a call whose request is written with its outcome */
+  requestId: string | null;
+  now: Date;
+}
+
+/**
+ * One way of proving the second factor (the seam a new method plugs into): the user's TOTP/HOTP codes
+ * (CodeFactorCheck), the page's enrollment, later an approval, an SMS code or a recovery code. A check
+ * runs inside the attempt's transaction, under the request's and the user's row locks, and spends what
+ * it accepts (a code is accepted once). It must not wait for anything outside the database: a check
+ * that needs a person answers `pending`.
+ */
+export interface FactorCheck {
+  check(context: FactorCheckContext): Promise<FactorCheckResult>;
+}
+
+/** The page's enrollment of a user without a second factor: whether a secret was shown on this request, and the check of its first code. */
+export interface EnrollmentCheck extends FactorCheck {
+  secretShown(): Promise<boolean>;
+}
+
+/**
+ * Where an attempt's outcome is written: a request made by the call itself (`ra`, `md`: one INSERT
+ * with the outcome) or the stored request the attempt continues (the page, `ra/challenge`: conditional
+ * UPDATEs). Each method returns the request's id.
+ */
+export interface RequestLedger {
+  /** the request's id; null while a request made by the call is not written yet */
+  readonly requestId: string | null;
+  /** the request's identity, as the journal names the user */
+  readonly identity: string;
+  expire(): Promise<void>;
+  /** Denied; `user` is the request's user when the account has one */
+  deny(now: Date, failedAttempts: number, user: UserForCodeCheck | null): Promise<string>;
+  /** the request waits for the user's next answer */
+  wait(now: Date): Promise<string>;
+  /** a wrong code counted on the waiting request: its state after the count, null when it was no longer awaiting */
+  countWrongCode(): Promise<{ failedAttempts: number; status: AccessRequestStatusName } | null>;
+  /**
+   * Granted to the user by that factor, or without one (null: a Bypass IP list), the user's lastLogin
+   * with it; null when another attempt decided the request first
+   */
+  grant(factor: AcceptedFactor | null, now: Date, user: UserForCodeCheck): Promise<string | null>;
+}
+
+/** The attempt's request and user, read under their row locks. */
+export type OpenedAttempt =
+  /** no request the caller may continue: nothing is locked or written */
+  | { kind: 'foreign'; identityKnown(): Promise<boolean> }
+  | {
+      kind: 'opened';
+      request: Exclude<SignInRequest, { kind: 'foreign' }>;
+      accountId: AccountId;
+      /**
+       * The request's user under its row lock, with its authenticators, first phone and the account's
+       * IP-list revision (one round trip); null when there is none. Read once the request is known to be open.
+       */
+      lockUser(): Promise<UserForCodeCheck | null>;
+      /** the user's address (the page's visitor, the `ip` a `ra` client sent, the address a challenge's `ra` step recorded) */
+      address: string | null;
+      resourceId: string;
+      channel: AccessRequestChannel;
+      ledger: RequestLedger;
+      /** the page's enrollment of a newcomer */
+      enrollment?: EnrollmentCheck;
+    };
+
+/** One attempt to sign in, as an entry point describes it. */
+export interface SignInAttempt {
+  rules: SignInRules;
+  answer: SignInAnswer;
+  /**
+   * Reads the request under its row lock; its user is locked next (`lockUser`). Every attempt takes
+   * the locks in this order, so attempts of one request or one user queue up instead of deadlocking,
+   * and the wrong-code counts read under the user's lock are exact.
+   */
+  open(): Promise<OpenedAttempt>;
+  /** What the entry point hands out with a grant (the page: the AccessToken), in the grant's transaction. */
+  granted?(grant: { found: UserForCodeCheck; factor: AcceptedFactor | null; now: Date }): Promise<void>;
+}
+
+/** What became of an attempt: the step it ended on, the request it was recorded on, and the user as read. */
+export type SignInOutcome = {
+  /** null when nothing was recorded */
+  requestId: string | null;
+  found: UserForCodeCheck | null;
+  /** the time the attempt was decided at */
+  now: Date;
+} & (
+  | { kind: 'foreign'; reason: 'unknownUser' | 'requestNotValid' }
+  | { kind: 'gone' }
+  /** decided before, or expired now */
+  | { kind: 'closed'; status: Exclude<AccessRequestStatusName, 'AwaitingAuthentication'> }
+  /** another attempt decided the request first */
+  | { kind: 'superseded' }
+  | { kind: 'denied'; refusal: SignInRefusal }
+  | { kind: 'waiting'; prompt: SignInPrompt; factor: SignInFactor }
+  | { kind: 'enroll' }
+  /** factor null: Granted without a second factor (a Bypass IP list) */
+  | { kind: 'granted'; factor: AcceptedFactor | null }
+  /** a person is asked to approve: the request waits, committed; see FactorCheckResult */
+  | { kind: 'pending'; factor: AcceptedFactor }
+);

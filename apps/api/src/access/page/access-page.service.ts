@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { AccessCallback, CallbackTarget, minutesUntil, SignInPrompt, SignInRefusal } from '@twofold/domain';
+import { AccessRequestEntity } from '@twofold/persistence';
+import { PageLanguage } from '../../pages/i18n/languages';
+import { AccessDecisionService } from '../decision/access-decision.service';
+import { SignInOutcome } from '../decision/sign-in';
+import { AccessFormTokens } from './access-form-token';
+import { formFromItsBrowser, newBrowserNonce } from './access-page-binding';
+import { AccessPageAttempt, AccessPageAttempts } from './access-page.attempt';
+import { AccessPageForm } from './access-page.form';
+import { AccessPageOutcome, PageFrame, Visitor } from './access-page.outcome';
+import { AccessCodeError, AccessFinalReason } from './access-page.view';
+import { AccessPageViews } from './access-page-views';
+import { AccessPageVisits, FINAL_OF_STATUS, isFrameable } from './access-page-visits';
+
+export type { AccessPageOutcome, Visitor } from './access-page.outcome';
+
+/** The page's final reason for each refusal the page's rules can come to. */
+const FINAL_OF_REFUSAL: Partial<Record<SignInRefusal['kind'], AccessFinalReason>> = {
+  locked: 'locked',
+  networkDenied: 'networkDenied',
+  unusableSecondFactor: 'noOtpFactor',
+  secondFactorDisabled: 'factorsDisabled',
+  outOfCodes: 'tooManyCodes',
+};
+
+/**
+ * The access page `$ACCESS_URL/<id>`: registers an unknown identity, enrolls an
+ * authenticator app for a user without a second factor, checks codes, and on success hands the
+ * browser an AccessToken for the callback. What a visit and a posted code come to is the one access
+ * decision (AccessDecisionService), as on `ra`.
+ */
+@Injectable()
+export class AccessPageService {
+  constructor(
+    private readonly decision: AccessDecisionService,
+    private readonly visits: AccessPageVisits,
+    private readonly attempts: AccessPageAttempts,
+    private readonly views: AccessPageViews,
+    private readonly formTokens: AccessFormTokens,
+  ) {}
+
+  async show(id: string, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
+    const found = await this.visits.find(id, fallbackLang);
+    if ('kind' in found) return found;
+    const admitted = await this.visits.admit(found, visitor);
+    if ('kind' in admitted) return admitted;
+    // a reload, or a second tab of the same request, keeps the nonce its browser already holds
+    const browserNonce = visitor.browser.cookieNonce ?? newBrowserNonce();
+    return this.decide(this.attempts.visit(found.row, visitor, admitted.found), found.frame, browserNonce);
+  }
+
+  async submit(id: string, form: AccessPageForm, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
+    const found = await this.visits.find(id, fallbackLang);
+    if ('kind' in found) return found;
+    // before anything is read or counted: a refused form leaves the request as it was
+    const browserNonce = this.formTokens.boundNonce(found.row.id, form.formToken);
+    if (browserNonce === null || !formFromItsBrowser(browserNonce, visitor.browser, isFrameable(found.row)))
+      return { ...found.frame, kind: 'final', reason: 'forged' };
+    const admitted = await this.visits.admit(found, visitor);
+    if ('kind' in admitted) return admitted;
+    return this.decide(this.attempts.code(found.row, visitor, form.code), found.frame, browserNonce);
+  }
+
+  /** The decision, and the page it comes to. A posted code from a Bypass address is neither checked nor counted. */
+  private async decide(attempt: AccessPageAttempt, frame: PageFrame, browserNonce: string): Promise<AccessPageOutcome> {
+    const outcome = attempt.answer.kind === 'visit' ? await this.decision.visit(attempt) : await this.decision.run(attempt);
+    return this.pageOf(outcome, attempt, frame, browserNonce);
+  }
+
+  private async pageOf(
+    outcome: SignInOutcome,
+    attempt: AccessPageAttempt,
+    frame: PageFrame,
+    browserNonce: string,
+  ): Promise<AccessPageOutcome> {
+    const row = attempt.request ?? attempt.found;
+    const final = (reason: AccessFinalReason): AccessPageOutcome => ({ ...frame, kind: 'final', reason });
+    const user = outcome.found?.user;
+    switch (outcome.kind) {
+      case 'foreign':
+      case 'gone':
+        return final('unknown');
+      case 'closed':
+        return final(FINAL_OF_STATUS[outcome.status]);
+      case 'superseded':
+        return final('used');
+      case 'denied':
+        return final(FINAL_OF_REFUSAL[outcome.refusal.kind] ?? 'denied');
+      case 'granted':
+        if (!attempt.accessToken) throw new Error('a request was granted without its AccessToken');
+        return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: attempt.accessToken };
+      case 'pending':
+        throw new Error('the access page asks for no approval yet');
+    }
+    if (!user) throw new Error(`the page's ${outcome.kind} view needs the request's user`);
+    const { prompt } = outcome.kind === 'waiting' ? outcome : { prompt: null };
+    if (outcome.kind === 'enroll' || (outcome.kind === 'waiting' && outcome.factor === 'shownSecret')) {
+      const error = prompt?.kind === 'wrongCode' ? { attemptsLeft: prompt.attemptsLeft } : undefined;
+      return { ...frame, kind: 'enroll', model: await this.views.enroll(row, user, browserNonce, error), browserNonce };
+    }
+    const error = prompt ? codeErrorOf(prompt, outcome.now) : undefined;
+    return { ...frame, kind: 'code', model: await this.views.code(row, browserNonce, error), browserNonce };
+  }
+}
+
+/** What the code prompt says after an attempt that granted nothing. */
+function codeErrorOf(prompt: SignInPrompt, now: Date): AccessCodeError | undefined {
+  switch (prompt.kind) {
+    case 'wrongCode':
+      return { kind: 'wrongCode', attemptsLeft: prompt.attemptsLeft };
+    case 'codeAlreadyUsed':
+      return { kind: 'alreadyUsed' };
+    case 'lockedOut':
+      return { kind: 'lockedOut', minutes: minutesUntil(prompt.until, now) };
+    default:
+      return undefined;
+  }
+}
+
+function callbackOf(row: AccessRequestEntity): AccessCallback | null {
+  if (!row.callbackAction) return null;
+  return { action: row.callbackAction, target: (row.callbackTarget ?? '_self') as CallbackTarget };
+}

@@ -1,0 +1,52 @@
+import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { AccessRequestRateGuard } from '../access-request-throttle';
+import { parseRaChallenge, parseRaRequest, RaChallengeCommand, RaRequestCommand } from './ra.commands';
+import { ResourceAuthGuard } from '../../auth/auth.guards';
+import { CurrentPrincipal, ResourcePrincipal } from '../../auth/principal';
+import { ParsedBodyOfCaller } from '../../http/parsed-input';
+import { raBadRequestAnswer } from './ra-answer';
+import { RaRequestsService } from './ra-requests.service';
+import { ModelEnvelopeErrors, SignInCall } from '../../http/route-rules';
+import { ApiFeature, ApiResourceAuth, ApiRoute } from '../../openapi/api-route';
+import { ACCESS_DOCS } from '../access.openapi';
+
+/**
+ * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS
+ * adapter's first step, or one step with the code), `/ra/challenge` (its second step) and `/md` (a
+ * directory server's LDAP bind). Every outcome is 200 with the whole model (§8.1), refusals of a body
+ * it could not use included: the exception filter answers them with `raBadRequestAnswer`.
+ */
+@ModelEnvelopeErrors()
+@Controller({ path: 'access/requests', version: VERSION_NEUTRAL })
+@UseGuards(ResourceAuthGuard)
+@ApiFeature('Access requests')
+@ApiResourceAuth('model')
+export class RaRequestsController {
+  constructor(private readonly ra: RaRequestsService) {}
+
+  @SignInCall(raBadRequestAnswer)
+  @ApiRoute(ACCESS_DOCS.passCode)
+  @Post('ra')
+  @HttpCode(200)
+  @UseGuards(AccessRequestRateGuard)
+  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand) {
+    return this.ra.passCode(principal, 'ra', input);
+  }
+
+  @SignInCall(raBadRequestAnswer)
+  @ApiRoute(ACCESS_DOCS.challenge)
+  @Post('ra/challenge')
+  @HttpCode(200)
+  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaChallenge) input: RaChallengeCommand) {
+    return this.ra.challenge(principal, input);
+  }
+
+  @SignInCall(raBadRequestAnswer)
+  @ApiRoute(ACCESS_DOCS.directoryBind)
+  @Post('md')
+  @HttpCode(200)
+  @UseGuards(AccessRequestRateGuard)
+  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand) {
+    return this.ra.passCode(principal, 'md', input);
+  }
+}

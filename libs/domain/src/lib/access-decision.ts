@@ -1,0 +1,279 @@
+import { ACCESS_REQUEST_MAX_FAILED_CODES, AccessRequestStatusName, effectiveAccessStatus } from './access-requests';
+import { DeliveryMethod, PassCodeIntent } from './ra-requests';
+
+/**
+ * One access decision for every way of signing in: the access page, `ra`, `ra/challenge` and `md`.
+ * Each of them runs the same steps in the same order, decided here and nowhere else:
+ *
+ *   1. the request: gone, decided, expired, or not the caller's to continue;
+ *   2. the user: unknown, locked;
+ *   3. the IP verdict of the user's address: Deny refuses, Bypass grants without a second factor;
+ *   4. the factor that answers: none usable (and why), the page's enrollment of a newcomer;
+ *   5. the code lockouts of a factor that can be guessed;
+ *   6. the factor's check, then what its result does: grant, count the wrong code or forget the
+ *      streaks, deny, or wait.
+ *
+ * `decideSignIn` is a pure function of the facts read so far: when a step needs a fact that costs a
+ * database read (the user, the IP lists, the wrong-code streaks, the secret the page showed), it answers
+ * `read` and the service reads it and asks again, so no call reads what its outcome does not need.
+ * The service that runs these steps is AccessDecisionService (apps/api/src/access/decision).
+ *
+ * A new way of proving the second factor (an approval on a phone, an SMS code, a recovery code) is
+ * a new `SignInFactor`: how `chooseFactor` picks it, whether it can be guessed, and one check behind
+ * the service's FactorCheck interface. An approval's check answers `pending`: the request is recorded
+ * as waiting and its transaction commits, the person decides outside any transaction, and their
+ * decision comes back as the check's result in a new run under the same row locks.
+ */
+
+/** How one way of signing in differs from the others; everything else is decided alike. */
+export interface SignInRules {
+  /**
+   * The call is its own request, recorded once with its outcome (`ra`, `md`): it cannot ask twice, so
+   * a refusal or a wrong code decides it at once. Otherwise the request waits for further answers (the
+   * page's form, `ra/challenge`) and a wrong code is counted on it until its attempts are spent.
+   */
+  oneCall: boolean;
+  /** An identity the account does not know is registered at its first visit (the page); elsewhere it is `UserNotRegistered`. */
+  registersNewcomers: boolean;
+  /** A user without any second factor enrolls an authenticator app here (the page); elsewhere the user is told to set one up. */
+  enrollsNewcomers: boolean;
+  /**
+   * A code lockout denies the request (the `ra` family: a VPN cannot show "wait a minute" and take
+   * the code again); otherwise the request keeps waiting (the page: the user goes on once it ends).
+   */
+  lockoutDenies: boolean;
+}
+
+/** The rules of each way of signing in. */
+export const SIGN_IN_RULES = {
+  page: { oneCall: false, registersNewcomers: true, enrollsNewcomers: true, lockoutDenies: false },
+  ra: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true },
+  md: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true },
+  raChallenge: { oneCall: false, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true },
+} as const satisfies Record<string, SignInRules>;
+
+/** What the user answered: the page merely shown (`visit`), nothing yet, a delivery letter, or a code. */
+export type SignInAnswer = { kind: 'visit' } | PassCodeIntent;
+
+/** The request an attempt is made on. */
+export type SignInRequest =
+  /** made by this call and recorded with its outcome (`ra`, `md`) */
+  | { kind: 'new' }
+  | { kind: 'stored'; status: AccessRequestStatusName; createdAt: Date }
+  /** no longer exists */
+  | { kind: 'gone' }
+  /** none the caller may continue: no request of that id, or another resource's, identity's or channel's; it is left as it is */
+  | { kind: 'foreign' };
+
+/**
+ * The ways of proving the second factor, and whether each can be guessed (a guess is counted in the
+ * user's wrong-code streaks, and a lockout stops the check): `code`, a code of one of the user's
+ * TOTP/HOTP authenticators; `shownSecret`, the first code of the authenticator app the page is
+ * enrolling, which has no owner to protect yet.
+ */
+export const SIGN_IN_FACTORS = { code: { guessable: true }, shownSecret: { guessable: false } } as const;
+export type SignInFactor = keyof typeof SIGN_IN_FACTORS;
+
+/** The user's second factors as the decision counts them. */
+export interface SignInFactorFacts {
+  /** authenticators whose codes are checked: of an OTP kind, with a secret, not disabled */
+  codes: number;
+  /** any second factor: an authenticator of any kind, enabled or not, or a phone */
+  hasSecondFactor: boolean;
+  /** every factor the user has is an authenticator an administrator disabled */
+  everyFactorDisabled: boolean;
+}
+
+/** What is known of an attempt. A fact left undefined has not been read yet. */
+export interface SignInFacts {
+  /** the time of the decision, taken once the row locks are held */
+  now: Date;
+  request: SignInRequest;
+  /** for a foreign request: whether the account knows the identity the caller named */
+  identityKnown?: boolean;
+  /** the request's user, read under its row lock once the request is known to be open; null when the account has none */
+  user?: { isLocked: boolean } | null;
+  factors: SignInFactorFacts;
+  answer: SignInAnswer;
+  /** the IP lists' verdict on the user's address */
+  network?: 'deny' | 'bypass' | 'none';
+  /** until when the user's codes from this address or through this resource are locked out; null when they are not */
+  codesLockedUntil?: Date | null;
+  /** the page showed a secret to enroll on this request */
+  secretShown?: boolean;
+}
+
+/** Why the request is Denied. */
+export type SignInRefusal =
+  | { kind: 'unknownUser' }
+  | { kind: 'locked' }
+  | { kind: 'networkDenied' }
+  /** no second factor at all, where none can be enrolled */
+  | { kind: 'noSecondFactor' }
+  /** second factors, none of which can answer here (a phone, Telegram) */
+  | { kind: 'unusableSecondFactor' }
+  | { kind: 'secondFactorDisabled' }
+  /** a delivery letter a call that cannot ask twice cannot serve */
+  | { kind: 'deliveryUnavailable'; method: DeliveryMethod }
+  | { kind: 'lockedOut'; until: Date }
+  | { kind: 'wrongCode' }
+  /** a code already spent: not a guess, but a call that cannot ask twice is over */
+  | { kind: 'codeAlreadyUsed' }
+  /** the wrong code that spent the request's last attempt */
+  | { kind: 'outOfCodes' };
+
+/** What a waiting request asks for next. */
+export type SignInPrompt =
+  | { kind: 'enterCode' }
+  /** a delivery letter that cannot be served: the code is asked for instead */
+  | { kind: 'methodUnavailable'; method: DeliveryMethod }
+  | { kind: 'lockedOut'; until: Date }
+  | { kind: 'codeAlreadyUsed' }
+  | { kind: 'wrongCode'; attemptsLeft: number };
+
+/** The next step of an attempt. */
+export type SignInStep =
+  | { kind: 'read'; fact: 'identityKnown' | 'user' | 'network' | 'codesLockedUntil' | 'secretShown' }
+  /** nothing is recorded, the request named is left as it is */
+  | { kind: 'foreign'; reason: 'unknownUser' | 'requestNotValid' }
+  /** the request or its user no longer exists: nothing to decide */
+  | { kind: 'gone' }
+  /** decided before: it stays as it is */
+  | { kind: 'closed'; status: Exclude<AccessRequestStatusName, 'AwaitingAuthentication'> }
+  /** still awaiting but past its time: it becomes Expired now */
+  | { kind: 'expire' }
+  | { kind: 'deny'; refusal: SignInRefusal }
+  /** Granted without a second factor: the address is on a Bypass list */
+  | { kind: 'bypass' }
+  /** the page shows a secret to enroll; nothing is counted */
+  | { kind: 'enroll' }
+  /** the request waits for the user's next answer; nothing is counted */
+  | { kind: 'wait'; prompt: SignInPrompt; factor: SignInFactor }
+  | { kind: 'check'; factor: SignInFactor };
+
+const deny = (refusal: SignInRefusal): SignInStep => ({ kind: 'deny', refusal });
+const read = (fact: Extract<SignInStep, { kind: 'read' }>['fact']): SignInStep => ({ kind: 'read', fact });
+
+/** Steps 1 to 5: everything an attempt decides before its factor is checked, in that order. */
+export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep {
+  const { request, user, answer } = facts;
+  if (request.kind === 'foreign') {
+    if (facts.identityKnown === undefined) return read('identityKnown');
+    // a clients' contract: an identity the account does not know is UserNotRegistered on every call
+    return { kind: 'foreign', reason: facts.identityKnown ? 'requestNotValid' : 'unknownUser' };
+  }
+  if (request.kind === 'gone') return { kind: 'gone' };
+  if (request.kind === 'stored') {
+    const status = effectiveAccessStatus(request, facts.now);
+    if (status !== 'AwaitingAuthentication')
+      return request.status === 'AwaitingAuthentication' ? { kind: 'expire' } : { kind: 'closed', status };
+  }
+
+  if (user === undefined) return read('user');
+  // a newcomer of the page was registered before its request was locked: one missing now is gone
+  if (!user) return rules.registersNewcomers ? { kind: 'gone' } : deny({ kind: 'unknownUser' });
+  if (user.isLocked) return deny({ kind: 'locked' });
+
+  if (facts.network === undefined) return read('network');
+  if (facts.network === 'deny') return deny({ kind: 'networkDenied' });
+  // no factor is looked at, a code sent along neither checked nor counted
+  if (facts.network === 'bypass') return { kind: 'bypass' };
+
+  const chosen = chooseFactor(rules, facts);
+  if (chosen.kind !== 'factor') return chosen;
+  const { factor } = chosen;
+  if (answer.kind === 'delivery' && rules.oneCall) return deny({ kind: 'deliveryUnavailable', method: answer.method });
+  // the page shown: nothing is attempted, so no lockout is consulted yet
+  if (answer.kind === 'visit') return { kind: 'wait', prompt: { kind: 'enterCode' }, factor };
+
+  if (SIGN_IN_FACTORS[factor].guessable) {
+    if (facts.codesLockedUntil === undefined) return read('codesLockedUntil');
+    // no code is looked at in a locked scope, the right one neither: checking it would answer the guess
+    if (facts.codesLockedUntil) {
+      const lockedOut = { kind: 'lockedOut', until: facts.codesLockedUntil } as const;
+      return rules.lockoutDenies ? deny(lockedOut) : { kind: 'wait', prompt: lockedOut, factor };
+    }
+  }
+  if (answer.kind === 'none') return { kind: 'wait', prompt: { kind: 'enterCode' }, factor };
+  // a method is a preference: a request that can ask again asks for the code instead
+  if (answer.kind === 'delivery') return { kind: 'wait', prompt: { kind: 'methodUnavailable', method: answer.method }, factor };
+  return { kind: 'check', factor };
+}
+
+/**
+ * Step 4: the factor that answers the attempt, or why none does. The refusals are given alike on
+ * every way of signing in; only the page enrolls a user who has no second factor at all.
+ */
+function chooseFactor(rules: SignInRules, facts: SignInFacts): { kind: 'factor'; factor: SignInFactor } | SignInStep {
+  const { factors } = facts;
+  if (factors.codes > 0) return { kind: 'factor', factor: 'code' };
+  // the administrator disabled them: enrolling a new app would undo that for whoever holds the request
+  if (factors.everyFactorDisabled) return deny({ kind: 'secondFactorDisabled' });
+  // a factor that cannot answer here (a phone, Telegram): enrolling an app over it would let whoever
+  // holds the page's URL replace it, so the administrator sends an enrollment link instead
+  if (factors.hasSecondFactor) return deny({ kind: 'unusableSecondFactor' });
+  if (!rules.enrollsNewcomers) return deny({ kind: 'noSecondFactor' });
+  if (facts.answer.kind === 'visit') return { kind: 'enroll' };
+  if (facts.secretShown === undefined) return read('secretShown');
+  // nothing to check the code against until a secret was shown
+  return facts.secretShown ? { kind: 'factor', factor: 'shownSecret' } : { kind: 'enroll' };
+}
+
+/**
+ * How checking the factor came out: accepted; wrong (a guess); replayed (a code already spent, by a
+ * retransmission or a parallel attempt: not a guess); or pending (a person is asked to approve, and
+ * their answer comes back as `granted` or a refusal in a later run).
+ */
+export type SignInCheckResult = 'granted' | 'wrong' | 'replayed' | 'pending';
+
+/** What a check's result does, step 6. */
+export interface SignInCheckDecision {
+  /**
+   * The user's wrong-code streaks of this attempt's address and resource: a wrong guess counts in
+   * them, an accepted code clears them; a factor that cannot be guessed leaves them.
+   */
+  streaks: 'count' | 'forget' | 'keep';
+  next:
+    | { kind: 'grant' }
+    | { kind: 'deny'; refusal: SignInRefusal; failedAttempts: number }
+    | { kind: 'wait'; prompt: SignInPrompt }
+    /** counted on the request, then decideCountedCode */
+    | { kind: 'countOnRequest' }
+    /** the request is recorded as waiting and the transaction commits: the person decides outside it */
+    | { kind: 'pending' };
+}
+
+export function decideCheck(rules: SignInRules, factor: SignInFactor, result: SignInCheckResult): SignInCheckDecision {
+  const guessable = SIGN_IN_FACTORS[factor].guessable;
+  switch (result) {
+    case 'granted':
+      return { streaks: guessable ? 'forget' : 'keep', next: { kind: 'grant' } };
+    case 'pending':
+      return { streaks: 'keep', next: { kind: 'pending' } };
+    case 'replayed':
+      return {
+        streaks: 'keep',
+        next: rules.oneCall
+          ? { kind: 'deny', refusal: { kind: 'codeAlreadyUsed' }, failedAttempts: 0 }
+          : { kind: 'wait', prompt: { kind: 'codeAlreadyUsed' } },
+      };
+    case 'wrong':
+      return {
+        streaks: guessable ? 'count' : 'keep',
+        // a call that is its own request spends its one attempt
+        next: rules.oneCall ? { kind: 'deny', refusal: { kind: 'wrongCode' }, failedAttempts: 1 } : { kind: 'countOnRequest' },
+      };
+  }
+}
+
+/**
+ * A wrong code counted on a waiting request: `counted` is the request after the count, null when it
+ * was no longer awaiting (decided by another attempt first, which the request's row lock rules out).
+ * The count that reaches the request's limit has denied it already: nothing is left to write.
+ */
+export function decideCountedCode(
+  counted: { failedAttempts: number; status: AccessRequestStatusName } | null,
+): { kind: 'outOfCodes' } | { kind: 'wait'; prompt: SignInPrompt } {
+  if (!counted || counted.status !== 'AwaitingAuthentication') return { kind: 'outOfCodes' };
+  return { kind: 'wait', prompt: { kind: 'wrongCode', attemptsLeft: ACCESS_REQUEST_MAX_FAILED_CODES - counted.failedAttempts } };
+}
