@@ -22,3 +22,5 @@ export * from './lib/display-name';
 export * from './lib/mail-language';
 export * from './lib/ip-lists';
 export * from './lib/identity-format';
+export * from './lib/approvals';
+export * from './lib/telegram-binding';
