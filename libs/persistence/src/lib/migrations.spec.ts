@@ -30,6 +30,7 @@ describe('migrations', () => {
         'AccessRequestBypassed1764800000001',
         'AccountIdentityFormat1764900000000',
         'AccessRequestsUser1764950000000',
+        'Approvals1765200000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -45,6 +46,7 @@ describe('migrations', () => {
         'access_requests',
         'accounts',
         'administrators',
+        'approvals',
         'auth_failures',
         'authenticators',
         'custom_fields',
@@ -57,6 +59,8 @@ describe('migrations', () => {
         'resources',
         'schema_migrations',
         'settled_day_totals',
+        'telegram_binding_links',
+        'telegram_bindings',
         'token_signing_keys',
         'user_groups',
         'users',
@@ -74,6 +78,10 @@ describe('migrations', () => {
         'ip_lists_account_name',
         'ip_list_resources_resource',
         'access_requests_user',
+        'approvals_access_request',
+        'approvals_user_pending',
+        'approvals_user_not_me',
+        'telegram_bindings_account_chat',
       ]) {
         expect(indexNames).toContain(expected);
       }

@@ -18,6 +18,7 @@ import { IpLists1764800000000 } from './1764800000000-ip-lists';
 import { AccessRequestBypassed1764800000001 } from './1764800000001-access-request-bypassed';
 import { AccountIdentityFormat1764900000000 } from './1764900000000-account-identity-format';
 import { AccessRequestsUser1764950000000 } from './1764950000000-access-requests-user';
+import { Approvals1765200000000 } from './1765200000000-approvals';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -41,4 +42,5 @@ export const ALL_MIGRATIONS = [
   AccessRequestBypassed1764800000001,
   AccountIdentityFormat1764900000000,
   AccessRequestsUser1764950000000,
+  Approvals1765200000000,
 ];

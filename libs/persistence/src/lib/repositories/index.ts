@@ -15,3 +15,5 @@ export * from './access-request-rates.repository';
 export { REMEMBERED_TOTAL_MIN_ROWS } from './day-page';
 export * from './ip-lists.repository';
 export * from './user-merges.repository';
+export * from './approvals.repository';
+export * from './telegram-bindings.repository';
