@@ -5,6 +5,7 @@ import {
   AccessRequestRatesRepository,
   AccessRequestsRepository,
   AccountsRepository,
+  ApprovalsRepository,
   UserMergesRepository,
   AdministratorsRepository,
   AuthFailuresRepository,
@@ -16,6 +17,7 @@ import {
   JournalRepository,
   ResourcesRepository,
   SecretCipher,
+  TelegramBindingsRepository,
   TokenSigningKeysRepository,
   UsersRepository,
   WrongCodeStreaksRepository,
@@ -59,6 +61,8 @@ const REPOSITORIES = [
   TokenSigningKeysRepository,
   WrongCodeStreaksRepository,
   UserMergesRepository,
+  ApprovalsRepository,
+  TelegramBindingsRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -106,9 +106,19 @@ describe('approvals and Telegram bindings (persistence)', () => {
   it('settling loses to an answer given first, and the answer is what it reads', async () => {
     const approval = await newApproval();
     await approvals.answer(accountId, approval.id, approve(at(2)));
-    expect(await approvals.settle(accountId, approval.id, 'Expired', at(55))).toMatchObject({ status: 'Approved', decidedAt: at(2) });
+    expect(await approvals.settle(accountId, approval.id, 'Expired', at(55))).toMatchObject({
+      approval: { status: 'Approved', decidedAt: at(2) },
+      settledHere: false,
+    });
     const other = await newApproval();
-    expect(await approvals.settle(accountId, other.id, 'Cancelled', at(3))).toMatchObject({ status: 'Cancelled', decidedAt: at(3) });
+    expect(await approvals.settle(accountId, other.id, 'Cancelled', at(3))).toMatchObject({
+      approval: { status: 'Cancelled', decidedAt: at(3) },
+      settledHere: true,
+    });
+    expect(await approvals.settle(accountId, other.id, 'Cancelled', at(4))).toMatchObject({
+      approval: { status: 'Cancelled', decidedAt: at(3) },
+      settledHere: false,
+    });
     expect(await approvals.answer(accountId, other.id, approve(at(4)))).toBeNull();
     expect(await approvals.settle(accountId, randomUUID(), 'Expired', at(3))).toBeNull();
   });

@@ -144,7 +144,7 @@ export class ApprovalsRepository {
           WHERE account_id = $1 AND id = $2 AND status = 'Pending' AND expires_at > $5
          RETURNING *
        )
-       SELECT decided.*, pg_notify('${APPROVAL_DECIDED_CHANNEL}', decided.id::text) AS notified FROM decided`,
+       SELECT decided.*, pg_notify('${APPROVAL_DECIDED_CHANNEL}', decided.id::text) IS NOT NULL AS notified FROM decided`,
       [accountId, id, answer.status, answer.rejectReason, answer.at, answer.decidedBy, answer.decidedFromAddress],
     );
     return rows.length > 0 ? toApproval(rows[0]) : null;
@@ -152,27 +152,27 @@ export class ApprovalsRepository {
 
   /**
    * Ends a Pending approval without an answer (expired, cancelled, undeliverable). Returns the
-   * approval as it is afterwards: settled here, or as an answer (or another settling) left it first;
-   * null when it does not exist (its request was deleted).
+   * approval as it is afterwards, and whether this call ended it (`settledHere`: false when an answer
+   * or another settling came first); null when it does not exist (its request was deleted).
    */
   async settle(
     accountId: AccountId,
     id: string,
     status: Exclude<ApprovalFinalStatus, 'Approved' | 'Rejected'>,
     at: Date,
-  ): Promise<ApprovalEntity | null> {
+  ): Promise<{ approval: ApprovalEntity; settledHere: boolean } | null> {
     const rows = await this.query(
       `WITH settled AS (
          UPDATE approvals SET status = $3, decided_at = $4
           WHERE account_id = $1 AND id = $2 AND status = 'Pending'
          RETURNING *
        )
-       SELECT settled.*, pg_notify('${APPROVAL_DECIDED_CHANNEL}', settled.id::text) AS notified FROM settled
+       SELECT settled.*, pg_notify('${APPROVAL_DECIDED_CHANNEL}', settled.id::text) IS NOT NULL AS settled_here FROM settled
        UNION ALL
-       SELECT a.*, NULL FROM approvals a WHERE a.account_id = $1 AND a.id = $2 AND NOT EXISTS (SELECT 1 FROM settled)`,
+       SELECT a.*, false FROM approvals a WHERE a.account_id = $1 AND a.id = $2 AND NOT EXISTS (SELECT 1 FROM settled)`,
       [accountId, id, status, at],
     );
-    return rows.length > 0 ? toApproval(rows[0]) : null;
+    return rows.length > 0 ? { approval: toApproval(rows[0]), settledHere: rows[0]['settled_here'] === true } : null;
   }
 
   /**
