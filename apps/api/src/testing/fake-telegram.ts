@@ -118,6 +118,8 @@ export class FakeTelegram {
   webhook: { url: string; secretToken: string | undefined } | null = null;
   /** chats whose user blocked the bot: sendMessage answers 403 */
   readonly blocked = new Set<number>();
+  /** getUpdates answered 409 because a second poller came (Telegram's "terminated by other getUpdates request") */
+  pollConflicts = 0;
 
   private readonly chats = new Map<number, FakeChat>();
   private readonly failures = new Map<string, FakeFailure[]>();
@@ -503,6 +505,7 @@ export class FakeTelegram {
       const earlier = this.waiting;
       this.waiting = null;
       clearTimeout(earlier.timer);
+      this.pollConflicts += 1;
       errorAnswer(earlier.res, 409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running');
     }
     if (this.pending.length > 0) return okAnswer(res, this.pending);
