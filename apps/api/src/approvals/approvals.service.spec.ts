@@ -1,5 +1,7 @@
 import { ApprovalFactor, APPROVAL_COOLDOWN_MINUTES } from '@twofold/domain';
 import { ApprovalsRepository } from '@twofold/persistence';
+import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
+import { FreezableProxy, startFreezableProxy } from '../testing/freezable-proxy';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 import { ApprovalTransports } from './approval-transport';
 import { ApprovalWaiter } from './approval-waiter';
@@ -245,5 +247,51 @@ describe('ApprovalsService on shutdown', () => {
     } finally {
       await t.database.drop();
     }
+  });
+});
+
+describe('ApprovalsService with the database frozen during a wait', () => {
+  let t: TestApp;
+  let proxy: FreezableProxy;
+
+  beforeAll(async () => {
+    const server = new URL(process.env['TEST_DATABASE_URL'] as string);
+    proxy = await startFreezableProxy({ host: server.hostname, port: Number(server.port || 5432) });
+    t = await startTestApp(
+      {},
+      {
+        database: {
+          timeouts: { connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS },
+          connectVia: (url) => {
+            const viaProxy = new URL(url);
+            viaProxy.hostname = '127.0.0.1';
+            viaProxy.port = String(proxy.port);
+            return viaProxy.toString();
+          },
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    proxy.thaw();
+    await t.close();
+    await proxy.close();
+  });
+
+  it('still ends the wait at its bound, answered expired without the database', async () => {
+    const service = t.app.get(ApprovalsService);
+    t.app.get(ApprovalTransports).register(new RecordingTransport('Telegram'));
+    const f = await approvalFixture(t.db, t.cipher, { now: TEST_NOW });
+    const started = await service.start(
+      await f.subject(),
+      { id: f.authenticatorId, kind: 'Telegram', createdAt: TEST_NOW },
+      { withNumber: false },
+    );
+    if (started.kind !== 'waiting') throw new Error('not waiting');
+    const waiting = service.awaitDecision(started.approval);
+    proxy.freeze();
+    t.clock.advance(service.waitSeconds * 1000);
+    t.app.get(ApprovalWaiter).expireDue();
+    expect(await waiting).toEqual({ outcome: 'expired', reason: null, approval: null });
   });
 });

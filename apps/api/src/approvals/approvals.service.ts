@@ -23,15 +23,16 @@ import { AccountsRepository, ApprovalEntity, ApprovalsRepository, Db, ResourcesR
 import { APP_CONFIG, CLOCK } from '../app/tokens';
 import { AppConfig } from '../config/app-config';
 import { AppMetrics, ApprovalResult, DeliveryFailureLabel } from '../metrics/app-metrics';
-import { ApprovalTransports, DeliveryFailure } from './approval-transport';
+import { ApprovalMessage, ApprovalTransports, DeliveryFailure } from './approval-transport';
 import { ApprovalWaiter } from './approval-waiter';
 
 /**
  * The longest the answer of a call waits for the database to record how its wait ended (expired,
- * cancelled): above the pool's worst case for one statement (1.75 s), so a working database always
- * answers in time and a frozen one cannot stretch the wait.
+ * cancelled). A working database takes milliseconds; a frozen one is not waited for (the approval's
+ * own expiry refuses any later answer), so APPROVAL_WAIT_SECONDS (at most 58) plus this stays within
+ * the 60 s after which the first clients give up.
  */
-export const APPROVAL_SETTLE_TIMEOUT_MS = 2_000;
+export const APPROVAL_SETTLE_TIMEOUT_MS = 1_000;
 
 /** The access request an approval is asked for. */
 export interface ApprovalSubject {
@@ -208,30 +209,38 @@ export class ApprovalsService {
    * the end of the wait.
    */
   async deliver(opened: OpenedApproval): Promise<DeliveryResult> {
-    const transport = this.transports.of(opened.factor);
-    const approval = await this.approvals.findById(opened.accountId, opened.id);
-    if (!approval || approval.status !== 'Pending') return { kind: 'delivered' };
-    const failed = async (failure: DeliveryFailure): Promise<DeliveryResult> => {
+    const failed = async (failure: DeliveryFailure, approval: ApprovalEntity | null): Promise<DeliveryResult> => {
       this.metrics.approvalDeliveryFailed(opened.factor, DELIVERY_FAILURE_LABELS[failure]);
-      await this.settle(approval, 'Undeliverable');
+      if (approval) await this.settle(approval, 'Undeliverable');
       return { kind: 'undeliverable', failure };
     };
-    if (!transport) return failed('notConfigured');
-    const [account, resource] = await Promise.all([
-      this.accounts.findById(opened.accountId),
-      this.resources.findById(opened.accountId, approval.resourceId),
-    ]);
-    const delivery = await transport.deliver({
-      approvalId: approval.id,
-      accountId: approval.accountId,
-      authenticatorId: opened.authenticatorId,
-      accountName: account ? effectiveDisplayName(account) : '',
-      resourceName: resource?.name ?? '',
-      address: approval.address,
-      at: approval.createdAt,
-      choices: approval.choices,
-    });
-    if (!delivery.delivered) return failed(delivery.failure);
+    let message: ApprovalMessage;
+    let approval: ApprovalEntity | null;
+    try {
+      approval = await this.approvals.findById(opened.accountId, opened.id);
+      if (!approval || approval.status !== 'Pending') return { kind: 'delivered' };
+      const [account, resource] = await Promise.all([
+        this.accounts.findById(opened.accountId),
+        this.resources.findById(opened.accountId, approval.resourceId),
+      ]);
+      message = {
+        approvalId: approval.id,
+        accountId: approval.accountId,
+        authenticatorId: opened.authenticatorId,
+        accountName: account ? effectiveDisplayName(account) : '',
+        resourceName: resource?.name ?? '',
+        address: approval.address,
+        at: approval.createdAt,
+        choices: approval.choices,
+      };
+    } catch {
+      // the database cannot answer: nothing is sent, the approval's expiry refuses any answer
+      return failed('unreachable', null);
+    }
+    const transport = this.transports.of(opened.factor);
+    if (!transport) return failed('notConfigured', approval);
+    const delivery = await transport.deliver(message);
+    if (!delivery.delivered) return failed(delivery.failure, approval);
     await this.approvals.setDeliveryRef(opened.accountId, opened.id, delivery.ref).catch(() => undefined);
     return { kind: 'delivered' };
   }

@@ -379,6 +379,7 @@ describe('Telegram bot (webhook)', () => {
       expect(metrics.text).toMatch(/^twofold_approval_delivery_failures_total\{factor="telegram",reason="unreachable"\} 3$/m);
       expect(logged.join('\n')).toContain('approval not delivered');
       expect(logged.join('\n')).not.toContain(TOKEN.split(':')[1]);
+      expect(logged.join('\n')).not.toContain(SECRET);
       expect(metrics.text).not.toContain(TOKEN.split(':')[1]);
     });
   });
