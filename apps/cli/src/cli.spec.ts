@@ -315,6 +315,9 @@ describe('operator CLI (CONTRACT §2)', () => {
       'migrate status',
       'migrate run',
       'migrate revert',
+      'telegram status',
+      'telegram set-webhook',
+      'telegram delete-webhook',
     ];
 
     it.each([['--help'], ['-h'], ['--help', '--json'], ['account', '--help'], ['migrate', '-h']])(

@@ -11,6 +11,7 @@ import {
 } from '@twofold/persistence';
 import { CliRefusal, UsageError } from './cli-errors';
 import { Provisioning } from './provisioning';
+import { CliTelegram, telegramSettings } from './telegram';
 
 export { UsageError } from './cli-errors';
 
@@ -46,7 +47,9 @@ interface Command {
   example: string;
   /** false: connect without applying pending migrations */
   migrate?: false;
-  build(values: Values): Run;
+  /** false: the command needs no database (it talks to the Telegram Bot API only) */
+  database?: false;
+  build(values: Values, env: NodeJS.ProcessEnv): Run;
 }
 
 const ACCOUNT: Flag = { type: 'string', value: 'ID', help: "the account's id (account list shows them)", required: true };
@@ -233,6 +236,40 @@ const COMMANDS: Command[] = [
       return async ({ dataSource }) => ({ reverted: await revertLastMigration(dataSource) });
     },
   },
+  {
+    name: 'telegram status',
+    summary: 'the bot (TELEGRAM_BOT_TOKEN), how it gets updates, and the webhook Telegram has registered; never the token',
+    flags: {},
+    example: 'telegram status --json',
+    database: false,
+    build: (_values, env) => {
+      const settings = telegramSettings(env);
+      return async () => new CliTelegram(settings).status();
+    },
+  },
+  {
+    name: 'telegram set-webhook',
+    summary: 'registers $PUBLIC_URL/telegram/updates (or --url) with Telegram, with TELEGRAM_WEBHOOK_SECRET as its secret token',
+    flags: { url: { type: 'string', value: 'URL', help: 'where Telegram posts updates (default $PUBLIC_URL/telegram/updates)' } },
+    example: 'telegram set-webhook --json',
+    database: false,
+    build: (values, env) => {
+      const settings = telegramSettings(env);
+      const url = typeof values['url'] === 'string' ? values['url'] : undefined;
+      return async () => new CliTelegram(settings).setWebhook(url);
+    },
+  },
+  {
+    name: 'telegram delete-webhook',
+    summary: 'removes the webhook: the API then polls getUpdates (TELEGRAM_UPDATES=polling)',
+    flags: {},
+    example: 'telegram delete-webhook --json',
+    database: false,
+    build: (_values, env) => {
+      const settings = telegramSettings(env);
+      return async () => new CliTelegram(settings).deleteWebhook();
+    },
+  },
 ];
 
 const COMMON_FLAGS: Record<string, Flag> = {
@@ -256,7 +293,8 @@ Flags of every command:
   --json      ${COMMON_FLAGS['json'].help}
   -h, --help  ${COMMON_FLAGS['help'].help}; <command> --help shows the command's flags and an example
 
-Uses DATABASE_URL, else the embedded database under .data/ (TWOFOLD_DATA_DIR).
+Uses DATABASE_URL, else the embedded database under .data/ (TWOFOLD_DATA_DIR); the telegram commands use
+TELEGRAM_BOT_TOKEN, TELEGRAM_API_URL, TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL as the API does, and no database.
 Exit codes: 0 done, 1 refused or failed, 2 wrong command line.`;
 
 function commandHelp(command: Command): string {
@@ -282,10 +320,10 @@ function describe(result: Record<string, unknown>): string {
     .join('\n');
 }
 
-export type Parsed = { kind: 'help'; text: string } | { kind: 'run'; json: boolean; migrate: boolean; run: Run };
+export type Parsed = { kind: 'help'; text: string } | { kind: 'run'; json: boolean; migrate: boolean; database: boolean; run: Run };
 
 /** Parses the command line (before any database work, so usage errors are instant). */
-export function parseCommand(argv: string[]): Parsed {
+export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Parsed {
   // every command's flags at once, so that the command is known before its own flags are checked
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const command of COMMANDS) for (const [name, flag] of Object.entries(command.flags)) options[name] = { type: flag.type };
@@ -302,7 +340,13 @@ export function parseCommand(argv: string[]): Parsed {
   for (const given of Object.keys(values)) {
     if (!(given in command.flags) && !(given in COMMON_FLAGS)) throw new UsageError(`${command.name} has no option '--${given}'`);
   }
-  return { kind: 'run', json: values['json'] === true, migrate: command.migrate !== false, run: command.build(values) };
+  return {
+    kind: 'run',
+    json: values['json'] === true,
+    migrate: command.migrate !== false,
+    database: command.database !== false,
+    run: command.build(values, env),
+  };
 }
 
 /** `--json` is looked for in the raw arguments too, so that an unparsable command line still gets its error as JSON. */
@@ -330,7 +374,18 @@ function failure(error: unknown, connecting: boolean): Failure {
 }
 
 /** Exit code: 0 done, 1 refused (validation, not found) or failed, 2 usage. */
-export async function runCli(argv: string[], output: CliOutput, connect: Connect): Promise<number> {
+/** What a command without a database gets: asking it for the database is our bug. */
+const NO_DATABASE: CliConnection = {
+  get provisioning(): Provisioning {
+    throw new Error('this command has no database');
+  },
+  get dataSource(): DataSource {
+    throw new Error('this command has no database');
+  },
+  close: async () => undefined,
+};
+
+export async function runCli(argv: string[], output: CliOutput, connect: Connect, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const json = wantsJson(argv);
   const fail = (error: unknown, connecting = false): number => {
     const { code, message, exitCode, stack } = failure(error, connecting);
@@ -340,8 +395,9 @@ export async function runCli(argv: string[], output: CliOutput, connect: Connect
   };
   let command: Parsed;
   try {
-    command = parseCommand(argv);
+    command = parseCommand(argv, env);
   } catch (error) {
+    if (error instanceof CliRefusal) return fail(error);
     // parseArgs' own errors (ERR_PARSE_ARGS_UNKNOWN_OPTION...) are usage errors too; they may come from another realm (no instanceof)
     return fail(error instanceof UsageError ? error : new UsageError(String((error as { message?: unknown }).message ?? error)));
   }
@@ -351,7 +407,7 @@ export async function runCli(argv: string[], output: CliOutput, connect: Connect
   }
   let connection: CliConnection;
   try {
-    connection = await connect({ migrate: command.migrate });
+    connection = command.database ? await connect({ migrate: command.migrate }) : NO_DATABASE;
   } catch (error) {
     return fail(error, true);
   }

@@ -25,3 +25,5 @@ export * from './lib/ip-lists';
 export * from './lib/identity-format';
 export * from './lib/token-refresh';
 export * from './lib/identity-key';
+export * from './lib/approvals';
+export * from './lib/telegram-binding';

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
 import { AdminsModule } from '../admins/admins.module';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { AuthenticatorsModule } from '../authenticators/authenticators.module';
 import { AuthModule } from '../auth/auth.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
@@ -13,6 +14,7 @@ import { FaviconController } from '../pages/favicon.controller';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
 import { SettingsModule } from '../settings/settings.module';
+import { TelegramModule } from '../telegram/telegram.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { AppRuntime, InfrastructureModule } from './infrastructure.module';
@@ -36,6 +38,9 @@ export class AppModule {
         AuthenticatorsModule,
         TokensModule,
         AccessModule,
+        // out-of-band approval and its first transport; the access pipeline does not call them yet
+        ApprovalsModule,
+        TelegramModule,
       ],
       controllers: [
         PingController,

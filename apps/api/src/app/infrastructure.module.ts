@@ -6,6 +6,7 @@ import {
   AccessRequestsRepository,
   AccountsRepository,
   ApiKeysRepository,
+  ApprovalsRepository,
   UserMergesRepository,
   AdministratorsRepository,
   AuthFailuresRepository,
@@ -18,6 +19,7 @@ import {
   RefreshedTokensRepository,
   ResourcesRepository,
   SecretCipher,
+  TelegramBindingsRepository,
   TokenSigningKeysRepository,
   UsersRepository,
   WrongCodeStreaksRepository,
@@ -63,6 +65,8 @@ const REPOSITORIES = [
   UserMergesRepository,
   RefreshedTokensRepository,
   ApiKeysRepository,
+  ApprovalsRepository,
+  TelegramBindingsRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -6,6 +6,7 @@ import { redactedLink } from '../enrollment/enrollment-links.service';
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-telegram-bot-api-secret-token"]',
   'res.headers["set-cookie"]',
   '*.apiSecret',
   '*.secret',

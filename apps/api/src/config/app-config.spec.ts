@@ -128,3 +128,76 @@ describe('SECRET_ENCRYPTION_PREVIOUS_KEYS', () => {
     expect((error as Error).message).not.toContain(wrong);
   });
 });
+
+describe('approvals and the Telegram bot', () => {
+  const base = {
+    DATABASE_URL: 'postgres://twofold@db.example:5432/twofold',
+    SECRET_ENCRYPTION_KEY: '00'.repeat(32),
+    TWOFOLD_DATA_DIR: tmpdir(),
+  };
+  const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+  const SECRET = 'webhook-secret-0123456789';
+
+  it('waits 55 s for an approval unless APPROVAL_WAIT_SECONDS says otherwise, at most 58', () => {
+    expect(loadConfig(base).approvalWaitSeconds).toBe(55);
+    expect(loadConfig({ ...base, APPROVAL_WAIT_SECONDS: '58' }).approvalWaitSeconds).toBe(58);
+    expect(loadConfig({ ...base, APPROVAL_WAIT_SECONDS: '20' }).approvalWaitSeconds).toBe(20);
+    for (const bad of ['59', '60', '0', '4', '5.5', 'soon', '-1']) {
+      expect(() => loadConfig({ ...base, APPROVAL_WAIT_SECONDS: bad })).toThrow(/APPROVAL_WAIT_SECONDS/);
+    }
+  });
+
+  it('has no bot without TELEGRAM_BOT_TOKEN', () => {
+    expect(loadConfig(base).telegram).toBeUndefined();
+    expect(() => loadConfig({ ...base, TELEGRAM_WEBHOOK_SECRET: SECRET })).toThrow(/TELEGRAM_BOT_TOKEN/);
+  });
+
+  it('polls getUpdates by default, and takes the webhook when its secret is set', () => {
+    expect(loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN }).telegram).toEqual({
+      botToken: TOKEN,
+      apiUrl: 'https://api.telegram.org',
+      updates: 'polling',
+      webhookSecret: undefined,
+    });
+    expect(loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_WEBHOOK_SECRET: SECRET }).telegram).toMatchObject({
+      updates: 'webhook',
+      webhookSecret: SECRET,
+    });
+    expect(
+      loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_WEBHOOK_SECRET: SECRET, TELEGRAM_UPDATES: 'polling' }).telegram?.updates,
+    ).toBe('polling');
+    expect(() => loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_UPDATES: 'webhook' })).toThrow(/TELEGRAM_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_UPDATES: 'push' })).toThrow(/TELEGRAM_UPDATES/);
+  });
+
+  it('points at another Bot API server with TELEGRAM_API_URL', () => {
+    expect(loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_URL: 'http://127.0.0.1:8081/' }).telegram?.apiUrl).toBe(
+      'http://127.0.0.1:8081',
+    );
+    expect(() => loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_URL: 'ftp://x' })).toThrow(/TELEGRAM_API_URL/);
+  });
+
+  it('refuses a malformed token or a short secret without repeating either', () => {
+    for (const token of ['123456789', 'abc:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw', '123:short', '123:AAHdqTcvCH1vGWJxfSeofSAs0K5PAL Dsaw']) {
+      let error: unknown;
+      try {
+        loadConfig({ ...base, TELEGRAM_BOT_TOKEN: token });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/TELEGRAM_BOT_TOKEN/);
+      expect((error as Error).message).not.toContain(token);
+    }
+    for (const secret of ['short', 'has spaces in it here', 'x'.repeat(257)]) {
+      let error: unknown;
+      try {
+        loadConfig({ ...base, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_WEBHOOK_SECRET: secret });
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as Error).message).toMatch(/TELEGRAM_WEBHOOK_SECRET/);
+      expect((error as Error).message).not.toContain(secret);
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DEFAULT_APPROVAL_WAIT_SECONDS, MAX_APPROVAL_WAIT_SECONDS, MIN_APPROVAL_WAIT_SECONDS } from '@twofold/domain';
 import { DatabaseTimeouts, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SettingError } from '@twofold/persistence';
 
 /** Default SHUTDOWN_TIMEOUT_MS: far above a normal answer and the database's worst case (1.75 s). */
@@ -82,6 +83,77 @@ export interface AppConfig {
    * `npm run --silent cli --` (a checkout). The image has no npm scripts and sets its own (Dockerfile).
    */
   cliCommand?: string;
+  /**
+   * APPROVAL_WAIT_SECONDS: how long a call holds its answer while the user confirms the sign-in on
+   * their phone (libs/domain approvals.ts); absent: DEFAULT_APPROVAL_WAIT_SECONDS.
+   */
+  approvalWaitSeconds?: number;
+  /** TELEGRAM_*: the Telegram bot that asks approvals; absent: no bot (TELEGRAM_BOT_TOKEN unset) */
+  telegram?: TelegramSettings;
+}
+
+/** How the bot learns of button presses and `/start` messages. */
+export const TELEGRAM_UPDATE_MODES = ['webhook', 'polling'] as const;
+export type TelegramUpdateMode = (typeof TELEGRAM_UPDATE_MODES)[number];
+
+export interface TelegramSettings {
+  /** TELEGRAM_BOT_TOKEN: a secret, never logged, never in an error message */
+  botToken: string;
+  /** TELEGRAM_API_URL: the Bot API server (default https://api.telegram.org), without a trailing slash */
+  apiUrl: string;
+  /**
+   * TELEGRAM_UPDATES: `webhook` (Telegram POSTs updates to `$PUBLIC_URL/telegram/updates`, registered
+   * by the CLI) or `polling` (one instance at a time asks `getUpdates`; for sites without a public URL).
+   * Default: webhook when TELEGRAM_WEBHOOK_SECRET is set, else polling.
+   */
+  updates: TelegramUpdateMode;
+  /** TELEGRAM_WEBHOOK_SECRET: what Telegram sends in `X-Telegram-Bot-Api-Secret-Token`; required for the webhook */
+  webhookSecret?: string;
+}
+
+export const DEFAULT_TELEGRAM_API_URL = 'https://api.telegram.org';
+
+/**
+ * A bot token as BotFather issues it: the bot's numeric id, a colon, and the secret part. The value is
+ * never repeated in a message: it is a credential.
+ */
+const TELEGRAM_BOT_TOKEN = /^[0-9]{1,20}:[A-Za-z0-9_-]{20,200}$/;
+/**
+ * Telegram accepts 1-256 characters of `A-Za-z0-9_-` as a webhook's secret token; fewer than 16 would
+ * be guessable, so they are refused here.
+ */
+const TELEGRAM_WEBHOOK_SECRET = /^[A-Za-z0-9_-]{16,256}$/;
+
+function parseTelegram(env: NodeJS.ProcessEnv): TelegramSettings | undefined {
+  const token = env['TELEGRAM_BOT_TOKEN']?.trim();
+  const secret = env['TELEGRAM_WEBHOOK_SECRET'] || undefined;
+  const modeText = env['TELEGRAM_UPDATES']?.trim() || undefined;
+  if (!token) {
+    if (secret || modeText) throw new ConfigError('TELEGRAM_WEBHOOK_SECRET and TELEGRAM_UPDATES need TELEGRAM_BOT_TOKEN');
+    return undefined;
+  }
+  if (!TELEGRAM_BOT_TOKEN.test(token)) {
+    throw new ConfigError('TELEGRAM_BOT_TOKEN must be a bot token as BotFather gives it (<digits>:<20 or more letters, digits, _ or ->)');
+  }
+  if (secret !== undefined && !TELEGRAM_WEBHOOK_SECRET.test(secret)) {
+    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET must be 16 to 256 characters of A-Z, a-z, 0-9, _ and -');
+  }
+  const updates = (modeText ?? (secret ? 'webhook' : 'polling')) as TelegramUpdateMode;
+  if (!TELEGRAM_UPDATE_MODES.includes(updates)) throw new ConfigError(`TELEGRAM_UPDATES must be webhook or polling, got "${modeText}"`);
+  if (updates === 'webhook' && !secret) throw new ConfigError('TELEGRAM_UPDATES=webhook needs TELEGRAM_WEBHOOK_SECRET');
+  const apiUrl = parseUrl('TELEGRAM_API_URL', env['TELEGRAM_API_URL'] || DEFAULT_TELEGRAM_API_URL, ['http:', 'https:']);
+  return { botToken: token, apiUrl, updates, webhookSecret: secret };
+}
+
+function parseApprovalWaitSeconds(text: string | undefined): number {
+  if (text === undefined || text.trim() === '') return DEFAULT_APPROVAL_WAIT_SECONDS;
+  const value = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || value < MIN_APPROVAL_WAIT_SECONDS || value > MAX_APPROVAL_WAIT_SECONDS) {
+    throw new ConfigError(
+      `APPROVAL_WAIT_SECONDS must be an integer from ${MIN_APPROVAL_WAIT_SECONDS} to ${MAX_APPROVAL_WAIT_SECONDS} (clients give up after 60 s), got "${text}"`,
+    );
+  }
+  return value;
 }
 
 export interface MetricsSettings {
@@ -248,6 +320,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`MAX_CONNECTIONS_PER_CLIENT must be an integer from 1 to 100000, got "${maxConnectionsText}"`);
   }
   const maxConnectionsPerClient = maxConnectionsText ? Number(maxConnectionsText) : undefined;
+  const approvalWaitSeconds = parseApprovalWaitSeconds(env['APPROVAL_WAIT_SECONDS']);
+  const telegram = parseTelegram(env);
   return {
     port,
     databaseUrl,
@@ -271,5 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     accessRequestsPerMinute,
     maxConnectionsPerClient,
     cliCommand,
+    approvalWaitSeconds,
+    telegram,
   };
 }

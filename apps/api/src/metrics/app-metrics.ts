@@ -22,6 +22,15 @@ export type OtpResult = 'granted' | 'wrong' | 'replayed' | 'locked';
  */
 export type LockoutScope = 'address' | 'resource' | 'request';
 
+/**
+ * How an approval ended: the user approved, answered "it wasn't me" or picked a wrong number; no
+ * answer in time; the waiting client hung up or the service stopped; the message could not be sent.
+ */
+export type ApprovalResult = 'approved' | 'rejected_not_me' | 'rejected_wrong_number' | 'expired' | 'cancelled' | 'undeliverable';
+
+/** Why a transport could not deliver an approval's message (approvals/approval-transport.ts). */
+export type DeliveryFailureLabel = 'not_configured' | 'not_bound' | 'refused' | 'unreachable' | 'timeout' | 'throttled';
+
 /** What `pg.Pool` exposes of its state (the TypeORM postgres driver's `master`). */
 interface PoolState {
   totalCount: number;
@@ -75,6 +84,24 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  private readonly approvalsPending = new Gauge({
+    name: 'twofold_approvals_pending',
+    help: 'Calls this instance holds open while the user confirms the sign-in on their phone',
+    registers: [this.registry],
+  });
+  private readonly approvalsDecided = new Counter({
+    name: 'twofold_approvals_decided_total',
+    help: 'Approvals ended, by channel of the sign-in (page, ra, md, la), factor (telegram, mobileapp) and result',
+    labelNames: ['channel', 'factor', 'result'] as const,
+    registers: [this.registry],
+  });
+  private readonly deliveryFailures = new Counter({
+    name: 'twofold_approval_delivery_failures_total',
+    help: 'Approval messages that could not be delivered, by factor and reason',
+    labelNames: ['factor', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   /**
    * The children of the hot path's series, found without building a label object or key string per
    * request: method → route → status. The label set is bounded by the routes Nest registered.
@@ -114,6 +141,20 @@ export class AppMetrics {
 
   lockout(channel: OtpChannel, scope: LockoutScope): void {
     this.lockouts.labels(channel, scope).inc();
+  }
+
+  /** How many approval waits this instance holds now. */
+  setApprovalsPending(count: number): void {
+    this.approvalsPending.set(count);
+  }
+
+  /** Counted once per approval, by the instance whose decision or settling won. */
+  approvalDecided(channel: string, factor: string, result: ApprovalResult): void {
+    this.approvalsDecided.labels(channel, factor.toLowerCase(), result).inc();
+  }
+
+  approvalDeliveryFailed(factor: string, reason: DeliveryFailureLabel): void {
+    this.deliveryFailures.labels(factor.toLowerCase(), reason).inc();
   }
 
   /** The Prometheus text exposition of every metric. */

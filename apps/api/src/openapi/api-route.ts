@@ -13,6 +13,7 @@ import {
   ApiQuery,
   ApiQueryOptions,
   ApiResponse,
+  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import { ExamplesObject, SchemaObject } from '@nestjs/swagger';
@@ -28,6 +29,8 @@ export type ErrorEnvelope = 'plain' | 'model';
 /** The names of the two security schemes of the document; `openapi.spec.ts` checks them against the guards. */
 export const ACCOUNT_AUTH = 'account';
 export const RESOURCE_AUTH = 'resource';
+/** Telegram's webhook secret header (telegram/telegram-webhook.guard.ts) */
+export const TELEGRAM_SECRET_AUTH = 'telegramSecret';
 
 /** Statuses a route may refuse with, each with the exact message of one such refusal as its example. */
 export type RouteErrors = Partial<Record<400 | 403 | 404 | 409 | 410 | 413 | 503, string>>;
@@ -155,6 +158,18 @@ export function ApiAccountAuth(envelope: ErrorEnvelope): ClassDecorator & Method
 /** HTTP Basic with a resource's key and secret (`ResourceAuthGuard`), and its 401/429. */
 export function ApiResourceAuth(envelope: ErrorEnvelope): ClassDecorator & MethodDecorator {
   return applyDecorators(ApiBasicAuth(RESOURCE_AUTH), ...authResponses(envelope, false));
+}
+
+/** `X-Telegram-Bot-Api-Secret-Token` (TelegramWebhookGuard) and its 401. */
+export function ApiTelegramSecret(): ClassDecorator & MethodDecorator {
+  return applyDecorators(
+    ApiSecurity(TELEGRAM_SECRET_AUTH),
+    ApiResponse({
+      status: 401,
+      description: 'the header is missing or not the configured TELEGRAM_WEBHOOK_SECRET; nothing is read or decided',
+      content: json(ref(ErrorBody), { message: 'Authentication required.', traceId: EXAMPLE.traceId }),
+    }),
+  );
 }
 
 /** A controller's tag and the error schemas its routes refer to. */

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ACCOUNT_AUTH, RESOURCE_AUTH } from './api-route';
+import { ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH } from './api-route';
 import { referencedModels } from './common.openapi';
 
 const DESCRIPTION = [
@@ -31,6 +31,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBasicAuth(
       { type: 'http', scheme: 'basic', description: "A resource's API key as user name and API secret as password (`POST /resources`)." },
       RESOURCE_AUTH,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Telegram-Bot-Api-Secret-Token',
+        description: "TELEGRAM_WEBHOOK_SECRET, as the CLI registered it with Telegram (`telegram set-webhook`): for Telegram's calls only.",
+      },
+      TELEGRAM_SECRET_AUTH,
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {

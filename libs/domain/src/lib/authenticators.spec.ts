@@ -14,12 +14,14 @@ describe('authenticator kinds', () => {
     expect(parseAuthenticatorKind('totptoken')).toBe('TotpToken');
     expect(parseAuthenticatorKind('HOTPTOKEN')).toBe('HotpToken');
     expect(parseAuthenticatorKind('telegram')).toBe('Telegram');
+    expect(parseAuthenticatorKind('mobileapp')).toBe('MobileApp');
     expect(() => parseAuthenticatorKind('yubikey')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
 
   it('only OTP tokens are registered, moved or copied', () => {
     expect(parseOtpTokenKind('hotptoken')).toBe('HotpToken');
     expect(() => parseOtpTokenKind('telegram')).toThrow(expect.objectContaining({ code: 'VALIDATION' }));
+    expect(() => parseOtpTokenKind('mobileapp')).toThrow(expect.objectContaining({ code: 'VALIDATION' }));
     expect(() => parseOtpTokenKind('totp')).toThrow(expect.objectContaining({ code: 'VALIDATION' }));
   });
 
@@ -41,6 +43,7 @@ describe('authenticator kinds', () => {
   it('a user lists the kinds configured, phones counting as Sms', () => {
     expect(configuredKinds(['HotpToken', 'Totp', 'Totp'], false)).toEqual(['Totp', 'HotpToken']);
     expect(configuredKinds([], true)).toEqual(['Sms']);
+    expect(configuredKinds(['MobileApp', 'Telegram'], true)).toEqual(['Telegram', 'MobileApp', 'Sms']);
     expect(configuredKinds([], false)).toEqual([]);
   });
 });

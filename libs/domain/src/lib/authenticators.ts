@@ -1,7 +1,11 @@
 import { NotFound, ValidationFailed } from './domain-error';
 
-/** CONTRACT §6: the kinds, as map keys; in paths they are written in lower case. */
-export const AUTHENTICATOR_KINDS = ['Totp', 'TotpToken', 'HotpToken', 'Telegram', 'Sms'] as const;
+/**
+ * The kinds, as map keys; in paths they are written in lower case. `Telegram` (a chat bound to the
+ * user through the service's bot) and `MobileApp` (the service's authenticator app) confirm a
+ * sign-in without a code (approvals.ts).
+ */
+export const AUTHENTICATOR_KINDS = ['Totp', 'TotpToken', 'HotpToken', 'Telegram', 'MobileApp', 'Sms'] as const;
 export type AuthenticatorKindName = (typeof AUTHENTICATOR_KINDS)[number];
 /** The kinds a client can register through the API: hardware OTP tokens. */
 export const OTP_TOKEN_KINDS = ['TotpToken', 'HotpToken'] as const;

@@ -1,12 +1,12 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Accounts ChangeDisplayName', () => {
+  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and Accounts ChangeDisplayName', () => {
     expect(JOURNAL_EVENTS).toEqual({
-      AccessRequest: ['Bypass'],
+      AccessRequest: ['Bypass', 'Reject'],
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
       AdminPanel: ['SignIn'],
-      Authenticator: ['Disable', 'Enable'],
+      Authenticator: ['Disable', 'Enable', 'Bind'],
       DirectorySync: ['Update'],
       Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
       EnrollmentLink: ['Send'],

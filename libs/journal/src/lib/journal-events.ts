@@ -3,12 +3,13 @@
  * event records (EnrollmentLink Send) and CONTRACT.md §5 adds (Employee Create), and the directory sync switch of CONTRACT §6.
  */
 export const JOURNAL_EVENTS = {
-  AccessRequest: ['Bypass'],
+  /** Reject is ours: the user answered "it wasn't me" to an approval request on their phone */
+  AccessRequest: ['Bypass', 'Reject'],
   /** ChangeDisplayName is ours (issue 14): the customer's name on pages, mails and authenticator apps */
   Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
   AdminPanel: ['SignIn'],
-  /** ours (issue 14): Enable, the way back from Disable */
-  Authenticator: ['Disable', 'Enable'],
+  /** ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start` */
+  Authenticator: ['Disable', 'Enable', 'Bind'],
   /** ours (CONTRACT §6): the account's directory synchronization switch */
   DirectorySync: ['Update'],
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],

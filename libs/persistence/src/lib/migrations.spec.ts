@@ -32,6 +32,7 @@ describe('migrations', () => {
         'AccessRequestsUser1764950000000',
         'RefreshedTokens1765000000000',
         'UsersIdentityKey1765000000001',
+        'Approvals1765200000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -47,6 +48,7 @@ describe('migrations', () => {
         'access_requests',
         'accounts',
         'administrators',
+        'approvals',
         'auth_failures',
         'authenticators',
         'custom_fields',
@@ -60,6 +62,8 @@ describe('migrations', () => {
         'resources',
         'schema_migrations',
         'settled_day_totals',
+        'telegram_binding_links',
+        'telegram_bindings',
         'token_signing_keys',
         'user_groups',
         'users',
@@ -77,6 +81,10 @@ describe('migrations', () => {
         'ip_lists_account_name',
         'ip_list_resources_resource',
         'access_requests_user',
+        'approvals_access_request',
+        'approvals_user_pending',
+        'approvals_user_not_me',
+        'telegram_bindings_account_chat',
       ]) {
         expect(indexNames).toContain(expected);
       }

@@ -1,7 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type AuthenticatorKind = 'Totp' | 'TotpToken' | 'HotpToken' | 'Telegram' | 'Sms';
+export type AuthenticatorKind = 'Totp' | 'TotpToken' | 'HotpToken' | 'Telegram' | 'MobileApp' | 'Sms';
 
 @Entity('authenticators')
 export class AuthenticatorEntity {

@@ -10,6 +10,8 @@ import { AccessRequestEntity } from './access-request.entity';
 import { JournalEventEntity } from './journal-event.entity';
 import { EnrollmentTokenEntity } from './enrollment-token.entity';
 import { TokenSigningKeyEntity } from './token-signing-key.entity';
+import { ApprovalEntity } from './approval.entity';
+import { TelegramBindingEntity, TelegramBindingLinkEntity } from './telegram-binding.entity';
 
 export * from './account.entity';
 export * from './administrator.entity';
@@ -23,6 +25,8 @@ export * from './access-request.entity';
 export * from './journal-event.entity';
 export * from './enrollment-token.entity';
 export * from './token-signing-key.entity';
+export * from './approval.entity';
+export * from './telegram-binding.entity';
 
 export const ALL_ENTITIES = [
   AccountEntity,
@@ -38,4 +42,7 @@ export const ALL_ENTITIES = [
   JournalEventEntity,
   EnrollmentTokenEntity,
   TokenSigningKeyEntity,
+  ApprovalEntity,
+  TelegramBindingEntity,
+  TelegramBindingLinkEntity,
 ];

@@ -20,6 +20,7 @@ import { AccountIdentityFormat1764900000000 } from './1764900000000-account-iden
 import { AccessRequestsUser1764950000000 } from './1764950000000-access-requests-user';
 import { RefreshedTokens1765000000000 } from './1765000000000-refreshed-tokens';
 import { UsersIdentityKey1765000000001 } from './1765000000001-users-identity-key';
+import { Approvals1765200000000 } from './1765200000000-approvals';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -45,4 +46,5 @@ export const ALL_MIGRATIONS = [
   AccessRequestsUser1764950000000,
   RefreshedTokens1765000000000,
   UsersIdentityKey1765000000001,
+  Approvals1765200000000,
 ];

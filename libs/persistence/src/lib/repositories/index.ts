@@ -17,3 +17,5 @@ export * from './ip-lists.repository';
 export * from './user-merges.repository';
 export * from './refreshed-tokens.repository';
 export * from './api-keys.repository';
+export * from './approvals.repository';
+export * from './telegram-bindings.repository';
