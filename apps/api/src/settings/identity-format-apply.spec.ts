@@ -178,6 +178,22 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
       await t.http().post('/access/requests').set('Authorization', account.resource).send({ identity: 'jane@corp.example' }).expect(200);
       enrollmentUser = ids['jane'];
       await t.http().post(`/users/${enrollmentUser}/enroll`).set('Authorization', auth).send({ ttl: 60 }).expect(200);
+      // a Telegram binding link of jane@corp.example, and a pending approval of jane's for a request of hers
+      await sql(
+        `INSERT INTO telegram_binding_links (account_id, user_id, payload_hash, created_at, expires_at) VALUES ($1, $2, '\\x01', $3, $4)`,
+        [account.accountId, ids['jane@corp.example'], t.clock.now(), minutesAfter(10)],
+      );
+      const [approvalRequest] = await sql<{ id: string }>(
+        `INSERT INTO access_requests (account_id, resource_id, user_id, identity, language, channel, status, created_at)
+         VALUES ($1, $2, $3, 'jane', 'en', 'ra', 'AwaitingAuthentication', $4) RETURNING id`,
+        // created a second after now: the history assertions below read the requests made until now
+        [account.accountId, account.resourceId, ids['jane'], new Date(t.clock.now().getTime() + 1000)],
+      );
+      await sql(
+        `INSERT INTO approvals (account_id, access_request_id, user_id, resource_id, factor, channel, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, 'Telegram', 'ra', $5, $6)`,
+        [account.accountId, approvalRequest.id, ids['jane'], account.resourceId, t.clock.now(), minutesAfter(1)],
+      );
       // the other account has the same spellings, and the same format, and is not applied
       await newUser(t.db, other.accountId, 'CORP\\Jane', { now: minutesAfter(-50) });
       await newUser(t.db, other.accountId, 'jane', { now: minutesAfter(-40) });
@@ -230,6 +246,12 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
       expect(requests.filter((r) => r.status === 'AwaitingAuthentication').map((r) => r.identity)).toEqual(['jane']);
       const tokens = await sql(`SELECT user_id FROM enrollment_tokens WHERE account_id = $1`, [account.accountId]);
       expect(tokens).toEqual([{ user_id: ids['CORP\\Jane'] }]);
+      expect(await sql(`SELECT user_id FROM telegram_binding_links WHERE account_id = $1`, [account.accountId])).toEqual([
+        { user_id: ids['CORP\\Jane'] },
+      ]);
+      expect(await sql(`SELECT user_id FROM approvals WHERE account_id = $1`, [account.accountId])).toEqual([
+        { user_id: ids['CORP\\Jane'] },
+      ]);
     });
 
     it('keeps the oldest user (its id) with the union of groups, phones, custom fields; the oldest wins a field; locked if any was', async () => {

@@ -17,6 +17,8 @@ export const USER_ID_TABLES = {
   wrong_code_streaks: 'merged per scope: the larger count, the later failure and the later lockout',
   access_requests: 'moved to the surviving user, with its new identity (history, pending requests)',
   enrollment_tokens: 'moved: a link sent to a merged user enrolls the surviving one',
+  approvals: 'moved with their access requests: a pending approval of a merged user is decided for the surviving one',
+  telegram_binding_links: 'moved: a Telegram link sent to a merged user binds the chat to the surviving one',
 } as const;
 
 /** A user row as the apply reads it, under its row lock. */
@@ -268,6 +270,11 @@ export class UserMergesRepository {
     );
     await this.query(
       `UPDATE enrollment_tokens t SET user_id = m.survivor FROM ${STEPS} WHERE t.account_id = $1 AND t.user_id = m.merged`,
+      params,
+    );
+    await this.query(`UPDATE approvals a SET user_id = m.survivor FROM ${STEPS} WHERE a.account_id = $1 AND a.user_id = m.merged`, params);
+    await this.query(
+      `UPDATE telegram_binding_links l SET user_id = m.survivor FROM ${STEPS} WHERE l.account_id = $1 AND l.user_id = m.merged`,
       params,
     );
   }
