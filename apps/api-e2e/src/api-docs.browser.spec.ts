@@ -52,7 +52,7 @@ describeInBrowser('the API docs (/docs) in headless Chromium', () => {
     await dropDatabase?.();
   });
 
-  it('renders one block per operation of /docs/openapi.json, with the two Basic schemes and the webhook's secret header under Authorize, and no CSP refusal', async () => {
+  it('renders one block per operation of /docs/openapi.json, with the two Basic schemes and the webhook’s secret header under Authorize, and no CSP refusal', async () => {
     const openapi = (await (await fetch(`${api.baseUrl}/docs/openapi.json`)).json()) as { paths: Record<string, object> };
     const operations = Object.values(openapi.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
 
