@@ -7,7 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * Issue 13: access requests created per resource are throttled (ACCESS_REQUESTS_PER_MINUTE), one
+ * Access requests created per resource are throttled (ACCESS_REQUESTS_PER_MINUTE), one
  * limit for every instance. Two applications on one database here, each with its own pool and Nest
  * container, as two processes would be.
  */

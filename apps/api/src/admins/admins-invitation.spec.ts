@@ -1,7 +1,7 @@
 import { outboxMails } from '../testing/outbox';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
-describe('administrator invitations (CONTRACT §5)', () => {
+describe('administrator invitations', () => {
   let t: TestApp;
   let authorization: string;
 

@@ -19,7 +19,7 @@ interface JournalEvent {
   additionalFields: Record<string, string>;
 }
 
-describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
+describe('administrators', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

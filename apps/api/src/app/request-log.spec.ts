@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../testing/test-app';
 
-/** The request log: one line per answer, those refused before any handler included (issue 13 item 8). */
+/** The request log: one line per answer, those refused before any handler included. */
 describe('request log', () => {
   let t: TestApp;
   let authorization: string;

@@ -20,7 +20,7 @@ function get(port: number, path: string, agent: Agent, headers: Record<string, s
 }
 
 /**
- * Issue 13 finding 6: under keep-alive load, requests started after SIGTERM still got 200. The real
+ * Under keep-alive load, requests started after SIGTERM still got 200. The real
  * shutdown function main.ts runs on SIGTERM, on an app listening on a port, with clients that keep
  * sending on kept-alive sockets and one request in flight held by a row lock.
  */

@@ -21,7 +21,7 @@ import { credentialsProbePayload } from './credentials-change.listener';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 /**
- * Issue 11: verified credentials are cached, and a cached grant never outlives a disable, re-key or
+ * Verified credentials are cached, and a cached grant never outlives a disable, re-key or
  * delete made by any process. Two API instances on one database (own pools and Nest containers, as two
  * processes); the changes are made as the CLI and the other instance make them.
  */

@@ -10,8 +10,8 @@ const OTHER_KEY_HEX = '0102030405060708090a0b0c0d0e0f1011121314';
 const KEY = Buffer.from(KEY_HEX, 'hex');
 const OTHER_KEY = Buffer.from(OTHER_KEY_HEX, 'hex');
 
-/** Issue 14: POST /users/{id}/authenticators/{type}/{authenticatorid}/disable and /enable, and what they do to access. */
-describe('disabling an authenticator (issue 14)', () => {
+/** POST /users/{id}/authenticators/{type}/{authenticatorid}/disable and /enable, and what they do to access. */
+describe('disabling an authenticator', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

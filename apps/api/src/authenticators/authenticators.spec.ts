@@ -12,7 +12,7 @@ interface JournalEvent {
   additionalFields: Record<string, string>;
 }
 
-describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
+describe('authenticators', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

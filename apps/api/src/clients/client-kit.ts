@@ -6,12 +6,12 @@ import { TestApp } from '../testing/test-app';
 /**
  * What the client specs share: users with a known TOTP key, the access page walked as a browser
  * does, and the way these clients read an answer. The clients' own code is never copied here: each
- * reading below is written from what CLIENTS.md and CONTRACT §8 say the client does.
+ * reading below is written from what the clients' documented calls and compatibility rules say the client does.
  */
 
 export const TOTP_KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 
-/** Every field of the `ra`-family model (CONTRACT §8.2), which RADIUS adapters deserialize one by one. */
+/** Every field of the `ra`-family model, which RADIUS adapters deserialize one by one. */
 export const RA_MODEL_FIELDS = [
   'account',
   'authenticator',

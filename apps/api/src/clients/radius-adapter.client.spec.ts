@@ -12,7 +12,7 @@ import { clientReading, RA_MODEL_FIELDS, totpCode, totpUser, wrongTotpCode } fro
  * RADIUS State. They parse `model.status` into an enum of exactly AwaitingAuthentication, Granted and
  * Denied, show `replyMessage` as the Reply-Message, and read anything but 2xx/401/429 as "API
  * unreachable" — which their "bypass when unreachable" setting turns into a login without a second
- * factor (CONTRACT §8.1-8.3).
+ * factor.
  */
 describe('client: RADIUS adapter (ra, ra/challenge)', () => {
   let t: TestApp;

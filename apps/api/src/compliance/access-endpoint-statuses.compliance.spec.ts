@@ -3,13 +3,13 @@ import { postBytes } from '../testing/post-bytes';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * CONTRACT §8.1, table-driven: no POST endpoint that clients call at sign-in answers a non-2xx outside
+ * Table-driven: no POST endpoint that clients call at sign-in answers a non-2xx outside
  * 401 (credentials), 429 (throttled), 400 (a body that cannot be read as JSON) and 413 (over 1 MiB),
  * whatever the body. Clients read any other status as "API unreachable", and several then let the
  * user in without a second factor. Every other refusal is 200 `success: false`; on the `ra` family
  * with the whole model, status Denied.
  */
-describe('POST access endpoints never answer an outage status for bad input (CONTRACT §8.1)', () => {
+describe('POST access endpoints never answer an outage status for bad input', () => {
   let t: TestApp;
   let resource: Awaited<ReturnType<TestApp['newResource']>>;
 

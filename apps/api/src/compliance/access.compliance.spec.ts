@@ -1,8 +1,8 @@
 import { generateTotp, parseBase32Key } from '@twofold/otp';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
-/** SPEC.md "Access request (history item)", "Access requests", "Authentication" 3 and CONTRACT §7. */
-describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
+/** Access requests: the history item's fields, creation with the resource's key and secret, the access page's outcome. */
+describe('access requests API compliance', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

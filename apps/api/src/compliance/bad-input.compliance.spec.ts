@@ -1,10 +1,10 @@
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * CONTRACT §4 "500 only for our bugs, never for bad input". PostgreSQL text and jsonb cannot hold
+ * A 500 only for our bugs, never for bad input. PostgreSQL text and jsonb cannot hold
  * U+0000 nor an unpaired surrogate; either in any body or query string must be a 400 in the
  * endpoint's error body, and change nothing. On the POST access endpoints a refusal is 200
- * `success: false` instead (CONTRACT §8.1), with the whole model on the `ra` family.
+ * `success: false` instead, with the whole model on the `ra` family.
  */
 function expectRefused(path: string, res: { status: number; body: unknown }): void {
   if (path === '/access/requests/ra') {
@@ -24,7 +24,7 @@ function expectRefused(path: string, res: { status: number; body: unknown }): vo
   }
 }
 
-describe('U+0000 in input is 400, never 500 (CONTRACT §4)', () => {
+describe('U+0000 in input is 400, never 500', () => {
   let t: TestApp;
   let auth: string;
   let resourceAuth: string;

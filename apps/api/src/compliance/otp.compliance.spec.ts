@@ -2,11 +2,11 @@ import { generateHotp, generateTotp } from '@twofold/otp';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * CONTRACT §6 token parameters, end to end over HTTP: a token registered through
+ * OTP token parameters, end to end over HTTP: a token registered through
  * POST /users/{id}/authenticators/{type} (hex Key, Algorithm) is checked by POST /access/requests/ra.
  * TOTP: 30 s steps, one step either side. HOTP: counter from 0, the next 10 counters looked ahead.
  */
-describe('OTP token parameters (SPEC.md "Authenticator", CONTRACT §6)', () => {
+describe('OTP token parameters', () => {
   let t: TestApp;
   let auth: string;
   let resourceAuth: string;

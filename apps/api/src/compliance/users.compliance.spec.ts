@@ -3,8 +3,8 @@ import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
 const KEY_HEX = '3132333435363738393031323334353637383930';
 
-/** SPEC.md "User", "Users" and CONTRACT §4/§6 requirements that the users specs leave untested. */
-describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
+/** Requirements of the user API (fields, paging, account scoping, licences) that the users specs leave untested. */
+describe('users API compliance', () => {
   let t: TestApp;
   let auth: string;
 
@@ -26,7 +26,7 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
     return res.body.model[0];
   };
 
-  describe('POST /users Groups {Add} (SPEC.md "Users" table)', () => {
+  describe('POST /users Groups {Add}', () => {
     it('puts the new user in the named groups, in either casing, and answers them in the user', async () => {
       const pascal = await t
         .http()
@@ -62,7 +62,7 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
     });
   });
 
-  describe('isEnrolled and authenticators (SPEC.md "User"; issue 5)', () => {
+  describe('isEnrolled and authenticators', () => {
     it('isEnrolled is true exactly while an OTP token is configured; authenticators lists its kinds', async () => {
       const id = (await t.http().post('/users').set('Authorization', auth).send({ Identity: 'token.holder' })).body.model.id;
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: false, authenticators: [] });
@@ -83,7 +83,7 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
     });
   });
 
-  describe("another account's user is 404 on every user operation (CONTRACT §4, issue 5)", () => {
+  describe("another account's user is 404 on every user operation", () => {
     let foreign: string;
     let foreignAuth: string;
     beforeAll(async () => {
@@ -149,7 +149,7 @@ describe('users API compliance (SPEC.md "Users", CONTRACT §4, §6)', () => {
     });
   });
 
-  describe('GET /users paging (CONTRACT §4: offset 0, limit 100 by default, at most 1000)', () => {
+  describe('GET /users paging (offset 0, limit 100 by default, at most 1000)', () => {
     it('answers at most 100 users without limit, pages with offset, and refuses a limit over 1000 or not an integer', async () => {
       const other = await t.newAccount();
       const users = new UsersRepository(t.db);

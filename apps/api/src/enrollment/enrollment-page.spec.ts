@@ -5,7 +5,7 @@ import { newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { EnrollmentLinksService } from './enrollment-links.service';
 
-describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
+describe('enrollment page $ACCESS_URL/enroll/<token>', () => {
   let t: TestApp;
   let links: EnrollmentLinksService;
   let accountId: AccountId;

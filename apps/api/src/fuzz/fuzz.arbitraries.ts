@@ -105,7 +105,7 @@ function idText(ids: FuzzIds): fc.Arbitrary<string> {
   );
 }
 
-/** `Identity` as `identity`, `IDENTITY`, `iDeNtItY`: input field names are matched in any case (CONTRACT §4). */
+/** `Identity` as `identity`, `IDENTITY`, `iDeNtItY`: input field names are matched in any case. */
 function keyCasing(name: string): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant(name) },

@@ -9,7 +9,7 @@ import { encoded, formBody, FuzzIds, jsonBody, pathCasing, pathSegment, queryStr
 import { FuzzClient, RawRequest, RawResponse } from './fuzz-client';
 
 /**
- * Issue 13, fuzzing in the suite: every operation of the OpenAPI document the app serves (and
+ * Fuzzing in the suite: every operation of the OpenAPI document the app serves (and
  * openapi.spec.ts proves that document lists every route, so a new route is fuzzed without a change
  * here) gets generated requests made with account A's credentials. For each: never a 5xx, an answer
  * within the hang bound, an error body with `message` and `traceId`, and nothing of account B in it.
@@ -115,7 +115,7 @@ async function newParty(t: TestApp, label: string): Promise<Party> {
   };
 }
 
-describe('fuzzing every endpoint (issue 13)', () => {
+describe('fuzzing every endpoint', () => {
   let t: TestApp;
   let client: FuzzClient;
   let document: OpenApiDocument;
@@ -190,7 +190,7 @@ describe('fuzzing every endpoint (issue 13)', () => {
     if (res.status === 200 && body?.['success'] === false && typeof body['message'] !== 'string')
       throw new Error(`success: false without message, ${where}`);
     // a page without credentials shows the access request whose id it is given, whoever's it is: that
-    // id is the page's capability (CONTRACT §8), so only answers to A's credentials are checked
+    // id is the page's capability, so only answers to A's credentials are checked
     if (!guarded) return;
     const sent = `${req.path}\n${JSON.stringify(req.headers)}\n${bodyText}`.toLowerCase();
     for (const token of bTokens) if (sent.includes(token) || sent.includes(encodeURIComponent(token))) sentByA.add(token);

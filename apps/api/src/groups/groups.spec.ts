@@ -1,6 +1,6 @@
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
-describe('groups (CONTRACT §3)', () => {
+describe('groups', () => {
   let t: TestApp;
   let authorization: string;
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../http/database-health';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 
 /**
- * Issue 13 finding 5: with PostgreSQL stopped every request was a 500 with a stack trace in the log;
+ * With PostgreSQL stopped every request was a 500 with a stack trace in the log;
  * with PostgreSQL frozen requests hung (no timeouts) while /ping answered. Wanted: 503 with
  * Retry-After, one log line per change of state, recovery without a restart.
  */
@@ -75,7 +75,7 @@ describe('a stopped database', () => {
       expectOutageAnswer(await t.http().get('/users').set('Authorization', authorization), { model: null, success: false });
       if (i === 0) measured.push(toFirst503());
     }
-    // a sign-in call stays a 5xx: 200 `success: false` would be a refusal of the user (CONTRACT §8.1)
+    // a sign-in call stays a 5xx: 200 `success: false` would be a refusal of the user
     const ra = await t
       .http()
       .post('/access/requests/ra')

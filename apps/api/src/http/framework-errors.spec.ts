@@ -1,8 +1,8 @@
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * Found by the fuzz run (issue 13): paths Fastify's router refuses before any hook answered with
- * Fastify's own `{error, code, message, statusCode}` and no trace id. CONTRACT §4: every error body is
+ * Found by the fuzz run: paths Fastify's router refuses before any hook answered with
+ * Fastify's own `{error, code, message, statusCode}` and no trace id. Every error body must be
  * `{message, traceId}`, and the trace id is echoed in `mf-trace-id`.
  */
 describe('refusals of the router itself', () => {

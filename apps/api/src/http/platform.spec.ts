@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request as request_ } from 'node:http';
 import { startTestApp, TestApp } from '../testing/test-app';
 
-describe('HTTP platform (CONTRACT §4)', () => {
+describe('HTTP platform', () => {
   let t: TestApp;
   let authorization: string;
   beforeAll(async () => {
@@ -87,7 +87,7 @@ describe('HTTP platform (CONTRACT §4)', () => {
     ['rds-6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'],
     ['!"#$%&()*+,/:;<=>?@[\\]^`{|}~'],
     ['x'.repeat(128)],
-  ])('keeps any client mf-trace-id of 1-128 visible ASCII characters (CONTRACT §8.6): %s', async (traceId) => {
+  ])('keeps any client mf-trace-id of 1-128 visible ASCII characters: %s', async (traceId) => {
     const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
     expect(res.headers['mf-trace-id']).toBe(traceId);
     expect(res.body.traceId).toBe(traceId);

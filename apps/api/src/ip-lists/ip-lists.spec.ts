@@ -1,8 +1,8 @@
 import { journalOfToday } from '../testing/journal-of-today';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
-/** Issue 14: GET/POST/PUT/DELETE /ip-lists, their validation, journal and account scoping. */
-describe('IP lists API (issue 14)', () => {
+/** GET/POST/PUT/DELETE /ip-lists, their validation, journal and account scoping. */
+describe('IP lists API', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

@@ -4,7 +4,7 @@ import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
 const YESTERDAY = '2026-05-19';
 
-describe('GET /journal (SPEC.md "Journal")', () => {
+describe('GET /journal', () => {
   let t: TestApp;
   let accountId: AccountId;
   let authorization: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateTotp } from '@twofold/otp';
 import { startTestApp, TestApp } from '../testing/test-app';
 
-/** Issue 13 "Metrics": GET /metrics in the Prometheus text format, labelled by route pattern. */
+/** GET /metrics in the Prometheus text format, labelled by route pattern. */
 describe('GET /metrics', () => {
   let t: TestApp;
   let auth: string;

@@ -31,7 +31,7 @@ function expectedSecurity(guards: unknown[]): Record<string, string[]>[] | undef
   return undefined;
 }
 
-describe('OpenAPI document (issue 12)', () => {
+describe('OpenAPI document', () => {
   let database: TestDatabase;
   let app: NestFastifyApplication;
   let document: OpenApiDocument;

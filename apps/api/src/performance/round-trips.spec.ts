@@ -6,7 +6,7 @@ import { countQueries } from '../testing/query-counter';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * Issue 11: the hot calls' round trips to PostgreSQL, counted (never timed), for a client whose
+ * The hot calls' round trips to PostgreSQL, counted (never timed), for a client whose
  * credentials were verified before (they are then cached: auth/credentials-cache.spec.ts; a first use
  * costs one look-up more). Each bound is what the call needs; `npm run bench:api` measures what it
  * costs. A change that adds a round trip to a hot path fails here first.
@@ -132,7 +132,7 @@ describe('round trips of the hot calls', () => {
 });
 
 /**
- * Issue 14: an account with IP lists. Whether the lists changed is read with the user's row (its
+ * An account with IP lists. Whether the lists changed is read with the user's row (its
  * account's `ip_lists_revision`), so the compiled lists are read once per API process after each
  * change, never per request.
  */

@@ -5,7 +5,7 @@ import { recordQueries } from '../testing/query-counter';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * Issue 11: `totalElements` of a settled day (`isSettledDay`: fifteen minutes after its end) is counted
+ * `totalElements` of a settled day (`isSettledDay`: fifteen minutes after its end) is counted
  * once per filter and remembered in `settled_day_totals` when it is large (REMEMBERED_TOTAL_MIN_ROWS);
  * a deletion of that day's rows makes it count again. Whether a call counted is read from the
  * statements it sent, never from the clock. Large days are seeded by SQL, in one statement each.

@@ -1,6 +1,6 @@
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
-describe('resources (CONTRACT §3)', () => {
+describe('resources', () => {
   let t: TestApp;
   let authorization: string;
   let accountId: string;
@@ -63,7 +63,7 @@ describe('resources (CONTRACT §3)', () => {
     expect(accountId).not.toBe(other.account.id);
   });
 
-  describe('token format and frame origins (CONTRACT §8.8, §8.9)', () => {
+  describe('token format and frame origins', () => {
     const resourcesOf = async () => (await t.http().get('/resources?limit=1000').set('Authorization', authorization)).body.model.data;
     const journalOf = async (resourceId: string) => {
       const rows = await t.database.dataSource.query(

@@ -15,7 +15,7 @@ describe('security: deeply nested JSON bodies', () => {
   });
   afterAll(() => t.close());
 
-  it('refuses claims nested 50 000 levels deep (200 success:false on POST /access/requests, CONTRACT §8.1)', async () => {
+  it('refuses claims nested 50 000 levels deep (200 success:false on POST /access/requests)', async () => {
     const res = await t
       .http()
       .post('/access/requests')

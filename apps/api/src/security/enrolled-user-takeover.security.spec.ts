@@ -4,7 +4,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
 /**
  * Attacker: holds a victim's access-page URL (the victim's first factor is known to them). The victim
  * already has a second factor, but not one the page can check (an SMS phone set by the administrator:
- * `isEnrolled: true`). CONTRACT §7 offers the enrollment of an authenticator app only to a user
+ * `isEnrolled: true`). The access page offers the enrollment of an authenticator app only to a user
  * *without* a second factor: the page must not let the URL's holder enroll their own app and sign in.
  */
 describe('security: the access page does not enroll a new app over an existing second factor', () => {

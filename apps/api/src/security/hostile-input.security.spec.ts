@@ -1,8 +1,8 @@
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * Issue 13, found by an attack run: input that reached PostgreSQL or class-transformer as a 500. Bad
- * input is a refusal in the endpoint's error body, never a 500 (CONTRACT §4), and changes nothing.
+ * Found by an attack run: input that reached PostgreSQL or class-transformer as a 500. Bad
+ * input is a refusal in the endpoint's error body, never a 500, and changes nothing.
  */
 describe('hostile input is refused, never a 500', () => {
   let t: TestApp;

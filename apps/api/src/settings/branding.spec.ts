@@ -4,7 +4,7 @@ import { journalOfToday } from '../testing/journal-of-today';
 import { outboxMails } from '../testing/outbox';
 import { startTestApp, TestApp } from '../testing/test-app';
 
-/** The account's display name on its pages, mails and authenticator-app entries (issue 14). */
+/** The account's display name on its pages, mails and authenticator-app entries. */
 describe('PUT /settings/branding {displayName}', () => {
   let t: TestApp;
   let accountId: AccountId;

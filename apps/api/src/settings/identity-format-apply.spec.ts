@@ -12,11 +12,11 @@ const hotpKey = Buffer.from('0102030405060708090a0b0c0d0e0f1011121314', 'hex');
 const bobKey = Buffer.from('a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4', 'hex');
 
 /**
- * Issue 14: `POST /settings/identity-format/apply` renames the account's users to its format and
+ * `POST /settings/identity-format/apply` renames the account's users to its format and
  * merges the ones that collide into the oldest, in one transaction, keeping replay state, HOTP
  * counters and code lockouts.
  */
-describe('POST /settings/identity-format/apply (issue 14)', () => {
+describe('POST /settings/identity-format/apply', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -21,11 +21,11 @@ function jwtPayload(token: string): Record<string, unknown> {
 }
 
 /**
- * Issue 14: the account's identity name format. `PUT/GET /settings/identity-format`, and every
+ * The account's identity name format. `PUT/GET /settings/identity-format`, and every
  * identity the API receives normalized by it: a `CORP\Jane` request finds user `jane` under Login, and
  * is used as sent under AsIs.
  */
-describe('identity name format (issue 14)', () => {
+describe('identity name format', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -261,7 +261,7 @@ describe('identity name format (issue 14)', () => {
       expect(challenge.body.model).toMatchObject({ status: 'Granted', identity: 'CORP\\Jane' });
     });
 
-    it('an identity of which Login leaves nothing: 200 success false on the access endpoints (CONTRACT §8.1), no request', async () => {
+    it('an identity of which Login leaves nothing: 200 success false on the access endpoints, no request', async () => {
       const { resource } = await account('Login');
       const create = await t.http().post('/access/requests').set('Authorization', resource).send({ identity: 'CORP\\' });
       expect(create.status).toBe(200);

@@ -2,7 +2,7 @@ import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The whole-suite secrets scan (issue 13, "Secrets"; docs/decisions/secrets-scan.md). The test harness records in
+ * The whole-suite secrets scan (docs/decisions/secrets-scan.md). The test harness records in
  * each jest worker every secret it saw used and every text where no secret may appear; the api
  * project's globalTeardown reads all of them and fails the run on any secret found in such a text.
  *

@@ -3,7 +3,7 @@ import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { accessPageToken } from './tokens.testing';
 
-describe('TOKEN_ISSUER is the iss of access tokens (CONTRACT §1, §7)', () => {
+describe('TOKEN_ISSUER is the iss of access tokens', () => {
   let t: TestApp;
   let hs: Awaited<ReturnType<typeof newResource>>;
   let rs: Awaited<ReturnType<typeof newResource>>;

@@ -10,7 +10,7 @@ import { accessPageToken } from './tokens.testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe('POST /token/refresh (CONTRACT §8.10)', () => {
+describe('POST /token/refresh', () => {
   let t: TestApp;
   let accountId: AccountId;
   let accountAuth: string;

@@ -2,7 +2,7 @@ import { generateTotp, parseBase32Key } from '@twofold/otp';
 import { TestApp } from '../testing/test-app';
 
 /**
- * For tests: the access token the access page hands a new identity's browser (CONTRACT §7): the
+ * For tests: the access token the access page hands a new identity's browser: the
  * request is created with the resource's credentials, the page enrolls an authenticator app and
  * accepts its first code, and the token is read from the granted page's auto-submitting form.
  */
@@ -28,7 +28,7 @@ export async function accessPageToken(
   if (!secret || !formToken) throw new Error(`no enrollment on the page (${page.status})`);
   const code = generateTotp({ secret: parseBase32Key(secret), time: t.clock.now().getTime() });
   const granted = await browser.post(path).type('form').send({ code, formToken });
-  // the field is `accessToken` (CONTRACT §8.7); matched in any case
+  // the field is `accessToken`; matched in any case
   const token = /<input type="hidden" name="accesstoken" value="([^"]+)">/i.exec(granted.text)?.[1];
   if (!token) throw new Error(`no access token on the granted page (${granted.status})`);
   return token;

@@ -5,7 +5,7 @@ import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
 const LINK = /http:\/\/twofold\.test\/access\/enroll\/[A-Za-z0-9_-]{43}/;
 
-describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
+describe('enrollment links of users', () => {
   let t: TestApp;
   let authorization: string;
 

@@ -1,7 +1,7 @@
 import { journalOfToday } from '../testing/journal-of-today';
 import { startTestApp, TestApp } from '../testing/test-app';
 
-describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
+describe('users V2', () => {
   let t: TestApp;
   let authorization: string;
 

@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../testing/test-app';
 
-describe('V3 phones (SPEC.md "Users" rules 6-8, CONTRACT §6)', () => {
+describe('V3 phones', () => {
   let t: TestApp;
   let authorization: string;
 

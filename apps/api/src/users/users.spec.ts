@@ -3,7 +3,7 @@ import { UsersRepository } from '@twofold/persistence';
 import { journalOfToday } from '../testing/journal-of-today';
 import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
 
-describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
+describe('users V1', () => {
   let t: TestApp;
   let authorization: string;
   let accountId: AccountId;
@@ -194,7 +194,7 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
 });
 
-describe('licenses (CONTRACT §6)', () => {
+describe('licenses', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

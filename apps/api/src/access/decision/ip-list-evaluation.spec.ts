@@ -20,11 +20,11 @@ interface JournalEvent {
 }
 
 /**
- * Issue 14: IP lists judge every access request by the user's address: the page (the visitor behind
+ * IP lists judge every access request by the user's address: the page (the visitor behind
  * TRUSTED_PROXIES), `ra` and `md` (the `ip` the client sends, else its `callingStationId`),
  * `ra/challenge` (the address its `ra` step recorded). Deny refuses, Bypass grants without a code.
  */
-describe('IP lists on access requests (issue 14)', () => {
+describe('IP lists on access requests', () => {
   let t: TestApp;
   beforeAll(async () => {
     // the page's visitor address comes from X-Forwarded-For, as behind a load balancer
