@@ -4,7 +4,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
 import { clientReading, submitCodeOnPage, totpCode, totpUser } from './client-kit';
 
 /**
- * The AD FS adapter and the Keycloak authenticator (CLIENTS.md): `POST /access/requests` with
+ * The AD FS adapter and the Keycloak authenticator: `POST /access/requests` with
  * ``callback.action = javascript:window.parent.postMessage($`AccessToken`,'*')`` and target `_self`;
  * they open `model.url` in an iframe of their own page and take the token from a `message` event
  * (AD FS only from the access page's origin). A refusal must be 200 `success: false` (AD FS bypasses

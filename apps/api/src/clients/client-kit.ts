@@ -73,7 +73,7 @@ export async function submitCodeOnPage(t: TestApp, url: string, code: string) {
 }
 
 /**
- * How these clients read an HTTP answer (CLIENTS.md "Common habits"): 401 is bad credentials and 429
+ * How these clients read an HTTP answer (a habit they share): 401 is bad credentials and 429
  * a refusal, any other non-2xx "API unreachable" — which, with their common "bypass when unreachable"
  * setting, lets the user in without a second factor. A test that sees `unreachable` has found a way
  * past the second factor.

@@ -5,7 +5,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
 import { clientReading, hiddenInputs, submitCodeOnPage, totpCode, totpUser } from './client-kit';
 
 /**
- * The IIS / OWA adapter (and the ASP.NET samples), replayed as it calls us (CLIENTS.md): `POST
+ * The IIS / OWA adapter (and the ASP.NET samples), replayed as it calls us: `POST
  * /access/requests` with a PascalCase body holding `userPhone`, `Callback {Action, Target: "_self"}`
  * and `claims {rawUserName}`, its own `mf-trace-id`; it reads `success`, `message` (looking for
  * `UserNotRegistered` and `Users quota exceeded`) and `model.url`, takes the page's postback field

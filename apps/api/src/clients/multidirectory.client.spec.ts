@@ -5,7 +5,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
 import { clientReading, hiddenInputs, submitCodeOnPage, totpCode, totpUser, wrongTotpCode } from './client-kit';
 
 /**
- * A directory server (MultiDirectory, Python/httpx), replayed as it calls us (CLIENTS.md): its web
+ * A directory server (MultiDirectory, Python/httpx), replayed as it calls us: its web
  * sign-in creates `POST /access/requests` with `claims {uid: <int>, grant_type}` and reads the
  * callback form field `accessToken` case-sensitively, then decodes the JWT (HS256, audience = key,
  * `int(uid)`); its LDAP bind calls `POST /access/requests/md` `{Identity, passCode, GroupPolicyPreset}`

@@ -6,7 +6,7 @@ import { clientReading, RA_MODEL_FIELDS, totpCode, totpUser, wrongTotpCode } fro
 
 /**
  * The RADIUS adapter (v2 and v1) in front of a VPN or RD Gateway, and the OpenVPN Access Server
- * script, replayed as they call us (CLIENTS.md): `POST /access/requests/ra` with the whole camelCase
+ * script, replayed as they call us: `POST /access/requests/ra` with the whole camelCase
  * body and its nulls (`passCode: null` asks for the code in a second step), then
  * `POST /access/requests/ra/challenge` `{identity, challenge, requestId}` with the `id` it kept as the
  * RADIUS State. They parse `model.status` into an enum of exactly AwaitingAuthentication, Granted and

@@ -6,7 +6,7 @@ import { startTestApp, TestApp } from '../testing/test-app';
 import { clientReading, hiddenInputs, submitCodeOnPage, totpCode, totpUser } from './client-kit';
 
 /**
- * The self-service portals (CLIENTS.md). The Linux portal sends a camelCase body: `identity` (maybe
+ * The self-service portals. The Linux portal sends a camelCase body: `identity` (maybe
  * `NETBIOS\user`), `callback`, `name`, `email`, `phone`, `claims`, any two-letter `language`,
  * `groupPolicyPreset {signUpGroups}`; it validates tokens against `GET /.well-known/jwks.json`
  * (RS256, audience = key, issuer not checked) and reads `sub`, `jti`, `rawUserName`. The Windows
