@@ -12,9 +12,43 @@ import { AppConfig, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEM
 import { AppRuntime } from '../app/infrastructure.module';
 import { SecretRecorder } from './secret-recorder';
 
+/** Who calls: an Authorization header value, or what carries one (a TestAccount, a test resource). */
+export type Credential = string | { readonly authorization: string };
+
+/** A client whose every request carries one caller's Authorization header. */
+export interface AuthorizedClient {
+  get(url: string): request.Test;
+  post(url: string): request.Test;
+  put(url: string): request.Test;
+  patch(url: string): request.Test;
+  delete(url: string): request.Test;
+  head(url: string): request.Test;
+  options(url: string): request.Test;
+}
+
+/**
+ * The one place tests set the Authorization header: `asCaller(credential, http).get('/users')`. `http`
+ * makes a plain client of an app (`t.http`, a second instance's `() => request(server)`). Tests whose
+ * point is the header itself (Basic parsing, malformed values) set it by hand.
+ */
+export function asCaller(credential: Credential, http: () => ReturnType<typeof request>): AuthorizedClient {
+  const header = typeof credential === 'string' ? credential : credential.authorization;
+  return {
+    get: (url) => http().get(url).set('Authorization', header),
+    post: (url) => http().post(url).set('Authorization', header),
+    put: (url) => http().put(url).set('Authorization', header),
+    patch: (url) => http().patch(url).set('Authorization', header),
+    delete: (url) => http().delete(url).set('Authorization', header),
+    head: (url) => http().head(url).set('Authorization', header),
+    options: (url) => http().options(url).set('Authorization', header),
+  };
+}
+
 export interface TestApp {
   app: NestFastifyApplication;
   http: () => ReturnType<typeof request>;
+  /** A client of this app calling as `credential`: `t.as(account).get('/v2/users')`. */
+  as(credential: Credential): AuthorizedClient;
   /** A new browser: a client that keeps the cookies pages set and sends them back, as a browser does. */
   browser: () => ReturnType<typeof request.agent>;
   clock: ManualClock;
@@ -74,9 +108,11 @@ export async function startTestApp(
   const db = new Db(database.dataSource);
   const cipher = new SecretCipher(config.encryptionKey, config.previousEncryptionKeys);
   recorder?.watchCipher(cipher);
+  const http = () => request(app.getHttpServer());
   return {
     app,
-    http: () => request(app.getHttpServer()),
+    http,
+    as: (credential) => asCaller(credential, http),
     browser: () => request.agent(app.getHttpServer()),
     clock,
     db,

@@ -16,8 +16,8 @@ describe('users V1', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: object, auth = authorization) => t.http().post('/users').set('Authorization', auth).send(body);
-  const list = (query = '') => t.http().get(`/users${query}`).set('Authorization', authorization);
+  const create = (body: object, auth = authorization) => t.as(auth).post('/users').send(body);
+  const list = (query = '') => t.as(authorization).get(`/users${query}`);
 
   it('creates a user from PascalCase input and answers the user object in the model envelope', async () => {
     const res = await create({ Identity: 'jane.doe', Email: 'jane@example.test', Name: 'Jane Doe', Phone: '+7 916 123-45-67' });
@@ -98,7 +98,7 @@ describe('users V1', () => {
   });
 
   it('counts users against the licenses', async () => {
-    const res = await t.http().get('/users/count').set('Authorization', authorization);
+    const res = await t.as(authorization).get('/users/count');
     expect(res.status).toBe(200);
     expect(res.body.model).toEqual({ total: await new UsersRepository(t.db).count(accountId), limit: 1000 });
   });
@@ -106,16 +106,15 @@ describe('users V1', () => {
   describe('PUT /users/{id}', () => {
     let id: string;
     beforeAll(async () => {
-      await t.http().post('/groups').set('Authorization', authorization).send({ name: 'Staff' });
-      await t.http().post('/groups').set('Authorization', authorization).send({ name: 'Ops' });
+      await t.as(authorization).post('/groups').send({ name: 'Staff' });
+      await t.as(authorization).post('/groups').send({ name: 'Ops' });
       id = (await create({ Identity: 'v1.user', Name: 'Vee' })).body.model.id;
     });
 
     it('changes identity, name, e-mail, lock state and groups, answering the updated user', async () => {
       const res = await t
-        .http()
+        .as(authorization)
         .put(`/users/${id}`)
-        .set('Authorization', authorization)
         .send({ Identity: 'v1.renamed', Name: 'Vee One', Email: 'v1@example.test', IsLocked: true, Groups: { Add: ['Staff', 'ops'] } });
       expect(res.status).toBe(200);
       expect(res.body.model).toMatchObject({
@@ -128,9 +127,8 @@ describe('users V1', () => {
       });
 
       const again = await t
-        .http()
+        .as(authorization)
         .put(`/users/${id}`)
-        .set('Authorization', authorization)
         .send({ isLocked: false, groups: { remove: ['Staff'] }, email: null });
       expect(again.body.model).toMatchObject({
         identity: 'v1.renamed',
@@ -142,7 +140,7 @@ describe('users V1', () => {
     });
 
     it('refuses an identity that another user has (409), an empty identity, a bad e-mail, AllUsers and unknown groups (400)', async () => {
-      const put = (body: object) => t.http().put(`/users/${id}`).set('Authorization', authorization).send(body);
+      const put = (body: object) => t.as(authorization).put(`/users/${id}`).send(body);
       expect((await put({ Identity: 'jane.doe' })).status).toBe(409);
       expect((await put({ Identity: '' })).status).toBe(400);
       expect((await put({ Email: 'bad' })).status).toBe(400);
@@ -160,16 +158,16 @@ describe('users V1', () => {
     const other = await t.newAccount();
     const foreign = (await create({ Identity: 'foreign' }, other.authorization)).body.model.id;
     for (const id of [foreign, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      expect((await t.http().put(`/users/${id}`).set('Authorization', authorization).send({ Name: 'x' })).status).toBe(404);
-      expect((await t.http().delete(`/users/${id}`).set('Authorization', authorization)).status).toBe(404);
-      expect((await t.http().post(`/v2/users/${id}/lock`).set('Authorization', authorization)).status).toBe(404);
+      expect((await t.as(authorization).put(`/users/${id}`).send({ Name: 'x' })).status).toBe(404);
+      expect((await t.as(authorization).delete(`/users/${id}`)).status).toBe(404);
+      expect((await t.as(authorization).post(`/v2/users/${id}/lock`)).status).toBe(404);
     }
     expect((await list('?identity=foreign')).body.model).toEqual([]);
   });
 
   it('deletes a user; the identity is free again', async () => {
     const id = (await create({ Identity: 'short.lived' })).body.model.id;
-    const res = await t.http().delete(`/users/${id}`).set('Authorization', authorization);
+    const res = await t.as(authorization).delete(`/users/${id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ model: null, success: true, message: 'User deleted.' });
     expect((await list('?identity=short.lived')).body.model).toEqual([]);
@@ -177,7 +175,7 @@ describe('users V1', () => {
   });
 
   it('works under /v1 too', async () => {
-    expect((await t.http().get('/v1/users/count').set('Authorization', authorization)).status).toBe(200);
+    expect((await t.as(authorization).get('/v1/users/count')).status).toBe(200);
   });
 
   it('journals User Create, Update and Delete with the identity, and refusals as failures', async () => {
@@ -203,13 +201,13 @@ describe('licenses', () => {
 
   it('refuses a user beyond the licensed count with 400 "Users quota exceeded"', async () => {
     const { authorization } = await t.newAccount({ licenses: 2 });
-    const create = (identity: string) => t.http().post('/users').set('Authorization', authorization).send({ Identity: identity });
+    const create = (identity: string) => t.as(authorization).post('/users').send({ Identity: identity });
     expect((await create('one')).status).toBe(200);
     expect((await create('two')).status).toBe(200);
     const third = await create('three');
     expect(third.status).toBe(400);
     expect(third.body).toMatchObject({ model: null, success: false, message: 'Users quota exceeded' });
-    expect((await t.http().get('/users/count').set('Authorization', authorization)).body.model).toEqual({ total: 2, limit: 2 });
+    expect((await t.as(authorization).get('/users/count')).body.model).toEqual({ total: 2, limit: 2 });
     // on a full account an existing identity is still a conflict, not a quota refusal
     const duplicate = await create('ONE');
     expect(duplicate.status).toBe(409);
@@ -220,9 +218,8 @@ describe('licenses', () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         t
-          .http()
+          .as(authorization)
           .post('/users')
-          .set('Authorization', authorization)
           .send({ Identity: `p${i}` }),
       ),
     );
