@@ -46,9 +46,8 @@ describe('the API during a SECRET_ENCRYPTION_KEY rotation', () => {
 
   const ra = (identity: string, offsetMs = 0) =>
     t
-      .http()
+      .as(resourceAuthorization)
       .post('/access/requests/ra')
-      .set('Authorization', resourceAuthorization)
       .send({ identity, passCode: generateTotp({ secret: key, time: t.clock.now().getTime() + offsetMs }) });
 
   it('grants codes of authenticators written by the old key, in the first format and with its key id', async () => {

@@ -20,20 +20,15 @@ describe('request log', () => {
   afterAll(() => t.close());
 
   it.each<[string, () => PromiseLike<{ status: number; headers: Record<string, string> }>, number]>([
-    ['an answer', () => t.http().get('/groups').set('Authorization', authorization), 200],
+    ['an answer', () => t.as(authorization).get('/groups'), 200],
     ['an unknown path', () => t.http().get('/no-such-path'), 404],
-    [
-      'malformed JSON',
-      () => t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send('{"name":'),
-      400,
-    ],
+    ['malformed JSON', () => t.as(authorization).post('/groups').set('Content-Type', 'application/json').send('{"name":'), 400],
     [
       'a body over 1 MiB',
       () =>
         t
-          .http()
+          .as(authorization)
           .post('/groups')
-          .set('Authorization', authorization)
           .set('Content-Type', 'application/json')
           .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024) })),
       413,

@@ -37,7 +37,7 @@ describe('shutdown under keep-alive load', () => {
     const account = await t.newAccount();
     const resource = await t.newResource(account.account.id);
     const identity = 'slow.user';
-    expect((await t.http().post('/users').set('Authorization', account.authorization).send({ Identity: identity })).status).toBe(200);
+    expect((await t.as(account).post('/users').send({ Identity: identity })).status).toBe(200);
     await t.app.listen(0, '127.0.0.1');
     const port = (t.app.getHttpServer().address() as AddressInfo).port;
 

@@ -24,9 +24,9 @@ describe('disabling an authenticator', () => {
     const { account, authorization } = await t.newAccount();
     const resource = await t.newResource(account.id, 'VPN');
     const http = {
-      get: (path: string) => t.http().get(path).set('Authorization', authorization),
-      post: (path: string, body: object = {}) => t.http().post(path).set('Authorization', authorization).send(body),
-      patch: (path: string, body: object) => t.http().patch(path).set('Authorization', authorization).send(body),
+      get: (path: string) => t.as(authorization).get(path),
+      post: (path: string, body: object = {}) => t.as(authorization).post(path).send(body),
+      patch: (path: string, body: object) => t.as(authorization).patch(path).send(body),
     };
     const userWithTotp = async (identity: string, keys: { name: string; key: Buffer }[] = [{ name: 'Phone', key: KEY }]) => {
       const user = await newUser(t.db, account.id, identity, { now: t.clock.now() });
@@ -40,17 +40,17 @@ describe('disabling an authenticator', () => {
     };
     const journal = () => journalOfToday(t, authorization, 'object=Authenticator');
     const ra = async (body: object) => {
-      const res = await t.http().post('/access/requests/ra').set('Authorization', resource.authorization).send(body);
+      const res = await t.as(resource).post('/access/requests/ra').send(body);
       expect(res.status).toBe(200);
       return res.body;
     };
     const challenge = async (body: object) => {
-      const res = await t.http().post('/access/requests/ra/challenge').set('Authorization', resource.authorization).send(body);
+      const res = await t.as(resource).post('/access/requests/ra/challenge').send(body);
       expect(res.status).toBe(200);
       return res.body;
     };
     const createRequest = async (identity: string): Promise<string> => {
-      const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity, language: 'en' });
+      const res = await t.as(resource).post('/access/requests').send({ identity, language: 'en' });
       expect(res.status).toBe(200);
       return new URL(res.body.model.url).pathname;
     };

@@ -17,7 +17,7 @@ describe('POST access endpoints never answer an outage status for bad input', ()
     t = await startTestApp();
     const account = await t.newAccount({ licenses: 1 });
     resource = await t.newResource(account.account.id, 'VPN');
-    await t.http().post('/users').set('Authorization', account.authorization).send({ Identity: 'the-only-licence' });
+    await t.as(account).post('/users').send({ Identity: 'the-only-licence' });
   });
   afterAll(() => t.close());
 
@@ -74,7 +74,7 @@ describe('POST access endpoints never answer an outage status for bad input', ()
     ['gzip that is not gzip', (path) => rawPost(path, { 'content-encoding': 'gzip' }, Buffer.from('not gzip at all'))],
   ];
 
-  const post = (path: string) => t.http().post(path).set('Authorization', resource.authorization);
+  const post = (path: string) => t.as(resource).post(path);
 
   const rawPost = (path: string, headers: Record<string, string>, bytes: Buffer) =>
     postBytes(t, path, { authorization: resource.authorization, ...headers }, bytes);

@@ -12,19 +12,15 @@ describe('access requests API compliance', () => {
   it('creating, polling and ra need only the resource key: they work while the extended API is disabled; the history does not', async () => {
     const account = await t.newAccount({ apiEnabled: false });
     const resource = await t.newResource(account.account.id, 'Portal');
-    const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'offline' });
+    const created = await t.as(resource).post('/access/requests').send({ identity: 'offline' });
     expect(created.status).toBe(200);
     expect(created.body.model.status).toBe('AwaitingAuthentication');
-    expect((await t.http().get(`/access/requests/${created.body.model.id}`).set('Authorization', resource.authorization)).status).toBe(200);
-    const ra = await t
-      .http()
-      .post('/access/requests/ra')
-      .set('Authorization', resource.authorization)
-      .send({ identity: 'offline', passCode: '123456' });
+    expect((await t.as(resource).get(`/access/requests/${created.body.model.id}`)).status).toBe(200);
+    const ra = await t.as(resource).post('/access/requests/ra').send({ identity: 'offline', passCode: '123456' });
     expect(ra.status).toBe(200);
     expect(ra.body.model.status).toBe('Denied');
 
-    const history = await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', account.authorization);
+    const history = await t.as(account).get('/access/requests?createdAt=2026-05-19');
     expect(history.status).toBe(403);
     expect(history.body).toEqual({
       model: null,
@@ -32,7 +28,7 @@ describe('access requests API compliance', () => {
       message: 'The extended API is disabled for this account.',
       traceId: expect.any(String),
     });
-    expect((await t.http().get('/users').set('Authorization', account.authorization)).status).toBe(403);
+    expect((await t.as(account).get('/users')).status).toBe(403);
   });
 
   it('a request granted on the access page shows every history field over HTTP; the user shows lastLogin, isEnrolled and the Totp kind', async () => {
@@ -40,11 +36,7 @@ describe('access requests API compliance', () => {
     const resource = await t.newResource(account.account.id, 'Intranet');
     t.clock.set(new Date('2026-05-19T12:00:00.000Z'));
     try {
-      const created = await t
-        .http()
-        .post('/access/requests')
-        .set('Authorization', resource.authorization)
-        .send({ Identity: 'page.user', Language: 'en' });
+      const created = await t.as(resource).post('/access/requests').send({ Identity: 'page.user', Language: 'en' });
       const path = new URL(created.body.model.url).pathname;
       // one browser loads the page and posts its form: it sends back the cookie the page set
       const browser = t.browser();
@@ -61,7 +53,7 @@ describe('access requests API compliance', () => {
       t.clock.set(TEST_NOW);
     }
 
-    const history = await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', account.authorization);
+    const history = await t.as(account).get('/access/requests?createdAt=2026-05-19');
     expect(history.status).toBe(200);
     expect(history.body).toMatchObject({ success: true, message: null, model: { offset: 0, limit: 100, totalElements: 1 } });
     const [item] = history.body.model.data;
@@ -83,7 +75,7 @@ describe('access requests API compliance', () => {
     });
     expect(item.remoteHost).toBe(item.ip);
 
-    const users = await t.http().get('/users?identity=page.user').set('Authorization', account.authorization);
+    const users = await t.as(account).get('/users?identity=page.user');
     expect(users.body.model).toEqual([
       expect.objectContaining({
         identity: 'page.user',

@@ -35,7 +35,7 @@ describe('U+0000 in input is 400, never 500', () => {
     const account = await t.newAccount();
     auth = account.authorization;
     resourceAuth = (await t.newResource(account.account.id)).authorization;
-    userId = (await t.http().post('/users').set('Authorization', auth).send({ Identity: 'nul.probe' })).body.model.id;
+    userId = (await t.as(auth).post('/users').send({ Identity: 'nul.probe' })).body.model.id;
   });
   afterAll(() => t.close());
 
@@ -78,10 +78,7 @@ describe('U+0000 in input is 400, never 500', () => {
     ['POST /access/requests claims', 'post', () => '/access/requests', { identity: 'a', claims: { x: `a${NUL}` } }, 'resource'],
     ['POST /access/requests/ra identity', 'post', () => '/access/requests/ra', { identity: `a${NUL}`, passCode: '123456' }, 'resource'],
   ])('%s', async (_, method, path, body, key) => {
-    let req = t
-      .http()
-      [method](path())
-      .set('Authorization', key === 'account' ? auth : resourceAuth);
+    let req = t.as(key === 'account' ? auth : resourceAuth)[method](path());
     if (body) req = req.send(body);
     expectRefused(path(), await req);
   });
@@ -100,22 +97,21 @@ describe('U+0000 in input is 400, never 500', () => {
   ])('an unpaired UTF-16 surrogate: %s', async (_, path, body, key) => {
     const method = path().includes('customfields') ? 'put' : 'post';
     const res = await t
-      .http()
+      .as(key === 'account' ? auth : resourceAuth)
       [method](path())
-      .set('Authorization', key === 'account' ? auth : resourceAuth)
       .send(body);
     expectRefused(path(), res);
   });
 
   it('a proper surrogate pair (an emoji) is ordinary text', async () => {
-    const res = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'emoji.\uD83D\uDE00', Name: '\uD83D\uDE00' });
+    const res = await t.as(auth).post('/users').send({ Identity: 'emoji.\uD83D\uDE00', Name: '\uD83D\uDE00' });
     expect(res.status).toBe(200);
     expect(res.body.model).toMatchObject({ identity: 'emoji.\u{1F600}', name: '\u{1F600}' });
-    expect((await t.http().delete(`/users/${res.body.model.id}`).set('Authorization', auth)).status).toBe(200);
+    expect((await t.as(auth).delete(`/users/${res.body.model.id}`)).status).toBe(200);
   });
 
   it('a refused NUL changes nothing', async () => {
-    const users = await t.http().get('/users?identity=nul.probe&withPhones=true').set('Authorization', auth);
+    const users = await t.as(auth).get('/users?identity=nul.probe&withPhones=true');
     expect(users.body.model).toEqual([
       expect.objectContaining({
         identity: 'nul.probe',
@@ -126,6 +122,6 @@ describe('U+0000 in input is 400, never 500', () => {
         isEnrolled: false,
       }),
     ]);
-    expect((await t.http().get('/users').set('Authorization', auth)).body.model).toHaveLength(1);
+    expect((await t.as(auth).get('/users')).body.model).toHaveLength(1);
   });
 });

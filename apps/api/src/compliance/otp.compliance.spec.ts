@@ -25,17 +25,16 @@ describe('OTP token parameters', () => {
   /** A new user holding one token registered over HTTP; returns its identity. */
   async function userWithToken(type: 'totptoken' | 'hotptoken', body: object = {}): Promise<string> {
     const identity = `otp.user.${++n}`;
-    const id = (await t.http().post('/users').set('Authorization', auth).send({ Identity: identity })).body.model.id;
+    const id = (await t.as(auth).post('/users').send({ Identity: identity })).body.model.id;
     const res = await t
-      .http()
+      .as(auth)
       .post(`/users/${id}/authenticators/${type}`)
-      .set('Authorization', auth)
       .send({ Name: 'Token', Key: KEY_HEX, ...body });
     expect(res.status).toBe(200);
     return identity;
   }
   const ra = async (identity: string, passCode: string) => {
-    const res = await t.http().post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity, passCode });
+    const res = await t.as(resourceAuth).post('/access/requests/ra').send({ identity, passCode });
     expect(res.status).toBe(200);
     return res.body.model.status as string;
   };

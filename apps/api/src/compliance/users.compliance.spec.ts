@@ -12,16 +12,12 @@ describe('users API compliance', () => {
     t = await startTestApp();
     const account = await t.newAccount({ licenses: 1000 });
     auth = account.authorization;
-    for (const name of ['Staff', 'Ops'])
-      expect((await t.http().post('/groups').set('Authorization', auth).send({ name })).status).toBe(201);
+    for (const name of ['Staff', 'Ops']) expect((await t.as(auth).post('/groups').send({ name })).status).toBe(201);
   });
   afterAll(() => t.close());
 
   const listed = async (identity: string) => {
-    const res = await t
-      .http()
-      .get(`/users?identity=${encodeURIComponent(identity)}&withPhones=true`)
-      .set('Authorization', auth);
+    const res = await t.as(auth).get(`/users?identity=${encodeURIComponent(identity)}&withPhones=true`);
     expect(res.status).toBe(200);
     return res.body.model[0];
   };
@@ -29,16 +25,14 @@ describe('users API compliance', () => {
   describe('POST /users Groups {Add}', () => {
     it('puts the new user in the named groups, in either casing, and answers them in the user', async () => {
       const pascal = await t
-        .http()
+        .as(auth)
         .post('/users')
-        .set('Authorization', auth)
         .send({ Identity: 'grouped.pascal', Groups: { Add: ['Staff', 'ops'] } });
       expect(pascal.status).toBe(200);
       expect(pascal.body.model.groups).toEqual(['AllUsers', 'Ops', 'Staff']);
       const camel = await t
-        .http()
+        .as(auth)
         .post('/users')
-        .set('Authorization', auth)
         .send({ identity: 'grouped.camel', groups: { add: ['Ops'] } });
       expect(camel.status).toBe(200);
       expect((await listed('grouped.camel')).groups).toEqual(['AllUsers', 'Ops']);
@@ -46,16 +40,14 @@ describe('users API compliance', () => {
 
     it('refuses an unknown group or AllUsers with 400 and creates no user (rule 5)', async () => {
       const unknown = await t
-        .http()
+        .as(auth)
         .post('/users')
-        .set('Authorization', auth)
         .send({ Identity: 'grouped.ghost', Groups: { Add: ['Ghosts'] } });
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ model: null, success: false, message: 'Group not found: Ghosts.', traceId: expect.any(String) });
       const system = await t
-        .http()
+        .as(auth)
         .post('/users')
-        .set('Authorization', auth)
         .send({ Identity: 'grouped.ghost', Groups: { Add: ['AllUsers'] } });
       expect(system.status).toBe(400);
       expect(await listed('grouped.ghost')).toBeUndefined();
@@ -64,21 +56,18 @@ describe('users API compliance', () => {
 
   describe('isEnrolled and authenticators', () => {
     it('isEnrolled is true exactly while an OTP token is configured; authenticators lists its kinds', async () => {
-      const id = (await t.http().post('/users').set('Authorization', auth).send({ Identity: 'token.holder' })).body.model.id;
+      const id = (await t.as(auth).post('/users').send({ Identity: 'token.holder' })).body.model.id;
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: false, authenticators: [] });
-      const register = (type: string) =>
-        t.http().post(`/users/${id}/authenticators/${type}`).set('Authorization', auth).send({ Name: type, Key: KEY_HEX });
+      const register = (type: string) => t.as(auth).post(`/users/${id}/authenticators/${type}`).send({ Name: type, Key: KEY_HEX });
       const totp = await register('totptoken');
       expect(totp.status).toBe(200);
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: true, authenticators: ['TotpToken'] });
       expect((await register('hotptoken')).status).toBe(200);
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: true, authenticators: ['TotpToken', 'HotpToken'] });
 
-      expect((await t.http().delete(`/users/${id}/authenticators/totptoken/${totp.body.model.id}`).set('Authorization', auth)).status).toBe(
-        200,
-      );
+      expect((await t.as(auth).delete(`/users/${id}/authenticators/totptoken/${totp.body.model.id}`)).status).toBe(200);
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: true, authenticators: ['HotpToken'] });
-      expect((await t.http().delete(`/users/${id}/authenticators/hotptoken`).set('Authorization', auth)).status).toBe(200);
+      expect((await t.as(auth).delete(`/users/${id}/authenticators/hotptoken`)).status).toBe(200);
       expect(await listed('token.holder')).toMatchObject({ isEnrolled: false, authenticators: [] });
     });
   });
@@ -89,19 +78,17 @@ describe('users API compliance', () => {
     beforeAll(async () => {
       const other = await t.newAccount();
       foreignAuth = other.authorization;
-      await t.http().post('/groups').set('Authorization', foreignAuth).send({ name: 'Staff' });
+      await t.as(foreignAuth).post('/groups').send({ name: 'Staff' });
       const created = await t
-        .http()
+        .as(foreignAuth)
         .post('/users')
-        .set('Authorization', foreignAuth)
         .send({ Identity: 'theirs', Name: 'Theirs', Phone: '+79161234567', Groups: { Add: ['Staff'] } });
       foreign = created.body.model.id;
       await t
-        .http()
+        .as(foreignAuth)
         .put(`/v2/users/${foreign}/customfields`)
-        .set('Authorization', foreignAuth)
         .send({ fields: [{ name: 'Site', value: 'HQ' }] });
-      await t.http().post(`/v2/users/${foreign}/lock`).set('Authorization', foreignAuth);
+      await t.as(foreignAuth).post(`/v2/users/${foreign}/lock`);
     });
 
     it.each<[string, 'post' | 'put' | 'delete', (id: string) => string, object | undefined]>([
@@ -122,7 +109,7 @@ describe('users API compliance', () => {
       ],
       ['DELETE /users/{id}/authenticators/sms', 'delete', (id) => `/users/${id}/authenticators/sms`, undefined],
     ])('%s', async (_, method, path, body) => {
-      let req = t.http()[method](path(foreign)).set('Authorization', auth);
+      let req = t.as(auth)[method](path(foreign));
       if (body) req = req.send(body);
       const res = await req;
       expect(res.status).toBe(404);
@@ -130,7 +117,7 @@ describe('users API compliance', () => {
     });
 
     it('left their user exactly as it was', async () => {
-      const res = await t.http().get('/users?identity=theirs&withPhones=true').set('Authorization', foreignAuth);
+      const res = await t.as(foreignAuth).get('/users?identity=theirs&withPhones=true');
       expect(res.body.model).toEqual([
         expect.objectContaining({
           identity: 'theirs',
@@ -143,7 +130,7 @@ describe('users API compliance', () => {
           customFields: [{ name: 'Site', value: 'HQ' }],
         }),
       ]);
-      expect((await t.http().get(`/users/${foreign}/authenticators`).set('Authorization', foreignAuth)).body.model).toEqual({
+      expect((await t.as(foreignAuth).get(`/users/${foreign}/authenticators`)).body.model).toEqual({
         Sms: [expect.objectContaining({ name: '+79161234567' })],
       });
     });
@@ -162,7 +149,7 @@ describe('users API compliance', () => {
           createdAt: new Date(TEST_NOW.getTime() + i * 1000),
         });
       }
-      const get = (query: string) => t.http().get(`/users${query}`).set('Authorization', other.authorization);
+      const get = (query: string) => t.as(other).get(`/users${query}`);
       const first = await get('');
       expect(first.status).toBe(200);
       expect(first.body.model).toHaveLength(100);
@@ -175,7 +162,7 @@ describe('users API compliance', () => {
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
         expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
       }
-      expect((await t.http().get('/users/count').set('Authorization', other.authorization)).body.model).toEqual({ total: 101, limit: 100 });
+      expect((await t.as(other).get('/users/count')).body.model).toEqual({ total: 101, limit: 100 });
     });
   });
 });

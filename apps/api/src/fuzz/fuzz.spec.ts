@@ -57,37 +57,28 @@ async function newParty(t: TestApp, label: string): Promise<Party> {
   const user = await ok(
     'POST /users',
     t
-      .http()
+      .as(auth)
       .post('/users')
-      .set('Authorization', auth)
       .send({ Identity: identity, Email: `${identity}@example.test` }),
   );
   const userId = (user as { model: { id: string } }).model.id;
   const group = await ok(
     'POST /groups',
     t
-      .http()
+      .as(auth)
       .post('/groups')
-      .set('Authorization', auth)
       .send({ name: `group-${tag}` }),
   );
   const adminEmail = `admin-${tag}@example.test`;
-  const admin = await ok(
-    'POST /admins',
-    t.http().post('/admins').set('Authorization', auth).send({ email: adminEmail, role: 'Support 1' }),
-  );
+  const admin = await ok('POST /admins', t.as(auth).post('/admins').send({ email: adminEmail, role: 'Support 1' }));
   const token = await ok(
     'POST authenticator',
     t
-      .http()
+      .as(auth)
       .post(`/users/${userId}/authenticators/totptoken`)
-      .set('Authorization', auth)
       .send({ Name: `token-${tag}`, Key: randomBytes(20).toString('hex') }),
   );
-  const access = await ok(
-    'POST /access/requests',
-    t.http().post('/access/requests').set('Authorization', caller.authorization).send({ identity }),
-  );
+  const access = await ok('POST /access/requests', t.as(caller).post('/access/requests').send({ identity }));
   return {
     authorization: auth,
     resourceAuthorization: caller.authorization,
@@ -131,7 +122,7 @@ describe('fuzzing every endpoint', () => {
   const statuses: Record<number, number> = {};
 
   const bSnapshot = async (): Promise<string> => {
-    const get = (path: string) => t.http().get(path).set('Authorization', b.authorization);
+    const get = (path: string) => t.as(b).get(path);
     const answers = await Promise.all(
       [
         '/users',

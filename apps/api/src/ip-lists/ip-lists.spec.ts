@@ -15,20 +15,18 @@ describe('IP lists API', () => {
     const vpn = await t.newResource(account.id, 'VPN');
     const portal = await t.newResource(account.id, 'Portal');
     const http = {
-      get: (path: string) => t.http().get(path).set('Authorization', authorization),
+      get: (path: string) => t.as(authorization).get(path),
       post: (path: string, body: unknown) =>
         t
-          .http()
+          .as(authorization)
           .post(path)
-          .set('Authorization', authorization)
           .send(body as object),
       put: (path: string, body: unknown) =>
         t
-          .http()
+          .as(authorization)
           .put(path)
-          .set('Authorization', authorization)
           .send(body as object),
-      delete: (path: string) => t.http().delete(path).set('Authorization', authorization),
+      delete: (path: string) => t.as(authorization).delete(path),
     };
     const journal = () => journalOfToday(t, authorization, 'object=IpList');
     return { account, apiKey, vpn, portal, http, journal };

@@ -21,7 +21,7 @@ describe('GET /journal', () => {
     });
   }
 
-  const get = (query: string) => t.http().get(`/journal?${query}`).set('Authorization', authorization);
+  const get = (query: string) => t.as(authorization).get(`/journal?${query}`);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -120,7 +120,7 @@ describe('GET /journal', () => {
   });
 
   it('journals the account key as subject of API calls', async () => {
-    await t.http().post('/groups').set('Authorization', authorization).send({ name: 'Journaled' });
+    await t.as(authorization).post('/groups').send({ name: 'Journaled' });
     t.clock.set(new Date('2026-05-21T10:00:00.000Z'));
     const res = await get('eventDate=2026-05-20&object=Group');
     t.clock.set(TEST_NOW);

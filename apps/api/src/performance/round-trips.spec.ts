@@ -24,18 +24,16 @@ describe('round trips of the hot calls', () => {
     accountId = account.account.id;
     accountAuth = account.authorization;
     resourceAuth = (await t.newResource(accountId, 'VPN')).authorization;
-    await t.http().get('/access/requests/00000000-0000-4000-8000-000000000000').set('Authorization', resourceAuth); // verified once
-    await t.http().post('/groups').set('Authorization', accountAuth).send({ name: 'Staff' });
+    await t.as(resourceAuth).get('/access/requests/00000000-0000-4000-8000-000000000000'); // verified once
+    await t.as(accountAuth).post('/groups').send({ name: 'Staff' });
     for (let i = 0; i < 30; i += 1) {
       const created = await t
-        .http()
+        .as(accountAuth)
         .post('/users')
-        .set('Authorization', accountAuth)
         .send({ Identity: `user${i}`, Phone: '+79123456789', Groups: { Add: ['Staff'] } });
       await t
-        .http()
+        .as(accountAuth)
         .put(`/v2/users/${created.body.model.id}/customfields`)
-        .set('Authorization', accountAuth)
         .send({ fields: [{ name: 'Floor', value: String(i) }] });
     }
   });
@@ -44,7 +42,7 @@ describe('round trips of the hot calls', () => {
   it('GET /users?identity=: one query for the user and all its details', async () => {
     let body: { model: { groups: string[]; customFields: unknown[]; phones: string[] }[] } = { model: [] };
     const queries = await countQueries(async () => {
-      body = (await t.http().get('/users?identity=USER7&withPhones=true').set('Authorization', accountAuth)).body;
+      body = (await t.as(accountAuth).get('/users?identity=USER7&withPhones=true')).body;
     });
     expect(body.model).toEqual([
       expect.objectContaining({ groups: ['AllUsers', 'Staff'], customFields: [{ name: 'Floor', value: '7' }], phones: ['+79123456789'] }),
@@ -55,7 +53,7 @@ describe('round trips of the hot calls', () => {
   it('GET /users?limit=100: the same one, whatever the number of users on the page', async () => {
     let users = 0;
     const queries = await countQueries(async () => {
-      users = (await t.http().get('/users?limit=100').set('Authorization', accountAuth)).body.model.length;
+      users = (await t.as(accountAuth).get('/users?limit=100')).body.model.length;
     });
     expect(users).toBe(30);
     expect(queries).toBe(1);
@@ -64,7 +62,7 @@ describe('round trips of the hot calls', () => {
   it('POST /access/requests: one INSERT that checks the licence', async () => {
     let status = '';
     const queries = await countQueries(async () => {
-      status = (await t.http().post('/access/requests').set('Authorization', resourceAuth).send({ identity: 'user3' })).body.model.status;
+      status = (await t.as(resourceAuth).post('/access/requests').send({ identity: 'user3' })).body.model.status;
     });
     expect(status).toBe('AwaitingAuthentication');
     expect(queries).toBe(1);
@@ -77,9 +75,8 @@ describe('round trips of the hot calls', () => {
     const queries = await countQueries(async () => {
       status = (
         await t
-          .http()
+          .as(resourceAuth)
           .post('/access/requests/ra')
-          .set('Authorization', resourceAuth)
           .send({ identity: 'hotp.user', passCode: generateHotp({ secret: hotpKey, counter: 0 }) })
       ).body.model.status;
     });
@@ -90,8 +87,7 @@ describe('round trips of the hot calls', () => {
   it('POST /users: the identity checked, the account locked for the licence, the user, the journal', async () => {
     let status = 0;
     const queries = await countQueries(async () => {
-      status = (await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'created.user', Email: 'c@example.com' }))
-        .status;
+      status = (await t.as(accountAuth).post('/users').send({ Identity: 'created.user', Email: 'c@example.com' })).status;
     });
     expect(status).toBe(200);
     expect(queries).toBe(USER_CREATE_ROUND_TRIPS);
@@ -105,10 +101,10 @@ describe('round trips of the hot calls', () => {
        SELECT $1, '2026-05-19T04:00:00Z'::timestamptz + g * interval '1 ms', 'User', 'Create', 'bulk', true, '{}' FROM generate_series(1, $2::int) g`,
       [accountId, REMEMBERED_TOTAL_MIN_ROWS],
     );
-    await t.http().get('/journal?eventDate=2026-05-19&object=User').set('Authorization', accountAuth);
+    await t.as(accountAuth).get('/journal?eventDate=2026-05-19&object=User');
     let body: { model: { totalElements: number } } = { model: { totalElements: -1 } };
     const queries = await countQueries(async () => {
-      body = (await t.http().get('/journal?eventDate=2026-05-19&object=User').set('Authorization', accountAuth)).body;
+      body = (await t.as(accountAuth).get('/journal?eventDate=2026-05-19&object=User')).body;
     });
     expect(body.model.totalElements).toBe(REMEMBERED_TOTAL_MIN_ROWS);
     expect(queries).toBe(1);
@@ -121,10 +117,10 @@ describe('round trips of the hot calls', () => {
        SELECT $1, $2, 'bulk' || g, 'Granted', '2026-05-19T06:00:00Z'::timestamptz + g * interval '1 ms' FROM generate_series(1, $3::int) g`,
       [accountId, resource.id, REMEMBERED_TOTAL_MIN_ROWS],
     );
-    await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', accountAuth);
+    await t.as(accountAuth).get('/access/requests?createdAt=2026-05-19');
     let body: { model: { totalElements: number } } = { model: { totalElements: -1 } };
     const queries = await countQueries(async () => {
-      body = (await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', accountAuth)).body;
+      body = (await t.as(accountAuth).get('/access/requests?createdAt=2026-05-19')).body;
     });
     expect(body.model.totalElements).toBe(REMEMBERED_TOTAL_MIN_ROWS);
     expect(queries).toBe(2);
@@ -150,16 +146,15 @@ describe('round trips of the hot calls, for an account with IP lists', () => {
     accountId = account.account.id;
     accountAuth = account.authorization;
     resourceAuth = (await t.newResource(accountId, 'VPN')).authorization;
-    await t.http().get('/access/requests/00000000-0000-4000-8000-000000000000').set('Authorization', resourceAuth); // verified once
+    await t.as(resourceAuth).get('/access/requests/00000000-0000-4000-8000-000000000000'); // verified once
     const ranges = Array.from({ length: 1000 }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`);
     for (const [name, action] of [
       ['Offices', 'Bypass'],
       ['Blocked', 'Deny'],
     ])
       await t
-        .http()
+        .as(accountAuth)
         .post('/ip-lists')
-        .set('Authorization', accountAuth)
         .send({ name, action, ranges: action === 'Deny' ? ['203.0.113.0/24'] : ranges });
     const user = await newUser(t.db, accountId, 'hotp.user', { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'HotpToken', key: hotpKey, now: t.clock.now() });
@@ -171,9 +166,8 @@ describe('round trips of the hot calls, for an account with IP lists', () => {
     const queries = await countQueries(async () => {
       model = (
         await t
-          .http()
+          .as(resourceAuth)
           .post('/access/requests/ra')
-          .set('Authorization', resourceAuth)
           .send({ identity: 'hotp.user', ...body })
       ).body.model;
     });
@@ -192,9 +186,8 @@ describe('round trips of the hot calls, for an account with IP lists', () => {
     });
     // a change: read once more
     await t
-      .http()
+      .as(accountAuth)
       .post('/ip-lists')
-      .set('Authorization', accountAuth)
       .send({ name: 'Lab', action: 'Deny', ranges: ['192.0.2.0/24'] });
     expect((await ra({ passCode: code(), ip: '198.51.100.1' })).queries).toBe(RA_GRANT_ROUND_TRIPS + 1);
     expect((await ra({ passCode: code(), ip: '198.51.100.1' })).queries).toBe(RA_GRANT_ROUND_TRIPS);

@@ -24,7 +24,7 @@ describe('remembered totals of settled days (GET /journal, GET /access/requests)
   async function total(path: string): Promise<{ total: number; counted: number }> {
     let found = -1;
     const statements = await recordQueries(async () => {
-      const res = await t.http().get(path).set('Authorization', authorization);
+      const res = await t.as(authorization).get(path);
       expect(res.status).toBe(200);
       found = res.body.model.totalElements;
     });
@@ -61,7 +61,7 @@ describe('remembered totals of settled days (GET /journal, GET /access/requests)
 
   async function requestOnDay(resourceAuth: string, identity: string) {
     t.clock.set(new Date(`${DAY}T12:00:00.000Z`));
-    const res = await t.http().post('/access/requests').set('Authorization', resourceAuth).send({ identity });
+    const res = await t.as(resourceAuth).post('/access/requests').send({ identity });
     expect(res.body.success).toBe(true);
   }
 
@@ -124,7 +124,7 @@ describe('remembered totals of settled days (GET /journal, GET /access/requests)
     expect(await historyTotal()).toEqual({ total: 2 * BULK + 3, counted: 0 });
     expect(await historyTotal('&identity=ann')).toEqual({ total: 2, counted: 1 });
 
-    expect((await t.http().delete(`/resources/${vpn.resource.id}`).set('Authorization', authorization)).status).toBe(200);
+    expect((await t.as(authorization).delete(`/resources/${vpn.resource.id}`)).status).toBe(200);
     expect(await historyTotal()).toEqual({ total: BULK + 1, counted: 1 });
     expect(await historyTotal()).toEqual({ total: BULK + 1, counted: 0 });
     expect(await historyTotal('&identity=ann')).toEqual({ total: 1, counted: 1 });
@@ -136,7 +136,7 @@ describe('remembered totals of settled days (GET /journal, GET /access/requests)
     t.clock.set(SETTLED);
     expect((await journalTotal('&object=User')).total).toBe(BULK + 2);
     const other = await t.newAccount();
-    const res = await t.http().get(`/journal?eventDate=${DAY}&object=User`).set('Authorization', other.authorization);
+    const res = await t.as(other).get(`/journal?eventDate=${DAY}&object=User`);
     expect(res.body.model.totalElements).toBe(0);
   });
 
@@ -144,7 +144,7 @@ describe('remembered totals of settled days (GET /journal, GET /access/requests)
     const doomed = await t.newAccount();
     await bulkEvents('User', doomed.account.id);
     t.clock.set(SETTLED);
-    const res = await t.http().get(`/journal?eventDate=${DAY}`).set('Authorization', doomed.authorization);
+    const res = await t.as(doomed).get(`/journal?eventDate=${DAY}`);
     expect(res.body.model.totalElements).toBe(BULK);
     const [kept] = await t.database.dataSource.query('SELECT count(*)::int AS n FROM settled_day_totals WHERE account_id = $1', [
       doomed.account.id,

@@ -37,11 +37,7 @@ describe('security: guessing codes through parallel /access/requests/ra calls', 
     }
     const replies = await Promise.all(
       guesses.map((passCode) =>
-        t
-          .http()
-          .post('/access/requests/ra')
-          .set('Authorization', resource.authorization)
-          .send({ identity: 'par', passCode, language: 'en', ip: '198.51.100.1' }),
+        t.as(resource).post('/access/requests/ra').send({ identity: 'par', passCode, language: 'en', ip: '198.51.100.1' }),
       ),
     );
     expect(replies.every((reply) => reply.status === 200 && reply.body.model.status === 'Denied')).toBe(true);
@@ -49,9 +45,8 @@ describe('security: guessing codes through parallel /access/requests/ra calls', 
     expect(checked).toBe(5);
     // and the right code is not checked either until the lockout has passed
     const right = await t
-      .http()
+      .as(resource)
       .post('/access/requests/ra')
-      .set('Authorization', resource.authorization)
       .send({ identity: 'par', passCode: [...valid][1], language: 'en', ip: '198.51.100.1' });
     expect(right.body.model.replyMessage).toBe('Access denied: too many wrong codes. Try again in 1 min.');
   });
@@ -67,9 +62,8 @@ describe('security: guessing codes through parallel /access/requests/ra calls', 
     const replies = await Promise.all(
       guesses.map((passCode, n) =>
         t
-          .http()
+          .as(resource)
           .post('/access/requests/ra')
-          .set('Authorization', resource.authorization)
           .send({ identity: 'spread', passCode, language: 'en', ip: `192.0.2.${n + 1}` }),
       ),
     );

@@ -15,7 +15,7 @@ describe('forms and other non-JSON bodies on the JSON API', () => {
     t = await startTestApp();
     const account = await t.newAccount();
     authorization = account.authorization;
-    userId = (await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'jane' })).body.model.id;
+    userId = (await t.as(authorization).post('/users').send({ Identity: 'jane' })).body.model.id;
   });
   afterAll(() => t.close());
 
@@ -28,7 +28,7 @@ describe('forms and other non-JSON bodies on the JSON API', () => {
       '--x\r\nContent-Disposition: form-data; name="Identity"\r\n\r\nmallory\r\n--x--\r\n',
     ],
   ])('refuses %s with 415, and creates nothing', async (_name, type, body) => {
-    const res = await t.http().post('/users').set('Authorization', authorization).set('Content-Type', type).send(body);
+    const res = await t.as(authorization).post('/users').set('Content-Type', type).send(body);
     expect(res.status).toBe(415);
     expect(res.body).toEqual({
       model: null,
@@ -36,32 +36,21 @@ describe('forms and other non-JSON bodies on the JSON API', () => {
       message: 'Only application/json request bodies are accepted.',
       traceId: expect.any(String),
     });
-    expect((await t.http().get('/users').query({ identity: 'mallory' }).set('Authorization', authorization)).body.model).toEqual([]);
+    expect((await t.as(authorization).get('/users').query({ identity: 'mallory' })).body.model).toEqual([]);
   });
 
   it('refuses an empty text/plain form on a route that needs no body: the user stays unlocked', async () => {
-    const res = await t
-      .http()
-      .post(`/v2/users/${userId}/lock`)
-      .set('Authorization', authorization)
-      .set('Content-Type', 'text/plain')
-      .send('');
+    const res = await t.as(authorization).post(`/v2/users/${userId}/lock`).set('Content-Type', 'text/plain').send('');
     expect(res.status).toBe(415);
-    const user = (await t.http().get('/users').query({ identity: 'jane' }).set('Authorization', authorization)).body.model[0];
+    const user = (await t.as(authorization).get('/users').query({ identity: 'jane' })).body.model[0];
     expect(user.isLocked).toBe(false);
   });
 
   it('still takes JSON, and calls without a body or a type', async () => {
-    expect((await t.http().post(`/v2/users/${userId}/lock`).set('Authorization', authorization)).status).toBe(200);
+    expect((await t.as(authorization).post(`/v2/users/${userId}/lock`)).status).toBe(200);
     expect(
-      (
-        await t
-          .http()
-          .post(`/v2/users/${userId}/unlock`)
-          .set('Authorization', authorization)
-          .set('Content-Type', 'application/json; charset=utf-8')
-          .send('{}')
-      ).status,
+      (await t.as(authorization).post(`/v2/users/${userId}/unlock`).set('Content-Type', 'application/json; charset=utf-8').send('{}'))
+        .status,
     ).toBe(200);
   });
 });

@@ -17,9 +17,8 @@ describe('security: deeply nested JSON bodies', () => {
 
   it('refuses claims nested 50 000 levels deep (200 success:false on POST /access/requests)', async () => {
     const res = await t
-      .http()
+      .as(resource)
       .post('/access/requests')
-      .set('Authorization', resource.authorization)
       .set('Content-Type', 'application/json')
       .send(`{"identity":"deep","claims":{"a":${deep(50_000)}}}`);
     expect(res.status).toBe(200);
@@ -27,11 +26,10 @@ describe('security: deeply nested JSON bodies', () => {
   });
 
   it('answers 400 for an array of 300 000 items (not a 500 from walking it)', async () => {
-    const user = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'wide' });
+    const user = await t.as(auth).post('/users').send({ Identity: 'wide' });
     const res = await t
-      .http()
+      .as(auth)
       .post(`/v2/users/${user.body.model.id}/groups`)
-      .set('Authorization', auth)
       .set('Content-Type', 'application/json')
       .send(`{"GroupNames":[${Array(300_000).fill('0').join(',')}]}`);
     expect(res.status).toBe(400);
@@ -39,9 +37,8 @@ describe('security: deeply nested JSON bodies', () => {
 
   it('answers 400 for a user body nested 50 000 levels deep', async () => {
     const res = await t
-      .http()
+      .as(auth)
       .post('/users')
-      .set('Authorization', auth)
       .set('Content-Type', 'application/json')
       .send(`{"Identity":"deep","Name":${deep(50_000)}}`);
     expect(res.status).toBe(400);

@@ -15,7 +15,7 @@ describe('e-mail addresses that mailers would split', () => {
     t = await startTestApp();
     const { account, authorization } = await t.newAccount();
     resourceAuthorization = (await t.newResource(account.id, 'Web')).authorization;
-    api = (method, path, body) => t.http()[method](path).set('Authorization', authorization).send(body);
+    api = (method, path, body) => t.as(authorization)[method](path).send(body);
   });
   afterAll(() => t.close());
 
@@ -38,9 +38,8 @@ describe('e-mail addresses that mailers would split', () => {
 
   it('POST /access/requests keeps no such address: the request is created without an e-mail', async () => {
     const res = await t
-      .http()
+      .as(resourceAuthorization)
       .post('/access/requests')
-      .set('Authorization', resourceAuthorization)
       .send({ identity: 'wanda', email: 'wanda,attacker@evil.test', callback: { action: 'https://app.example/cb', target: '_self' } });
     expect(res.status).toBe(200);
     const [row] = await t.database.dataSource.query(`SELECT email FROM access_requests WHERE id = $1`, [res.body.model.id]);

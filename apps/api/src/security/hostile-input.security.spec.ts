@@ -15,7 +15,7 @@ describe('hostile input is refused, never a 500', () => {
     const account = await t.newAccount();
     auth = account.authorization;
     resourceAuth = (await t.newResource(account.account.id)).authorization;
-    userId = (await t.http().post('/users').set('Authorization', auth).send({ Identity: 'hostile.probe' })).body.model.id;
+    userId = (await t.as(auth).post('/users').send({ Identity: 'hostile.probe' })).body.model.id;
   });
   afterAll(() => t.close());
 
@@ -30,7 +30,7 @@ describe('hostile input is refused, never a 500', () => {
       ['DELETE /admins/{id}', 'delete', '/admins/%00', undefined],
       ['DELETE /resources/{id}', 'delete', '/resources/%00', undefined],
     ])('%s', async (_, method, path, body) => {
-      let req = t.http()[method](path).set('Authorization', auth);
+      let req = t.as(auth)[method](path);
       if (body) req = req.send(body);
       const res = await req;
       expect(res.status).toBeGreaterThanOrEqual(400);
@@ -39,7 +39,7 @@ describe('hostile input is refused, never a 500', () => {
     });
 
     it('on a sign-in call too, where a refusal is 200 success: false', async () => {
-      const res = await t.http().get('/access/requests/%00').set('Authorization', resourceAuth);
+      const res = await t.as(resourceAuth).get('/access/requests/%00');
       expect(res.status).toBeLessThan(500);
     });
   });
@@ -88,9 +88,8 @@ describe('hostile input is refused, never a 500', () => {
     it.each(cases)('%s', async (_, method, path, body, key) => {
       // sent as raw JSON text: a JS object literal would turn `__proto__` into a prototype, not a key
       const res = await t
-        .http()
+        .as(key === 'account' ? auth : resourceAuth)
         [method](path())
-        .set('Authorization', key === 'account' ? auth : resourceAuth)
         .set('Content-Type', 'application/json')
         .send(JSON.stringify(body));
       expect(res.status).toBeLessThan(500);
@@ -104,9 +103,8 @@ describe('hostile input is refused, never a 500', () => {
     // 254 UTF-16 units: the cut fell inside an emoji, and jsonb refused the lone surrogate as a 500
     it('POST /admins with a long e-mail of emoji is 400', async () => {
       const res = await t
-        .http()
+        .as(auth)
         .post('/admins')
-        .set('Authorization', auth)
         .send({ email: `|&@${'😀'.repeat(200)}`, role: 'Admin' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: 'email must be an e-mail address.', traceId: expect.any(String) });
@@ -114,9 +112,8 @@ describe('hostile input is refused, never a 500', () => {
 
     it('POST /v3/users/{id}/phones with a phone of emoji is refused, never a 500', async () => {
       const res = await t
-        .http()
+        .as(auth)
         .post(`/v3/users/${userId}/phones`)
-        .set('Authorization', auth)
         .send({ phones: [`+1${'😀'.repeat(30)}`] });
       expect(res.status).toBeLessThan(500);
       expect(res.body).toMatchObject({ message: expect.any(String), traceId: expect.any(String) });

@@ -10,7 +10,7 @@ describe('look-alike identities', () => {
   let t: TestApp;
   let authorization: string;
   let vpn: Awaited<ReturnType<TestApp['newResource']>>;
-  const createUser = (identity: string) => t.http().post('/users').set('Authorization', authorization).send({ Identity: identity });
+  const createUser = (identity: string) => t.as(authorization).post('/users').send({ Identity: identity });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -33,7 +33,7 @@ describe('look-alike identities', () => {
     expect(created.status).toBe(200);
     const again = await createUser(second);
     expect(again.status).toBe(409);
-    const found = await t.http().get('/users').query({ identity: second }).set('Authorization', authorization);
+    const found = await t.as(authorization).get('/users').query({ identity: second });
     expect(found.body.model.map((user: { id: string }) => user.id)).toEqual([created.body.model.id]);
   });
 
@@ -59,11 +59,7 @@ describe('look-alike identities', () => {
   });
 
   it('and on the sign-in calls, a 200 refusal as those clients need', async () => {
-    const res = await t
-      .http()
-      .post('/access/requests/ra')
-      .set('Authorization', vpn.authorization)
-      .send({ identity: 'ja\u200bne', passCode: '123456' });
+    const res = await t.as(vpn).post('/access/requests/ra').send({ identity: 'ja\u200bne', passCode: '123456' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: false, model: { status: 'Denied' } });
   });

@@ -16,19 +16,17 @@ describe('HEAD on the pages', () => {
     const { account, authorization } = await t.newAccount();
     const vpn = await t.newResource(account.id, 'VPN');
     const list = await t
-      .http()
+      .as(authorization)
       .post('/ip-lists')
-      .set('Authorization', authorization)
       .send({ name: 'Office', action: 'Bypass', ranges: ['198.51.100.0/24'], resources: [] });
     expect(list.status).toBe(201);
     const created = await t
-      .http()
+      .as(vpn)
       .post('/access/requests')
-      .set('Authorization', vpn.authorization)
       .send({ identity: 'hal', language: 'en', callback: { action: 'https://app.example/cb', target: '_self' } });
     const { id, url } = created.body.model as { id: string; url: string };
     const path = new URL(url).pathname;
-    const poll = async () => (await t.http().get(`/access/requests/${id}`).set('Authorization', vpn.authorization)).body.model;
+    const poll = async () => (await t.as(vpn).get(`/access/requests/${id}`)).body.model;
 
     for (let round = 0; round < 3; round += 1) {
       const head = await t.http().head(path).set('X-Forwarded-For', '198.51.100.20');
@@ -40,7 +38,7 @@ describe('HEAD on the pages', () => {
     }
     expect(await poll()).toMatchObject({ status: 'AwaitingAuthentication', ip: null });
     // nobody was registered by the HEADs
-    expect((await t.http().get('/users?identity=hal').set('Authorization', authorization)).body.model).toEqual([]);
+    expect((await t.as(authorization).get('/users?identity=hal')).body.model).toEqual([]);
 
     const page = await t.browser().get(path).set('X-Forwarded-For', '198.51.100.20');
     expect(page.status).toBe(200);
@@ -63,9 +61,8 @@ describe('HEAD on the pages', () => {
   it('an enrollment link is not spent, nor its key made, by HEAD', async () => {
     const { authorization } = await t.newAccount();
     const user = await t
-      .http()
+      .as(authorization)
       .post('/users')
-      .set('Authorization', authorization)
       .send({ Identity: 'ivy', EnrollmentLink: { Ttl: 60 } });
     const path = new URL(user.body.model.enrollmentLink.url).pathname;
     const head = await t.http().head(path);

@@ -22,11 +22,7 @@ describe('replay state belongs to the secret', () => {
   afterAll(() => t.close());
 
   const ra = async (identity: string, passCode: string) => {
-    const res = await t
-      .http()
-      .post('/access/requests/ra')
-      .set('Authorization', vpn.authorization)
-      .send({ identity, passCode, language: 'en' });
+    const res = await t.as(vpn).post('/access/requests/ra').send({ identity, passCode, language: 'en' });
     expect(res.status).toBe(200);
     return res.body.model as { status: string; replyMessage: string; authenticatorId: string | null };
   };

@@ -23,12 +23,12 @@ describe('security: credentials in the request log', () => {
 
   it('logs the access page and the poll without the request id (the page shows the pending secret to whoever has it)', async () => {
     const resource = await t.newResource((await t.newAccount({ name: 'Logs' })).account.id, 'App');
-    const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'unenrolled' });
+    const created = await t.as(resource).post('/access/requests').send({ identity: 'unenrolled' });
     const id = created.body.model.id as string;
     written = [];
     expect((await t.http().get(`/access/${id}`)).text).toContain('data-testid="secret"');
     expect((await t.http().post(`/access/${id}`).type('form').send({ code: '000000' })).status).toBe(403);
-    expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).status).toBe(200);
+    expect((await t.as(resource).get(`/access/requests/${id}`)).status).toBe(200);
     const lines = written.join('');
     expect(lines).toContain(`/access/${id.slice(0, 8)}`);
     expect(lines).toContain(`/access/requests/${id.slice(0, 8)}`);
@@ -36,7 +36,7 @@ describe('security: credentials in the request log', () => {
   });
 
   it('logs the enrollment page without its token', async () => {
-    const created = await t.http().post('/users').set('Authorization', auth).send({ Identity: 'logged', EnrollmentLink: {} });
+    const created = await t.as(auth).post('/users').send({ Identity: 'logged', EnrollmentLink: {} });
     const url = new URL(created.body.model.enrollmentLink.url);
     const token = url.pathname.split('/').pop() as string;
     expect(token).toHaveLength(43);

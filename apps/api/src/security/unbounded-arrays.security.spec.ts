@@ -18,7 +18,7 @@ describe('security: large name arrays in user bodies', () => {
   beforeAll(async () => {
     t = await startTestApp();
     auth = (await t.newAccount()).authorization;
-    userId = (await t.http().post('/users').set('Authorization', auth).send({ Identity: 'target' })).body.model.id;
+    userId = (await t.as(auth).post('/users').send({ Identity: 'target' })).body.model.id;
   });
   afterAll(() => t.close());
 
@@ -35,9 +35,8 @@ describe('security: large name arrays in user bodies', () => {
     const v2 = (n: number) =>
       counted(() =>
         t
-          .http()
+          .as(auth)
           .post(`/v2/users/${userId}/groups`)
-          .set('Authorization', auth)
           .send({ GroupNames: names(n, 'group') }),
       );
     const small = await v2(1_001);
@@ -48,9 +47,8 @@ describe('security: large name arrays in user bodies', () => {
     const v1 = (n: number) =>
       counted(() =>
         t
-          .http()
+          .as(auth)
           .put(`/users/${userId}`)
-          .set('Authorization', auth)
           .send({ Groups: { Add: names(n, 'group') } }),
       );
     const smallV1 = await v1(1_001);
@@ -61,9 +59,8 @@ describe('security: large name arrays in user bodies', () => {
 
   it('refuses a group name longer than any group can be, without echoing it', async () => {
     const res = await t
-      .http()
+      .as(auth)
       .post(`/v2/users/${userId}/groups`)
-      .set('Authorization', auth)
       .send({ GroupNames: ['x'.repeat(100_000)] });
     expect(res.status).toBe(400);
     expect(res.body.message.length).toBeLessThan(300);
@@ -73,9 +70,8 @@ describe('security: large name arrays in user bodies', () => {
     const put = (n: number) =>
       counted(() =>
         t
-          .http()
+          .as(auth)
           .put(`/v2/users/${userId}/customfields`)
-          .set('Authorization', auth)
           .send({ fields: names(n, 'field').map((name) => ({ name, value: 'v' })) }),
       );
     const small = await put(101);

@@ -16,10 +16,7 @@ export async function journalOfToday(t: TestApp, authorization: string, query = 
   const before = t.clock.now();
   t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
   try {
-    const res = await t
-      .http()
-      .get(`/journal?eventDate=2026-05-20&limit=1000${query ? `&${query}` : ''}`)
-      .set('Authorization', authorization);
+    const res = await t.as(authorization).get(`/journal?eventDate=2026-05-20&limit=1000${query ? `&${query}` : ''}`);
     if (res.status !== 200) throw new Error(`journal read failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.model.data as JournalEventBody[];
   } finally {

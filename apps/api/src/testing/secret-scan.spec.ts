@@ -101,12 +101,11 @@ describe('secrets scan: a test application records every source', () => {
     await newOtpAuthenticator(t.db, t.cipher, asAccountId(account.account.id), user.id, { kind: 'TotpToken', key, now: t.clock.now() });
 
     // legitimate: the resource secret's display endpoint, an enrollment link created and mailed
-    const shown = await t.http().get(`/resources/${resource.resource.id}/secret`).set('Authorization', account.authorization);
+    const shown = await t.as(account).get(`/resources/${resource.resource.id}/secret`);
     expect(shown.status).toBe(200);
     const mailed = await t
-      .http()
+      .as(account)
       .post('/users')
-      .set('Authorization', account.authorization)
       .send({ Identity: 'boris', Email: 'boris@corp.test', EnrollmentLink: { To: 'email' } });
     expect(mailed.status).toBe(200);
 
@@ -114,7 +113,7 @@ describe('secrets scan: a test application records every source', () => {
     new Logger('Planted').warn(`leaked ${account.apiSecret}`);
     // the resource's API secret in an error body: a refusal that repeats the identity it was given
     for (let i = 0; i < 2; i++) {
-      await t.http().post('/users').set('Authorization', account.authorization).send({ Identity: resource.apiSecret });
+      await t.as(account).post('/users').send({ Identity: resource.apiSecret });
     }
     // the OTP key (hex) in a journal row
     await t.db

@@ -37,9 +37,8 @@ describe('POST /token/refresh', () => {
 
   const refresh = (resource: { authorization: string }, body: unknown) =>
     t
-      .http()
+      .as(resource)
       .post('/token/refresh')
-      .set('Authorization', resource.authorization)
       .send(body as object);
   /** a Granted access request of the resource, recorded now as the access page records it */
   const grant = async (resource: { resource: ResourceEntity }, identity: string, claims: Record<string, unknown>, bypassed = false) => {
@@ -161,17 +160,13 @@ describe('POST /token/refresh', () => {
   it('refuses a token of the other format after a switch: a JwtHS256 token of a resource switched to JwtRS256 is never converted', async () => {
     const switching = await newResource(t.db, t.cipher, accountId, 'Switching');
     const old = await issue(switching, 'ann', { uid: 5 });
-    const put = await t
-      .http()
-      .put(`/resources/${switching.resource.id}`)
-      .set('Authorization', accountAuth)
-      .send({ name: 'Switching', tokenFormat: 'JwtRS256' });
+    const put = await t.as(accountAuth).put(`/resources/${switching.resource.id}`).send({ name: 'Switching', tokenFormat: 'JwtRS256' });
     expect(put.body.model.tokenFormat).toBe('JwtRS256');
     await expectRefused(await refresh(switching, { AccessToken: old }), /token format/);
     // and an RS256 token of the service's key for a resource back on JwtHS256
     const back = await newResource(t.db, t.cipher, accountId, 'Back', { tokenFormat: 'JwtRS256' });
     const rsToken = await issue(back, 'ann');
-    await t.http().put(`/resources/${back.resource.id}`).set('Authorization', accountAuth).send({ name: 'Back', tokenFormat: 'JwtHS256' });
+    await t.as(accountAuth).put(`/resources/${back.resource.id}`).send({ name: 'Back', tokenFormat: 'JwtHS256' });
     await expectRefused(await refresh(back, { AccessToken: rsToken }), /token format/);
   });
 
@@ -355,9 +350,9 @@ describe('POST /token/refresh', () => {
   it('needs the resource credentials: 401 without them or with the account key', async () => {
     const token = await issue(hs, 'ann');
     expect((await t.http().post('/token/refresh').send({ AccessToken: token })).status).toBe(401);
-    expect((await t.http().post('/token/refresh').set('Authorization', accountAuth).send({ AccessToken: token })).status).toBe(401);
+    expect((await t.as(accountAuth).post('/token/refresh').send({ AccessToken: token })).status).toBe(401);
     const wrong = `Basic ${Buffer.from(`${hs.apiKey}:wrong`).toString('base64')}`;
-    const res = await t.http().post('/token/refresh').set('Authorization', wrong).send({ AccessToken: token });
+    const res = await t.as(wrong).post('/token/refresh').send({ AccessToken: token });
     expect(res.status).toBe(401);
     expect(JSON.stringify(res.body)).not.toContain(token);
   });

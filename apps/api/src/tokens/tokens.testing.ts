@@ -13,9 +13,8 @@ export async function accessPageToken(
   claims: Record<string, unknown> = {},
 ): Promise<string> {
   const created = await t
-    .http()
+    .as(resourceAuthorization)
     .post('/access/requests')
-    .set('Authorization', resourceAuthorization)
     .send({ identity, language: 'en', claims, callback: { action: 'https://app.example/sso/callback', target: '_self' } });
   if (created.status !== 200 || !created.body.model?.url)
     throw new Error(`no access request: ${created.status} ${JSON.stringify(created.body)}`);
