@@ -49,19 +49,25 @@ describe('users V1', () => {
   });
 
   it('refuses an empty identity, a bad e-mail, a bad phone, an unknown source; journals the refusal', async () => {
-    for (const body of [
-      {},
-      { Identity: '' },
-      { Identity: '  ' },
-      { Identity: 'x', Email: 'nope' },
-      { Identity: 'x', Phone: '12' },
-      { Identity: 'x', Source: 'Ldap' },
-    ]) {
+    const refusalsOf = async () => journalOfToday(t, authorization, 'object=User&action=Create&success=false');
+    const before = (await refusalsOf()).length;
+    const refusals: [object, string][] = [
+      [{}, 'Identity must not be empty.'],
+      [{ Identity: '' }, 'Identity must not be empty.'],
+      [{ Identity: '  ' }, 'Identity must not be empty.'],
+      [{ Identity: 'x', Email: 'nope' }, 'Email must be in e-mail format.'],
+      [{ Identity: 'x', Phone: '12' }, 'Phone number 12 is incorrect.'],
+      [{ Identity: 'x', Source: 'Ldap' }, 'Source must be one of: Api, Directory.'],
+    ];
+    for (const [body, message] of refusals) {
       const res = await create(body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      expect(res.body).toEqual({ model: null, success: false, message, traceId: expect.any(String) });
     }
     expect((await list('?identity=x')).body.model).toEqual([]);
+    // each refusal is journaled User Create, success false, with the identity as sent (trimmed)
+    const journaled = (await refusalsOf()).slice(before);
+    expect(journaled.map((event) => event.additionalFields.UserIdentity ?? null)).toEqual([null, '', '', 'x', 'x', 'x']);
   });
 
   it('answers 409 for an identity that exists in the account, compared case-insensitively', async () => {
