@@ -91,14 +91,15 @@ describe('administrators', () => {
 
     it('answers 400 for a missing or malformed e-mail, an empty name, or a body that is not an object', async () => {
       const { authorization } = await t.newAccount();
-      for (const body of [
-        { name: 'N', role: 'Admin' },
-        { email: 'not-an-email', role: 'Admin' },
-        { email: 'n@example.com', name: '  ', role: 'Admin' },
-      ]) {
+      const refusals: [object, string][] = [
+        [{ name: 'N', role: 'Admin' }, 'email must be a non-empty string.'],
+        [{ email: 'not-an-email', role: 'Admin' }, 'email must be an e-mail address.'],
+        [{ email: 'n@example.com', name: '  ', role: 'Admin' }, 'name must be a non-empty string.'],
+      ];
+      for (const [body, message] of refusals) {
         const res = await t.as(authorization).post('/admins').send(body);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
+        expect(res.body).toEqual({ message, traceId: expect.any(String) });
       }
       const array = await t.as(authorization).post('/admins').set('Content-Type', 'application/json').send('[]');
       expect(array.status).toBe(400);
@@ -144,10 +145,14 @@ describe('administrators', () => {
       expect(page.body).toMatchObject({ offset: 1, limit: 1, totalElements: 2 });
       expect(page.body.data.map((a: { id: string }) => a.id)).toEqual([second.body.id]);
 
-      for (const bad of ['limit=-1', 'limit=1001', 'offset=x']) {
+      for (const [bad, message] of [
+        ['limit=-1', 'limit must be a non-negative integer.'],
+        ['limit=1001', 'limit must not exceed 1000.'],
+        ['offset=x', 'offset must be a non-negative integer.'],
+      ]) {
         const res = await t.as(authorization).get(`${prefix}/admins?${bad}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
+        expect(res.body).toEqual({ message, traceId: expect.any(String) });
       }
     });
 
@@ -179,7 +184,7 @@ describe('administrators', () => {
     it('requires the account credentials', async () => {
       const res = await t.http().get('/admins');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
+      expect(res.body).toEqual({ message: 'Authentication required.', traceId: expect.any(String) });
     });
   });
 

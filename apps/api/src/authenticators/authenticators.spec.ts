@@ -105,18 +105,20 @@ describe('authenticators', () => {
       expect((await row(sha256.body.model.id)).algorithm).toBe('SHA256');
     });
 
+    const notHex = 'Key must be hex-encoded (an even number of the digits 0-9, a-f).';
+    const length = 'Key must be 16 to 64 bytes (32 to 128 hex digits).';
     it.each([
-      ['shorter than 16 bytes', 'ab'.repeat(15)],
-      ['longer than 64 bytes', 'ab'.repeat(65)],
-      ['not hex', 'zz' + 'ab'.repeat(16)],
-      ['an odd number of digits', 'abc' + 'ab'.repeat(16)],
-      ['with a 0x prefix', '0x' + 'ab'.repeat(16)],
-    ])('answers 400 for a key %s and never echoes the key', async (_, key) => {
+      ['shorter than 16 bytes', 'ab'.repeat(15), length],
+      ['longer than 64 bytes', 'ab'.repeat(65), length],
+      ['not hex', 'zz' + 'ab'.repeat(16), notHex],
+      ['an odd number of digits', 'abc' + 'ab'.repeat(16), notHex],
+      ['with a 0x prefix', '0x' + 'ab'.repeat(16), notHex],
+    ])('answers 400 for a key %s and never echoes the key', async (_, key, message) => {
       const s = await setup();
       const userId = await s.newUser('carol');
       const res = await s.api.post(`/users/${userId}/authenticators/totptoken`).send({ Name: 'T', Key: key });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      expect(res.body).toEqual({ model: null, success: false, message, traceId: expect.any(String) });
       expect(JSON.stringify(res.body)).not.toContain(key);
       expect(JSON.stringify(res.body)).not.toContain(key.slice(0, 16));
       const [event] = await s.journal('User');
@@ -466,7 +468,12 @@ describe('authenticators', () => {
       const patch = (body: object) => s.api.patch(`/users/${source}/authenticators/hotptoken/${id}`).send(body);
       const empty = await patch({ users: [] });
       expect(empty.status).toBe(400);
-      expect(empty.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      expect(empty.body).toEqual({
+        model: null,
+        success: false,
+        message: 'users must name at least one user.',
+        traceId: expect.any(String),
+      });
       expect((await patch({})).status).toBe(400);
       expect((await patch({ users: target })).status).toBe(400);
       expect((await patch({ users: [target, 5] })).status).toBe(400);

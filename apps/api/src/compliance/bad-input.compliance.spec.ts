@@ -6,21 +6,24 @@ import { startTestApp, TestApp } from '../testing/test-app';
  * endpoint's error body, and change nothing. On the POST access endpoints a refusal is 200
  * `success: false` instead, with the whole model on the `ra` family.
  */
+/** What PostgreSQL could not store is refused with this text, on every endpoint. */
+const UNSTORABLE_TEXT = 'Text must not contain the character U+0000 or an unpaired UTF-16 surrogate.';
+
 function expectRefused(path: string, res: { status: number; body: unknown }): void {
   if (path === '/access/requests/ra') {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       success: false,
-      message: expect.any(String),
+      message: UNSTORABLE_TEXT,
       traceId: expect.any(String),
       model: { id: null, status: 'Denied' },
     });
   } else if (path === '/access/requests') {
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+    expect(res.body).toEqual({ model: null, success: false, message: UNSTORABLE_TEXT, traceId: expect.any(String) });
   } else {
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+    expect(res.body).toEqual({ model: null, success: false, message: UNSTORABLE_TEXT, traceId: expect.any(String) });
   }
 }
 

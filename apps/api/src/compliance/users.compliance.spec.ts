@@ -157,10 +157,15 @@ describe('users API compliance', () => {
       const rest = await get('?offset=100');
       expect(rest.body.model.map((u: { identity: string }) => u.identity)).toEqual(['bulk100']);
       expect((await get('?limit=1000')).body.model).toHaveLength(101);
-      for (const query of ['?limit=1001', '?limit=1.5', '?offset=-1', '?offset=x']) {
+      for (const [query, message] of [
+        ['?limit=1001', 'limit must not exceed 1000.'],
+        ['?limit=1.5', 'limit must be a non-negative integer.'],
+        ['?offset=-1', 'offset must be a non-negative integer.'],
+        ['?offset=x', 'offset must be a non-negative integer.'],
+      ]) {
         const res = await get(query);
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
-        expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+        expect(res.body).toEqual({ model: null, success: false, message, traceId: expect.any(String) });
       }
       expect((await t.as(other).get('/users/count')).body.model).toEqual({ total: 101, limit: 100 });
     });

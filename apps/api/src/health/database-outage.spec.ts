@@ -32,7 +32,11 @@ const AVAILABLE_AGAIN = /^database available again/;
 function expectOutageAnswer(res: { status: number; headers: Record<string, string>; body: unknown }, body: Record<string, unknown>) {
   expect(res.status).toBe(503);
   expect(res.headers['retry-after']).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
-  expect(res.body).toEqual({ ...body, message: expect.any(String), traceId: res.headers['mf-trace-id'] });
+  expect(res.body).toEqual({
+    ...body,
+    message: 'The service is temporarily unavailable. Try again later.',
+    traceId: res.headers['mf-trace-id'],
+  });
 }
 
 describe('a stopped database', () => {

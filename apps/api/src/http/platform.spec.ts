@@ -14,7 +14,7 @@ describe('HTTP platform', () => {
   it('answers malformed JSON with 400 and {model: null, success: false, message, traceId}', async () => {
     const res = await t.as(authorization).post('/groups').set('Content-Type', 'application/json').send('{"name": ');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+    expect(res.body).toEqual({ model: null, success: false, message: 'Malformed JSON body.', traceId: expect.any(String) });
   });
 
   it('answers the administrator paths with the plain {message, traceId} body', async () => {

@@ -195,7 +195,7 @@ describe('API_DOCS=false', () => {
     for (const path of [DOCS_PATH, OPENAPI_JSON_PATH]) {
       const answer = await request(app.getHttpServer()).get(path);
       expect(answer.status).toBe(404);
-      expect(answer.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
+      expect(answer.body).toEqual({ message: `Cannot GET ${path}`, traceId: expect.any(String) });
     }
   });
 });
