@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
  * Access requests created per resource are throttled (ACCESS_REQUESTS_PER_MINUTE), one

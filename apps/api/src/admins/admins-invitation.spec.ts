@@ -1,5 +1,5 @@
-import { outboxMails } from '../testing/outbox';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { outboxMails } from '../../test/testing/outbox';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 describe('administrator invitations', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
-import { journalOfToday } from '../testing/journal-of-today';
+import { journalOfToday } from '../../test/testing/journal-of-today';
 import { AccountId } from '@twofold/domain';
 import { AdministratorsRepository } from '@twofold/persistence';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PREFIXES = ['', '/v1'];

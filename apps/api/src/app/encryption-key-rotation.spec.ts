@@ -3,7 +3,7 @@ import { asAccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { encryptionKeyId, rotateSecretEncryptionKey, SecretCipher } from '@twofold/persistence';
 import { legacyCiphertext, newOtpAuthenticator, newResource, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
  * SECRET_ENCRYPTION_KEY rotation as an operator runs it (docs/operations/encryption-key-rotation.md):

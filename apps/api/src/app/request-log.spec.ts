@@ -1,4 +1,4 @@
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /** The request log: one line per answer, those refused before any handler included. */
 describe('request log', () => {

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { shutDown } from './shutdown';
 
 type Answer = { status: number; connection: string | undefined; body: string } | { socketError: string };

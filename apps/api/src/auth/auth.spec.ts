@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
 import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { AUTH_FAILURES_ALLOWED_PER_WINDOW } from './auth-throttle';
 
 describe('Basic authentication', () => {

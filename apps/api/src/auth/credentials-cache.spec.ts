@@ -15,8 +15,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
-import { countQueries } from '../testing/query-counter';
-import { asCaller, Credential, startTestApp, TEST_NOW, testConfig, TestApp } from '../testing/test-app';
+import { countQueries } from '../../test/testing/query-counter';
+import { asCaller, Credential, startTestApp, TEST_NOW, testConfig, TestApp } from '../../test/testing/test-app';
 import { credentialsProbePayload } from './credentials-change.listener';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 

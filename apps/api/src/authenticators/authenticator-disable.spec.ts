@@ -1,8 +1,8 @@
 import { generateTotp } from '@twofold/otp';
 import { AuthenticatorEntity } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 /** 20 bytes, the RFC 6238 test key, and another one */
 const KEY_HEX = '3132333435363738393031323334353637383930';

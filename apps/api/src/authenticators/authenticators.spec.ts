@@ -1,6 +1,6 @@
 import { AuthenticatorEntity, AuthenticatorsRepository, UsersRepository } from '@twofold/persistence';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
-import { journalOfToday } from '../testing/journal-of-today';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
 
 /** 20 bytes, the RFC 4226 test key */
 const KEY_HEX = '3132333435363738393031323334353637383930';

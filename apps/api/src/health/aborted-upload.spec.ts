@@ -1,5 +1,5 @@
 import { AddressInfo, connect } from 'node:net';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { DatabaseHealth } from '../http/database-health';
 
 /**

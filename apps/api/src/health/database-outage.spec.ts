@@ -1,7 +1,7 @@
 import { onTestServer } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../testing/test-app';
-import { FreezableProxy, startFreezableProxy } from '../testing/freezable-proxy';
-import { recordQueries } from '../testing/query-counter';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { FreezableProxy, startFreezableProxy } from '../../test/testing/freezable-proxy';
+import { recordQueries } from '../../test/testing/query-counter';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../http/database-health';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 

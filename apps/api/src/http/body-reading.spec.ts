@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { postBytes } from '../testing/post-bytes';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { postBytes } from '../../test/testing/post-bytes';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
  * How a body's bytes are read before any handler (http/body-parsing.ts): compressed bodies inflated,

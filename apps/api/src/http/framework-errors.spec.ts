@@ -1,4 +1,4 @@
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
  * Found by the fuzz run: paths Fastify's router refuses before any hook answered with

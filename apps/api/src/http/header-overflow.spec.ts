@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
  * Headers over Node's limit are refused by the HTTP parser itself, before any

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as request_ } from 'node:http';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 describe('HTTP platform', () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 /** GET/POST/PUT/DELETE /ip-lists, their validation, journal and account scoping. */
 describe('IP lists API', () => {

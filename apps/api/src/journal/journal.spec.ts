@@ -1,6 +1,6 @@
 import { AccountId } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 const YESTERDAY = '2026-05-19';
 

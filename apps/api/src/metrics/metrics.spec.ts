@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generateTotp } from '@twofold/otp';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /** GET /metrics in the Prometheus text format, labelled by route pattern. */
 describe('GET /metrics', () => {

@@ -9,7 +9,7 @@ import { createTestDatabase, TestDatabase } from '@twofold/persistence/testing';
 import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
 import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
-import { TEST_NOW, testConfig } from '../testing/test-app';
+import { TEST_NOW, testConfig } from '../../test/testing/test-app';
 import { ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH } from './api-route';
 import { TelegramWebhookGuard } from '../telegram/telegram-webhook.guard';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from './api-docs';

@@ -1,4 +1,4 @@
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 describe('resources', () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { AccountId } from '@twofold/domain';
 import { parseOtpauthUri } from '@twofold/otp';
-import { journalOfToday } from '../testing/journal-of-today';
-import { outboxMails } from '../testing/outbox';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { outboxMails } from '../../test/testing/outbox';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /** The account's display name on its pages, mails and authenticator-app entries. */
 describe('PUT /settings/branding {displayName}', () => {

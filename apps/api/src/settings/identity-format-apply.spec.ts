@@ -3,9 +3,9 @@ import { generateHotp, generateTotp } from '@twofold/otp';
 import { USER_ID_TABLES } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { Client } from 'pg';
-import { journalOfToday } from '../testing/journal-of-today';
-import { countQueries } from '../testing/query-counter';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { countQueries } from '../../test/testing/query-counter';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 const totpKey = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 const hotpKey = Buffer.from('0102030405060708090a0b0c0d0e0f1011121314', 'hex');

@@ -7,9 +7,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
-import { journalOfToday } from '../testing/journal-of-today';
-import { countQueries } from '../testing/query-counter';
-import { asCaller, startTestApp, TEST_NOW, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { countQueries } from '../../test/testing/query-counter';
+import { asCaller, startTestApp, TEST_NOW, TestApp } from '../../test/testing/test-app';
 import { accessPageToken } from '../tokens/tokens.testing';
 
 const LOGIN_EMPTY = "Identity has no login under the identity format Login: nothing is left after the last '\\' and before the first '@'.";

@@ -7,7 +7,7 @@ import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, JSONWebKe
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
-import { startTestApp, TestApp, testConfig } from '../testing/test-app';
+import { startTestApp, TestApp, testConfig } from '../../test/testing/test-app';
 import { SIGNING_KEY_CACHE_TTL_MS } from './token-signing-keys.service';
 import { accessPageToken } from './tokens.testing';
 

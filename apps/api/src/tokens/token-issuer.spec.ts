@@ -1,6 +1,6 @@
 import { newResource } from '@twofold/persistence/testing';
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { accessPageToken } from './tokens.testing';
 
 describe('TOKEN_ISSUER is the iss of access tokens', () => {

@@ -3,7 +3,7 @@ import { AccessRequestsRepository, generateTokenSigningKey, ResourceEntity, Toke
 import { newResource, newUser } from '@twofold/persistence/testing';
 import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { AccessTokensService } from './access-tokens.service';
 import { SIGNING_KEY_CACHE_TTL_MS } from './token-signing-keys.service';
 import { accessPageToken } from './tokens.testing';

@@ -1,5 +1,5 @@
 import { generateTotp, parseBase32Key } from '@twofold/otp';
-import { TestApp } from '../testing/test-app';
+import { TestApp } from '../../test/testing/test-app';
 
 /**
  * For tests: the access token the access page hands a new identity's browser: the

@@ -1,5 +1,5 @@
 import { DomainError } from '@twofold/domain';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { UserRegistrationService } from './user-registration.service';
 
 /**

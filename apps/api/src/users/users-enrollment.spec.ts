@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:net';
-import { journalOfToday } from '../testing/journal-of-today';
-import { outboxMails } from '../testing/outbox';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { outboxMails } from '../../test/testing/outbox';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 const LINK = /http:\/\/twofold\.test\/access\/enroll\/[A-Za-z0-9_-]{43}/;
 

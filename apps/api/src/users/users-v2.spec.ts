@@ -1,5 +1,5 @@
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 describe('users V2', () => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 describe('V3 phones', () => {
   let t: TestApp;

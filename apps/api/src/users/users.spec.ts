@@ -1,7 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { UsersRepository } from '@twofold/persistence';
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 describe('users V1', () => {
   let t: TestApp;

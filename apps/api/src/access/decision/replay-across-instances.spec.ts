@@ -7,7 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../../app/create-app';
 import { AppConfig } from '../../config/app-config';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 /**
  * A code is accepted once also when two API instances serve one database.

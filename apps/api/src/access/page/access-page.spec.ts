@@ -1,7 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { generateHotp, generateTotp, parseBase32Key } from '@twofold/otp';
 import { jwtVerify } from 'jose';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 import { POST_MESSAGE_SCRIPT } from './access-page.view';
 
 describe('access page $ACCESS_URL/<id>', () => {

@@ -1,7 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 describe('access requests API', () => {
   let t: TestApp;

@@ -7,9 +7,9 @@ import { Db, SecretCipher } from '@twofold/persistence';
 import { createTestDatabase, newAccount, newResource, TestAccount, TestDatabase, TestDatabaseOptions } from '@twofold/persistence/testing';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createApp, initApp } from '../app/create-app';
-import { AppConfig, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
-import { AppRuntime } from '../app/infrastructure.module';
+import { createApp, initApp } from '../../src/app/create-app';
+import { AppConfig, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../../src/config/app-config';
+import { AppRuntime } from '../../src/app/infrastructure.module';
 import { SecretRecorder } from './secret-recorder';
 
 /** Who calls: an Authorization header value, or what carries one (a TestAccount, a test resource). */

@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo, connect, Socket } from 'node:net';
-import { CONNECTIONS_CHECKING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from '../app/create-app';
-import { limitConnectionsPerClient } from '../http/connection-limit';
+import { CONNECTIONS_CHECKING_INTERVAL_MS, REQUEST_TIMEOUT_MS } from '../../src/app/create-app';
+import { limitConnectionsPerClient } from '../../src/http/connection-limit';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
