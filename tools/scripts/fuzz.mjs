@@ -1,4 +1,4 @@
-// `npm run fuzz`: the fuzz properties of apps/api/src/fuzz with many more requests per operation
+// `npm run fuzz`: the fuzz properties of apps/api/test/fuzz with many more requests per operation
 // (FUZZ_RUNS, default 300) and a fresh seed each time unless FUZZ_SEED is given: `npm test` runs the
 // same properties briefly on a fixed seed (docs/decisions/fuzzing.md). Extra arguments go to jest.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ const env = {
 };
 console.log(`npm run fuzz: FUZZ_SEED=${env.FUZZ_SEED} FUZZ_RUNS=${env.FUZZ_RUNS} (set both to replay this run)`);
 const started = Date.now();
-const jest = spawnSync('npx', ['jest', '-c', 'apps/api/jest.config.cts', 'apps/api/src/fuzz', ...process.argv.slice(2)], {
+const jest = spawnSync('npx', ['jest', '-c', 'apps/api/jest.config.cts', 'apps/api/test/fuzz', ...process.argv.slice(2)], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The import graph of apps/api/src and libs/*/src: its cycles, and the imports that run up the layering.
+// The import graph of apps/api/src, apps/api/test and libs/*/src: its cycles, and the imports that run up the layering.
 //
 //   node tools/scripts/import-graph.mjs            lists both, then one summary line
 //   node tools/scripts/import-graph.mjs --json     the same as one JSON object
@@ -14,7 +14,7 @@
 //   libs        otp, domain < persistence < journal < apps
 //   apps/api    config < http, pages < openapi, mail, auth (the platform every feature stands on)
 //               < the features (one folder per API area, each with its controllers; sideways allowed)
-//               < app/ (the composition root) < test-only code (*.spec.ts, testing/, clients/, …)
+//               < app/ (the composition root) < test-only code (*.spec.ts, everything under apps/api/test)
 //               (*.testing.ts files are test-only wherever they sit)
 //   one folder  commands, dto, openapi, journal, view, … < *.service.ts < *.controller.ts < *.module.ts
 //               (inside one folder of apps/api, app/ aside)
@@ -23,12 +23,12 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SOURCE_ROOTS = ['apps/api/src', ...readdirSync(join(ROOT, 'libs')).map((lib) => `libs/${lib}/src`)];
+const SOURCE_ROOTS = ['apps/api/src', 'apps/api/test', ...readdirSync(join(ROOT, 'libs')).map((lib) => `libs/${lib}/src`)];
 
 const LIB_RANK = { otp: 0, domain: 0, persistence: 1, journal: 2 };
 const APP_RANK = 3;
 
-/** apps/api/src/<folder>: the platform below the features, the root and the test-only code above them. */
+/** apps/api/src/<folder>: the platform below the features, the composition root above them (apps/api/test above all). */
 const API_FOLDER_RANK = {
   config: 0,
   http: 1,
@@ -37,12 +37,6 @@ const API_FOLDER_RANK = {
   mail: 2,
   auth: 2,
   app: 4,
-  testing: 5,
-  clients: 5,
-  compliance: 5,
-  security: 5,
-  fuzz: 5,
-  performance: 5,
 };
 const FEATURE_RANK = 3;
 const TEST_ONLY_RANK = 5;
@@ -104,7 +98,8 @@ function layerOf(file) {
   const path = rel(file);
   const lib = /^libs\/([^/]+)\//.exec(path);
   if (lib) return { rank: LIB_RANK[lib[1]] ?? APP_RANK, name: `libs/${lib[1]}`, scope: 'libs' };
-  if (/\.(spec|testing)\.ts$/.test(path)) return { rank: TEST_ONLY_RANK, name: 'test-only file', scope: 'api' };
+  if (/\.(spec|testing)\.ts$/.test(path) || path.startsWith('apps/api/test/'))
+    return { rank: TEST_ONLY_RANK, name: 'test-only file', scope: 'api' };
   const folder = /^apps\/api\/src\/([^/]+)\//.exec(path)?.[1];
   if (!folder) return { rank: API_FOLDER_RANK.app, name: 'composition root', scope: 'api' }; // main.ts
   const rank = API_FOLDER_RANK[folder] ?? FEATURE_RANK;

@@ -16,7 +16,7 @@ if (format.status !== 0) {
   process.exit(format.status ?? 1);
 }
 
-// lint enforces the module boundaries of DESIGN.md; the bundles are what the black-box tests run
+// lint enforces the module boundaries (domain below persistence below journal below the apps); the bundles are what the black-box tests run
 const build = spawnSync('npx', ['nx', 'run-many', '-t', 'lint', 'build', '--output-style=stream'], {
   cwd: root,
   env,

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import startTestServer from './jest-global-setup';
-import { SCAN_DIR_VARIABLE } from '../../apps/api/src/testing/secret-scan';
+import { SCAN_DIR_VARIABLE } from '../../apps/api/test/testing/secret-scan';
 
 /**
  * The api project's run: the shared PostgreSQL server, and a fresh directory where every worker's

@@ -32,7 +32,7 @@ import { basic, cleanEnv, freePort, requireBundles, ROOT, RunningApi, runCli, st
 const PHONE = { width: 420, height: 860 };
 const DESKTOP = { width: 1280, height: 860 };
 const STEP_TIMEOUT_MS = 30_000;
-/** CONTRACT §8.8: the callback the AD FS adapter and the Keycloak authenticator send (backtick and `$` escaped here) */
+/** The callback the AD FS adapter and the Keycloak authenticator send (backtick and `$` escaped here) */
 const POST_MESSAGE_ACTION = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
 
 /** Values pushed by the browser, taken by the test in order: a waiter resolves at the next push, never on a timer. */
@@ -138,7 +138,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     return accountApi('POST', '/resources', { name });
   }
 
-  /** The origins allowed to frame the resource's pages (CONTRACT §8.8), written straight into its row. */
+  /** The origins allowed to frame the resource's pages, written straight into its row. */
   async function setFrameOrigins(resourceId: string, origins: string[]): Promise<void> {
     const client = new Client({ connectionString: databaseUrl });
     await client.connect();
@@ -240,7 +240,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     const form = page.locator('form[method="post" i]').filter({ has: page.locator('input[name="code"]') });
     await expect(form.count()).resolves.toBe(1);
 
-    // no waiting for a fresh time step: the server accepts one step either side (CONTRACT §6)
+    // no waiting for a fresh time step: the server accepts one step either side
     await form.locator('input[name="code"]').fill(totp(base32Secret));
     const posted = callback.nextPost(STEP_TIMEOUT_MS);
     await form.locator('button[type="submit"]').click();
@@ -250,7 +250,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
 
     expect(post.path).toBe('/callback');
     expect(post.contentType).toContain('application/x-www-form-urlencoded');
-    // CONTRACT §8.7: exactly one field, named accessToken
+    // Exactly one field, named accessToken
     expect([...post.fields.keys()]).toEqual(['accessToken']);
     accessToken = post.fields.get('accessToken') ?? '';
 
@@ -260,7 +260,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       algorithms: ['HS256'],
     });
     expect(protectedHeader.alg).toBe('HS256');
-    // a code was checked (issue 14)
+    // a code was checked
     expect(payload).toMatchObject({ sub: identity, jti: created.id, role: 'tester', amr: ['otp'] });
     expect(payload.iat).toEqual(expect.any(Number));
     expect(Math.abs((payload.iat ?? 0) - Date.now() / 1000)).toBeLessThan(120);
@@ -443,7 +443,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     }
   });
 
-  it('lets a visitor from a Bypass network straight through to the callback: no code asked, a token whose amr is ["bypass"] (issue 14)', async () => {
+  it('lets a visitor from a Bypass network straight through to the callback: no code asked, a token whose amr is ["bypass"]', async () => {
     // a resource of its own, named by the list: the other tests' pages keep asking for codes
     const office = await createResource('Office portal');
     const list = await accountApi('POST', '/ip-lists', {

@@ -13,7 +13,7 @@ import { Pgbouncer, pgbouncerAvailability, startPgbouncer } from './pgbouncer';
 import { API_BUNDLE, basic, cleanEnv, freePort, requireBundles, ROOT, RunningApi, runCli, startApi } from './processes';
 
 /**
- * Issue 13, "several instances": two built API processes on one database, both through PgBouncer
+ * Several instances: two built API processes on one database, both through PgBouncer
  * in transaction mode (every statement outside a transaction, and every transaction, may run on
  * another server connection), with the CLI through it too. What one instance decides, the other
  * must respect: nothing but PostgreSQL is shared. docs/operations/scaling.md says how to run this.
@@ -362,7 +362,7 @@ describeWithPgbouncer('two API processes on one database through PgBouncer in tr
 
     const { kid: rotated } = cli('token-key', 'rotate');
     expect(rotated).not.toBe(before);
-    // CONTRACT §8.9: each instance reads the keys again within seconds, without a restart
+    // Each instance reads the keys again within seconds, without a restart
     for (const api of both()) {
       await eventually(async () => (await jwks(api)).keys[0].kid === rotated, `${api.baseUrl} publishes the new key first`);
       expect((await jwks(api)).keys.map((k) => k.kid)).toEqual([rotated, before]);

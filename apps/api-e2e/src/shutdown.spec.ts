@@ -69,7 +69,7 @@ async function beginRequest(
 beforeAll(() => requireBundles());
 
 /**
- * Issue 13 finding 6: under keep-alive load, 1 474 requests started after SIGTERM still got 200. The
+ * Under keep-alive load, 1 474 requests started after SIGTERM still got 200. The
  * built API as a process, clients that keep sending on kept-alive sockets, one request in flight
  * (its body not yet sent), then SIGTERM. Bounds are counts of requests, never durations.
  */

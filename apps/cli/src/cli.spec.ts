@@ -5,7 +5,7 @@ import { createTestDatabase, TestDatabase } from '@twofold/persistence/testing';
 import { runCli, USAGE } from './cli';
 import { Provisioning } from './provisioning';
 
-describe('operator CLI (CONTRACT §2)', () => {
+describe('operator CLI', () => {
   let database: TestDatabase;
   let provisioning: Provisioning;
   let cipher: SecretCipher;
@@ -57,7 +57,7 @@ describe('operator CLI (CONTRACT §2)', () => {
     ]);
   });
 
-  it('marks every operator event, so that a user whose identity is `cli` cannot pass for the operator (issue 13, finding 8)', async () => {
+  it('marks every operator event, so that a user whose identity is `cli` cannot pass for the operator', async () => {
     const out = JSON.parse(
       (await cli('account', 'create', '--name', 'Op', '--owner-email', 'op@op.test', '--enable-api', '--json')).stdout,
     );
@@ -84,7 +84,7 @@ describe('operator CLI (CONTRACT §2)', () => {
     expect(out.account.licenses).toBe(7);
   });
 
-  describe('--display-name (issue 14)', () => {
+  describe('--display-name', () => {
     const displayNameOf = async (id: string) =>
       (await database.dataSource.query('SELECT display_name FROM accounts WHERE id = $1', [id]))[0].display_name;
 
@@ -193,7 +193,7 @@ describe('operator CLI (CONTRACT §2)', () => {
     expect(show.stdout).not.toContain(created.api.secret);
   });
 
-  describe('token-key rotate (CONTRACT §8.9)', () => {
+  describe('token-key rotate', () => {
     const keys = () =>
       database.dataSource.query(
         'SELECT kid, private_key_enc, public_jwk, created_at, retired_at FROM token_signing_keys ORDER BY created_at, retired_at, kid',

@@ -27,12 +27,12 @@ import { CliRefusal } from './cli-errors';
 
 /** licenses of a new account unless --licenses says otherwise */
 export const DEFAULT_LICENSES = 100;
-/** the journal's subject for the operator's actions (CONTRACT §4) */
+/** the journal's subject for the operator's actions */
 export const CLI_SUBJECT = 'cli';
 /**
- * CONTRACT §4 fixes the subject `cli`, which a user may also have as an identity (a user's own
+ * The operator's journal subject is `cli`, which a user may also have as an identity (a user's own
  * actions, such as registering on the access page, carry their identity as subject). So every
- * operator event also carries this marker, which only the CLI writes (issue 13, finding 8).
+ * operator event also carries this marker, which only the CLI writes.
  */
 export const OPERATOR_MARKER = { Source: 'OperatorCli' } as const;
 
@@ -51,7 +51,7 @@ export interface ApiState {
   secret?: string;
 }
 
-/** The operator's provisioning (CONTRACT §2): every change in one transaction with its journal event. */
+/** The operator's provisioning: every change in one transaction with its journal event. */
 export class Provisioning {
   private readonly accounts: AccountsRepository;
   private readonly administrators: AdministratorsRepository;
@@ -155,7 +155,7 @@ export class Provisioning {
   }
 
   /**
-   * `token-key rotate` (CONTRACT §8.9): a new RSA key signs JwtRS256 tokens from now on; the old one is
+   * `token-key rotate`: a new RSA key signs JwtRS256 tokens from now on; the old one is
    * retired in the same transaction and stays in the JWKS until the tokens it signed have expired.
    * Keys retired longer ago than that are deleted. Not journaled: the key is the service's, no account's.
    */

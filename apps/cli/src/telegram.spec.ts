@@ -16,7 +16,7 @@ describe('operator CLI: the Telegram bot', () => {
   let fakeUrl: string;
 
   beforeAll(async () => {
-    fake = spawn(process.execPath, ['-r', './tools/openapi/register.cjs', 'apps/api/src/testing/fake-telegram.main.ts'], {
+    fake = spawn(process.execPath, ['-r', './tools/openapi/register.cjs', 'apps/api/test/testing/fake-telegram.main.ts'], {
       cwd: ROOT,
       env: { ...process.env, FAKE_TELEGRAM_PORT: '0', FAKE_TELEGRAM_TOKEN: TOKEN, FAKE_TELEGRAM_BOT: 'AcmeSignInBot' },
       stdio: ['ignore', 'pipe', 'inherit'],

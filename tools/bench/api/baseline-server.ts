@@ -61,7 +61,7 @@ if (!DATABASE_URL || !KEY) {
   process.exit(78);
 }
 
-// The constants of libs/domain (CONTRACT §4, §7), repeated: libs/domain is imported through an alias.
+// The constants of libs/domain, repeated: libs/domain is imported through an alias.
 const ACCESS_REQUEST_TTL_MS = 15 * 60_000;
 const ACCESS_REQUEST_MAX_FAILED_CODES = 5;
 const HOTP_LOOK_AHEAD = 10;
@@ -162,7 +162,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Keys matched case-insensitively (CONTRACT §4): the first spelling wins. */
+/** Keys matched case-insensitively: the first spelling wins. */
 function byLowerKey(value: Record<string, unknown>): Map<string, unknown> {
   const map = new Map<string, unknown>();
   for (const [key, raw] of Object.entries(value)) if (!map.has(key.toLowerCase())) map.set(key.toLowerCase(), raw);
@@ -739,7 +739,7 @@ async function createAccessRequest(x: Exchange): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The ra family (CONTRACT §8.2-8.3)
+// The ra family
 
 type RaStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied';
 type Reply =

@@ -4,10 +4,10 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
- * Issue 13: access requests created per resource are throttled (ACCESS_REQUESTS_PER_MINUTE), one
+ * Access requests created per resource are throttled (ACCESS_REQUESTS_PER_MINUTE), one
  * limit for every instance. Two applications on one database here, each with its own pool and Nest
  * container, as two processes would be.
  */

@@ -10,7 +10,7 @@ export const ACCESS_REQUEST_RATE_WINDOW_MS = 60_000;
 
 /**
  * Access requests one resource may create a minute (ACCESS_REQUESTS_PER_MINUTE), counted in the
- * database so that N instances enforce one limit (issue 13). A resource key holder could otherwise
+ * database so that N instances enforce one limit. A resource key holder could otherwise
  * fill the history, the journal and the licences as fast as the API answers.
  * - Each instance adds its requests to the shared count in batches of 1% of the limit (one statement
  *   per 60 requests at the default), so the hot path rarely pays a round trip; N instances may admit
@@ -61,8 +61,8 @@ export class AccessRequestThrottle {
 
 /**
  * On the routes that create an access request (`POST /access/requests`, `/ra`, `/md`), after the
- * resource's credentials are checked: 429 with `Retry-After`, which every client reads as Denied
- * (CONTRACT §8.1), never as an outage.
+ * resource's credentials are checked: 429 with `Retry-After`, which every client reads as Denied,
+ * never as an outage.
  */
 @Injectable()
 export class AccessRequestRateGuard implements CanActivate {

@@ -6,7 +6,10 @@ import { EnvelopeErrorBody, EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref, Sc
 import { USER_NOT_REGISTERED } from './ra/ra-replies';
 
 export class AccessCallback {
-  @ApiProperty({ description: 'where the browser returns: an http(s) URL, or the one postMessage form of CONTRACT §8.8' }) action!: string;
+  @ApiProperty({
+    description: 'where the browser returns: an http(s) URL, or the one postMessage form the AD FS and Keycloak integrations send',
+  })
+  action!: string;
   @ApiPropertyOptional({ enum: CALLBACK_TARGETS }) target?: string;
 }
 
@@ -33,7 +36,7 @@ export class CreatedAccessRequest {
   @ApiProperty({ enum: ACCESS_REQUEST_STATUSES }) status!: string;
 }
 
-/** SPEC.md "Access request (history item)"; geo fields are null (no geo database). */
+/** An access request's history item; geo fields are null (no geo database). */
 export class AccessRequest {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() identity!: string;
@@ -48,7 +51,7 @@ export class AccessRequest {
   @ApiProperty({ type: 'string', nullable: true }) remoteHost!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) ip!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) twoFADeviceIp!: string | null;
-  @ApiProperty({ description: 'granted without a code: the address is on a Bypass IP list (issue 14)' }) bypassed!: boolean;
+  @ApiProperty({ description: 'granted without a code: the address is on a Bypass IP list' }) bypassed!: boolean;
 }
 
 export class PassCodeBody {
@@ -72,7 +75,7 @@ export class ChallengeBody {
   @ApiProperty({ format: 'uuid', description: 'the id of the AwaitingAuthentication answer' }) requestId!: string;
 }
 
-/** CONTRACT §8.2: every field, every time, refusals included; unknown values are null. */
+/** Every field, every time, refusals included; unknown values are null. */
 export class RaModel {
   @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'null only when no request was recorded' }) id!:
     | string
@@ -84,13 +87,13 @@ export class RaModel {
   @ApiProperty({ type: 'string', nullable: true }) authenticatorId!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) account!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) phone!: string | null;
-  @ApiProperty({ description: 'Granted without a code: the address is on a Bypass IP list (issue 14)' }) bypassed!: boolean;
+  @ApiProperty({ description: 'Granted without a code: the address is on a Bypass IP list' }) bypassed!: boolean;
   @ApiProperty({ type: 'string', nullable: true }) countryCode!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) region!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) city!: string | null;
 }
 
-/** A refusal on a client-facing POST also carries the trace id (CONTRACT §8.1). */
+/** A refusal on a client-facing POST also carries the trace id. */
 function withTraceId(schema: Schema): Schema {
   return { allOf: [schema, { type: 'object', properties: { traceId: { type: 'string', description: 'on refusals' } } }] };
 }
@@ -154,7 +157,7 @@ const raDoc = (summary: string, body: RouteDoc['body'], description: string): Ro
 export const ACCESS_DOCS = {
   create: {
     summary: 'Create an access request (resource credentials)',
-    description: 'Refusals (validation, quota, policy) are 200 `success: false` (CONTRACT §8.1).',
+    description: 'Refusals (validation, quota, policy) are 200 `success: false`.',
     envelope: 'model',
     body: {
       type: AccessRequestBody,
@@ -247,17 +250,17 @@ export const ACCESS_DOCS = {
   passCode: raDoc(
     'Check a code without a browser (RADIUS), or ask for it',
     { type: PassCodeBody, example: { identity: 'jane', passCode: null, language: 'en' } },
-    'CONTRACT §8.2-8.3.',
+    'Without a passCode a user with a code factor gets AwaitingAuthentication and a prompt; with a code it is checked in one step.',
   ),
   challenge: raDoc(
     'Second step of the RADIUS flow: the code for an AwaitingAuthentication request',
     { type: ChallengeBody, example: { identity: 'jane', challenge: '123456', requestId: EXAMPLE.requestId } },
-    'CONTRACT §8.3.',
+    'A wrong code answers AwaitingAuthentication until the five attempts are spent; a decided, expired or foreign request is Denied.',
   ),
   directoryBind: raDoc(
     "A directory server's LDAP bind: the same check as `ra`",
     { type: DirectoryBindBody, example: { identity: 'jane', passCode: '123456', groupPolicyPreset: { signUpGroups: 'VPN; Staff' } } },
-    'CONTRACT §8.4.',
+    'Behaves as `ra` with that passCode.',
   ),
 } satisfies Record<string, RouteDoc>;
 

@@ -1,7 +1,7 @@
-import { outboxMails } from '../testing/outbox';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { outboxMails } from '../../test/testing/outbox';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
-describe('administrator invitations (CONTRACT §5)', () => {
+describe('administrator invitations', () => {
   let t: TestApp;
   let authorization: string;
 
@@ -17,8 +17,7 @@ describe('administrator invitations (CONTRACT §5)', () => {
     if (!match) throw new Error('no link in the mail');
     return new URL(match[0]).pathname;
   };
-  const register = (email: string) =>
-    t.http().post('/admins').set('Authorization', authorization).send({ email, name: 'Ivy', role: 'Support 1' });
+  const register = (email: string) => t.as(authorization).post('/admins').send({ email, name: 'Ivy', role: 'Support 1' });
 
   it('mails a registered administrator a link to their own second-factor setup', async () => {
     const res = await register('ivy@example.test');
@@ -34,19 +33,19 @@ describe('administrator invitations (CONTRACT §5)', () => {
   it('re-sends a new link (V1 and V2) and the older one stops working; journaled as EnrollmentLink Send without the token', async () => {
     const { id } = (await register('jay@example.test')).body;
     const first = linkIn(mails().at(-1) as string);
-    const v1 = await t.http().post(`/v1/admins/resend-invitation-email?id=${id}`).set('Authorization', authorization);
+    const v1 = await t.as(authorization).post(`/v1/admins/resend-invitation-email?id=${id}`);
     expect(v1.status).toBe(200);
     const second = linkIn(mails().at(-1) as string);
     expect(second).not.toBe(first);
     expect((await t.http().get(first)).status).toBe(410);
     expect((await t.http().get(second)).status).toBe(200);
 
-    const v2 = await t.http().post(`/v2/admins/resend-invitation-email/${id}`).set('Authorization', authorization);
+    const v2 = await t.as(authorization).post(`/v2/admins/resend-invitation-email/${id}`);
     expect(v2.status).toBe(200);
     expect((await t.http().get(second)).status).toBe(410);
 
     t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
-    const journal = await t.http().get('/journal?eventDate=2026-05-20&object=EnrollmentLink').set('Authorization', authorization);
+    const journal = await t.as(authorization).get('/journal?eventDate=2026-05-20&object=EnrollmentLink');
     t.clock.set(TEST_NOW);
     const events = journal.body.model.data;
     expect(events).toHaveLength(2);
@@ -65,7 +64,7 @@ describe('administrator invitations (CONTRACT §5)', () => {
     const { id } = (await register('kim@example.test')).body;
     const before = mails().length;
     await t.database.dataSource.query(`UPDATE administrators SET status = 'Active', activated_at = now() WHERE id = $1`, [id]);
-    const res = await t.http().post(`/admins/resend-invitation-email?id=${id}`).set('Authorization', authorization);
+    const res = await t.as(authorization).post(`/admins/resend-invitation-email?id=${id}`);
     expect(res.status).toBe(400);
     expect(mails().length).toBe(before);
   });
@@ -81,7 +80,7 @@ describe('administrator invitations when mail cannot be sent', () => {
 
   it('answers 503 and registers nobody: the administrator and the link roll back together', async () => {
     const { authorization } = await t.newAccount();
-    const res = await t.http().post('/admins').set('Authorization', authorization).send({ email: 'lee@example.test', role: 'Admin' });
+    const res = await t.as(authorization).post('/admins').send({ email: 'lee@example.test', role: 'Admin' });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ message: 'The e-mail could not be sent. Try again later.', traceId: expect.any(String) });
     const rows = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM administrators WHERE identity = 'lee@example.test'`);

@@ -9,7 +9,7 @@ import { JournaledChange } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { ADMIN_DOCS } from './admins.openapi';
 
-/** SPEC.md "Versioning": the V2 invitation re-send takes the id in the path. */
+/** The V2 invitation re-send takes the id in the path. */
 @Controller({ path: 'admins', version: '2' })
 @UseGuards(AccountAuthGuard)
 @ApiFeature('Administrators')

@@ -16,8 +16,8 @@ import {
 import { PathParameters, QueryParameters } from '../http/parsed-input';
 
 /**
- * What each call of the administrator API asks for (SPEC.md "Administrators", CONTRACT §5), parsed at
- * the edge: keys in any case, values judged by libs/domain, so that a bad role answers SPEC.md's exact
+ * What each call of the administrator API asks for, parsed at
+ * the edge: keys in any case, values judged by libs/domain, so that a bad role answers the exact
  * "Unknown role." rather than a generic text.
  */
 
@@ -37,7 +37,7 @@ export interface RegisterAdminCommand {
   /** the e-mail stands in for a name left out, as for the account owner the CLI creates */
   name: string;
   role: AdminRole;
-  /** the invitation mail's language (issue 14) */
+  /** the invitation mail's language */
   language: MailLanguage;
 }
 
@@ -49,8 +49,8 @@ export function parseRegisterAdmin(body: unknown): RegisterAdminCommand {
 }
 
 /**
- * PUT /admins/{id}: every field optional, null meaning "not given"; `status` locks or unlocks
- * (CONTRACT §5). The role and status given are judged by the service once the administrator is found
+ * PUT /admins/{id}: every field optional, null meaning "not given"; `status` locks or unlocks.
+ * The role and status given are judged by the service once the administrator is found
  * (a status change depends on its state), so that their refusal is journaled with the administrator
  * named; here they only have to be text.
  */

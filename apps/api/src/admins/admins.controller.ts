@@ -22,8 +22,8 @@ import { journalNewAdminIdentity, journalPathAdmin } from './admins.journal';
 import { RecordId } from '@twofold/domain';
 
 /**
- * SPEC.md "Administrators": every path with and without /v1. Bare objects, not the model envelope;
- * every call answers 200 (SPEC.md "Response envelopes": "or bare status 200").
+ * The administrator API: every path with and without /v1. Bare objects, not the model envelope;
+ * every call answers 200, a bare status where there is nothing to return.
  */
 @Controller({ path: 'admins', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)

@@ -7,7 +7,7 @@ import { AdministratorEntity } from '@twofold/persistence';
  * service returns and, through its @ApiProperty decorators, the OpenAPI schema (named by @ApiSchema).
  */
 
-/** An administrator in lists (SPEC.md "Administrator"); lastLoginDate is absent when there is none. */
+/** An administrator in lists; lastLoginDate is absent when there is none. */
 @ApiSchema({ name: 'Administrator' })
 export class AdminDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -19,7 +19,7 @@ export class AdminDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'absent when the administrator never signed in' }) lastLoginDate?: string;
 }
 
-/** The registration answer: the same data, the roles named `appRoles` (SPEC.md). */
+/** The registration answer: the same data, the roles named `appRoles`. */
 @ApiSchema({ name: 'RegisteredAdministrator' })
 export class RegisteredAdminDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -44,7 +44,7 @@ export function toAdminDto(admin: AdministratorEntity): AdminDto {
   return dto;
 }
 
-/** `GET /admins?identity=`: the single object, without lastLoginDate, as SPEC.md's example shows it. */
+/** `GET /admins?identity=`: the single object, without lastLoginDate, as clients expect it. */
 export function toFoundAdminDto(admin: AdministratorEntity): AdminDto {
   const dto = toAdminDto(admin);
   delete dto.lastLoginDate;

@@ -22,7 +22,7 @@ export class RegisterAdministratorBody {
 export class UpdateAdministratorBody {
   @ApiPropertyOptional({ type: 'string', nullable: true }) name?: string | null;
   @ApiPropertyOptional({ type: 'string', enum: ADMIN_ROLES, nullable: true }) role?: string | null;
-  @ApiPropertyOptional({ type: 'string', enum: SETTABLE_ADMIN_STATUSES, nullable: true, description: 'locks or unlocks (CONTRACT §5)' })
+  @ApiPropertyOptional({ type: 'string', enum: SETTABLE_ADMIN_STATUSES, nullable: true, description: 'locks or unlocks' })
   status?: string | null;
 }
 
@@ -35,7 +35,7 @@ const ADMIN: AdminDto = {
   registrationDate: EXAMPLE.timestamp,
   lastLoginDate: EXAMPLE.later,
 };
-// `GET /admins?identity=` answers the single object without lastLoginDate (SPEC.md's example)
+// `GET /admins?identity=` answers the single object without lastLoginDate
 const FOUND_ADMIN: AdminDto = { ...ADMIN };
 delete FOUND_ADMIN.lastLoginDate;
 

@@ -31,7 +31,7 @@ function stateOf(admin: AdministratorEntity): AdminState {
 }
 
 /**
- * The administrator API (SPEC.md "Administrators", CONTRACT §5). Changes that could take away the
+ * The administrator API. Changes that could take away the
  * account's last Active Admin first lock all of its Active Admins (SELECT ... FOR UPDATE, in the
  * request's transaction) and count them under that lock, so parallel requests cannot both pass.
  */
@@ -116,7 +116,7 @@ export class AdminsService {
   }
 
   /**
-   * Mails the link to the administrator's own second-factor setup (CONTRACT §5), in `language`: a
+   * Mails the link to the administrator's own second-factor setup, in `language`: a
    * re-sent invitation (no Language in its call) is written in the first one's.
    */
   private async invite(accountId: AccountId, admin: AdministratorEntity, language: MailLanguage): Promise<void> {

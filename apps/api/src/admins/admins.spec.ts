@@ -1,6 +1,7 @@
+import { journalOfToday } from '../../test/testing/journal-of-today';
 import { AccountId } from '@twofold/domain';
 import { AdministratorsRepository } from '@twofold/persistence';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PREFIXES = ['', '/v1'];
@@ -11,15 +12,7 @@ const MESSAGES = {
   unlockState: 'Cannot unlock. Admin should be in one of the following states: Locked, TemporaryLocked',
 };
 
-interface JournalEvent {
-  object: string;
-  action: string;
-  subject: string;
-  success: boolean;
-  additionalFields: Record<string, string>;
-}
-
-describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
+describe('administrators', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -45,24 +38,14 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
   const statusOf = async (id: string) =>
     (await t.db.dataSource.query('SELECT status, role, name FROM administrators WHERE id = $1', [id]))[0];
 
-  const journalOfToday = async (authorization: string): Promise<JournalEvent[]> => {
-    t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
-    const res = await t.http().get('/journal?eventDate=2026-05-20&object=Employee&limit=1000').set('Authorization', authorization);
-    t.clock.set(TEST_NOW);
-    expect(res.status).toBe(200);
-    return res.body.model.data;
-  };
+  const employeeEvents = (authorization: string) => journalOfToday(t, authorization, 'object=Employee');
 
   describe('register and read', () => {
     it.each(PREFIXES)(
       '%s/admins registers a Pending administrator (camelCase keys) and answers the registration object',
       async (prefix) => {
         const { authorization } = await t.newAccount();
-        const res = await t
-          .http()
-          .post(`${prefix}/admins`)
-          .set('Authorization', authorization)
-          .send({ email: 'ann@example.com', name: 'Ann', role: 'Support 2' });
+        const res = await t.as(authorization).post(`${prefix}/admins`).send({ email: 'ann@example.com', name: 'Ann', role: 'Support 2' });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({
           id: expect.stringMatching(UUID),
@@ -78,23 +61,15 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
 
     it('takes PascalCase keys too, and defaults the name to the e-mail', async () => {
       const { authorization } = await t.newAccount();
-      const res = await t.http().post('/v1/admins').set('Authorization', authorization).send({ Email: ' Bob@Example.com ', Role: 'Admin' });
+      const res = await t.as(authorization).post('/v1/admins').send({ Email: ' Bob@Example.com ', Role: 'Admin' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ identity: 'Bob@Example.com', name: 'Bob@Example.com', status: 'Pending', appRoles: ['Admin'] });
     });
 
     it.each(PREFIXES)('%s/admins refuses an e-mail already registered in the account, case-insensitively: 403', async (prefix) => {
       const { authorization } = await t.newAccount();
-      await t
-        .http()
-        .post(`${prefix}/admins`)
-        .set('Authorization', authorization)
-        .send({ email: 'dup@example.com', name: 'A', role: 'Admin' });
-      const dup = await t
-        .http()
-        .post(`${prefix}/admins`)
-        .set('Authorization', authorization)
-        .send({ email: 'DUP@example.com', name: 'B', role: 'Admin' });
+      await t.as(authorization).post(`${prefix}/admins`).send({ email: 'dup@example.com', name: 'A', role: 'Admin' });
+      const dup = await t.as(authorization).post(`${prefix}/admins`).send({ email: 'DUP@example.com', name: 'B', role: 'Admin' });
       expect(dup.status).toBe(403);
       expect(dup.body).toEqual({
         message: 'An administrator with the e-mail DUP@example.com already exists.',
@@ -102,25 +77,13 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       });
       // another account may use the same e-mail
       const other = await t.newAccount();
-      expect(
-        (
-          await t
-            .http()
-            .post(`${prefix}/admins`)
-            .set('Authorization', other.authorization)
-            .send({ email: 'dup@example.com', role: 'Admin' })
-        ).status,
-      ).toBe(200);
+      expect((await t.as(other).post(`${prefix}/admins`).send({ email: 'dup@example.com', role: 'Admin' })).status).toBe(200);
     });
 
     it.each(PREFIXES)('%s/admins answers 400 "Unknown role." for a role that is not one of the five exact strings', async (prefix) => {
       const { authorization } = await t.newAccount();
       for (const role of ['admin', 'Support 5', '', undefined, 3]) {
-        const res = await t
-          .http()
-          .post(`${prefix}/admins`)
-          .set('Authorization', authorization)
-          .send({ email: 'r@example.com', name: 'R', role });
+        const res = await t.as(authorization).post(`${prefix}/admins`).send({ email: 'r@example.com', name: 'R', role });
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ message: MESSAGES.unknownRole, traceId: expect.any(String) });
       }
@@ -128,18 +91,19 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
 
     it('answers 400 for a missing or malformed e-mail, an empty name, or a body that is not an object', async () => {
       const { authorization } = await t.newAccount();
-      for (const body of [
-        { name: 'N', role: 'Admin' },
-        { email: 'not-an-email', role: 'Admin' },
-        { email: 'n@example.com', name: '  ', role: 'Admin' },
-      ]) {
-        const res = await t.http().post('/admins').set('Authorization', authorization).send(body);
+      const refusals: [object, string][] = [
+        [{ name: 'N', role: 'Admin' }, 'email must be a non-empty string.'],
+        [{ email: 'not-an-email', role: 'Admin' }, 'email must be an e-mail address.'],
+        [{ email: 'n@example.com', name: '  ', role: 'Admin' }, 'name must be a non-empty string.'],
+      ];
+      for (const [body, message] of refusals) {
+        const res = await t.as(authorization).post('/admins').send(body);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
+        expect(res.body).toEqual({ message, traceId: expect.any(String) });
       }
-      const array = await t.http().post('/admins').set('Authorization', authorization).set('Content-Type', 'application/json').send('[]');
+      const array = await t.as(authorization).post('/admins').set('Content-Type', 'application/json').send('[]');
       expect(array.status).toBe(400);
-      const list = await t.http().get('/admins').set('Authorization', authorization);
+      const list = await t.as(authorization).get('/admins');
       expect(list.body.totalElements).toBe(0);
     });
 
@@ -147,14 +111,10 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       const owner = await seedAdmin(account.id, 'owner@example.com', { lastLoginDate: new Date('2026-05-19T08:00:00Z') });
       t.clock.advance(1000);
-      const second = await t
-        .http()
-        .post(`${prefix}/admins`)
-        .set('Authorization', authorization)
-        .send({ email: 'two@example.com', name: 'Two', role: 'Support 1' });
+      const second = await t.as(authorization).post(`${prefix}/admins`).send({ email: 'two@example.com', name: 'Two', role: 'Support 1' });
       t.clock.set(TEST_NOW);
 
-      const all = await t.http().get(`${prefix}/admins`).set('Authorization', authorization);
+      const all = await t.as(authorization).get(`${prefix}/admins`);
       expect(all.status).toBe(200);
       expect(all.body).toEqual({
         data: [
@@ -181,14 +141,18 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
         totalElements: 2,
       });
 
-      const page = await t.http().get(`${prefix}/admins?Offset=1&limit=1`).set('Authorization', authorization);
+      const page = await t.as(authorization).get(`${prefix}/admins?Offset=1&limit=1`);
       expect(page.body).toMatchObject({ offset: 1, limit: 1, totalElements: 2 });
       expect(page.body.data.map((a: { id: string }) => a.id)).toEqual([second.body.id]);
 
-      for (const bad of ['limit=-1', 'limit=1001', 'offset=x']) {
-        const res = await t.http().get(`${prefix}/admins?${bad}`).set('Authorization', authorization);
+      for (const [bad, message] of [
+        ['limit=-1', 'limit must be a non-negative integer.'],
+        ['limit=1001', 'limit must not exceed 1000.'],
+        ['offset=x', 'offset must be a non-negative integer.'],
+      ]) {
+        const res = await t.as(authorization).get(`${prefix}/admins?${bad}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
+        expect(res.body).toEqual({ message, traceId: expect.any(String) });
       }
     });
 
@@ -197,7 +161,7 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       async (prefix) => {
         const { account, authorization } = await t.newAccount();
         const owner = await seedAdmin(account.id, 'Owner@Example.com', { lastLoginDate: new Date('2026-05-19T08:00:00Z') });
-        const found = await t.http().get(`${prefix}/admins?identity=owner@example.COM`).set('Authorization', authorization);
+        const found = await t.as(authorization).get(`${prefix}/admins?identity=owner@example.COM`);
         expect(found.status).toBe(200);
         expect(found.body).toEqual({
           id: owner.id,
@@ -207,24 +171,20 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
           roles: ['Admin'],
           registrationDate: TEST_NOW.toISOString(),
         });
-        expect((await t.http().get(`${prefix}/admins?Identity=owner@example.com`).set('Authorization', authorization)).body.id).toBe(
-          owner.id,
-        );
-        const none = await t.http().get(`${prefix}/admins?identity=nobody@example.com`).set('Authorization', authorization);
+        expect((await t.as(authorization).get(`${prefix}/admins?Identity=owner@example.com`)).body.id).toBe(owner.id);
+        const none = await t.as(authorization).get(`${prefix}/admins?identity=nobody@example.com`);
         expect(none.status).toBe(404);
         expect(none.body).toEqual({ message: 'Administrator not found.', traceId: expect.any(String) });
         // another account's administrator is not found either
         const other = await t.newAccount();
-        expect((await t.http().get(`${prefix}/admins?identity=owner@example.com`).set('Authorization', other.authorization)).status).toBe(
-          404,
-        );
+        expect((await t.as(other).get(`${prefix}/admins?identity=owner@example.com`)).status).toBe(404);
       },
     );
 
     it('requires the account credentials', async () => {
       const res = await t.http().get('/admins');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ message: expect.any(String), traceId: expect.any(String) });
+      expect(res.body).toEqual({ message: 'Authentication required.', traceId: expect.any(String) });
     });
   });
 
@@ -233,26 +193,22 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       await seedAdmin(account.id, 'owner@example.com');
       const admin = await seedAdmin(account.id, 'x@example.com', { role: 'Support 1' });
-      const res = await t
-        .http()
-        .put(`${prefix}/admins/${admin.id}`)
-        .set('Authorization', authorization)
-        .send({ Name: 'Xavier', Role: 'Support 3' });
+      const res = await t.as(authorization).put(`${prefix}/admins/${admin.id}`).send({ Name: 'Xavier', Role: 'Support 3' });
       expect(res.status).toBe(200);
       expect(res.text).toBe('');
       expect(await statusOf(admin.id)).toEqual({ status: 'Active', role: 'Support 3', name: 'Xavier' });
-      expect((await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ name: 'X' })).status).toBe(200);
+      expect((await t.as(authorization).put(`${prefix}/admins/${admin.id}`).send({ name: 'X' })).status).toBe(200);
       expect(await statusOf(admin.id)).toEqual({ status: 'Active', role: 'Support 3', name: 'X' });
     });
 
     it('PUT answers 400 for an unknown role, a bad status, or nothing to change, and changes nothing', async () => {
       const { account, authorization } = await t.newAccount();
       const admin = await seedAdmin(account.id, 'x@example.com', { role: 'Support 1' });
-      const unknown = await t.http().put(`/admins/${admin.id}`).set('Authorization', authorization).send({ name: 'Y', role: 'Boss' });
+      const unknown = await t.as(authorization).put(`/admins/${admin.id}`).send({ name: 'Y', role: 'Boss' });
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ message: MESSAGES.unknownRole, traceId: expect.any(String) });
-      expect((await t.http().put(`/admins/${admin.id}`).set('Authorization', authorization).send({ status: 'Pending' })).status).toBe(400);
-      expect((await t.http().put(`/admins/${admin.id}`).set('Authorization', authorization).send({})).status).toBe(400);
+      expect((await t.as(authorization).put(`/admins/${admin.id}`).send({ status: 'Pending' })).status).toBe(400);
+      expect((await t.as(authorization).put(`/admins/${admin.id}`).send({})).status).toBe(400);
       expect(await statusOf(admin.id)).toEqual({ status: 'Active', role: 'Support 1', name: 'x@example.com' });
     });
 
@@ -260,18 +216,13 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       await seedAdmin(account.id, 'owner@example.com');
       const admin = await seedAdmin(account.id, 'x@example.com');
-      expect(
-        (await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ Status: 'Locked' })).status,
-      ).toBe(200);
+      expect((await t.as(authorization).put(`${prefix}/admins/${admin.id}`).send({ Status: 'Locked' })).status).toBe(200);
       expect((await statusOf(admin.id)).status).toBe('Locked');
-      expect(
-        (await t.http().put(`${prefix}/admins/${admin.id}`).set('Authorization', authorization).send({ status: 'Active', name: 'X' }))
-          .status,
-      ).toBe(200);
+      expect((await t.as(authorization).put(`${prefix}/admins/${admin.id}`).send({ status: 'Active', name: 'X' })).status).toBe(200);
       expect(await statusOf(admin.id)).toEqual({ status: 'Active', role: 'Admin', name: 'X' });
       // a Pending administrator cannot be made Active by an unlock
       const pending = await seedAdmin(account.id, 'p@example.com', { status: 'Pending' });
-      const res = await t.http().put(`${prefix}/admins/${pending.id}`).set('Authorization', authorization).send({ status: 'Active' });
+      const res = await t.as(authorization).put(`${prefix}/admins/${pending.id}`).send({ status: 'Active' });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(MESSAGES.unlockState);
     });
@@ -280,12 +231,12 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       await seedAdmin(account.id, 'owner@example.com');
       const admin = await seedAdmin(account.id, 'x@example.com', { role: 'Support 4' });
-      const locked = await t.http().post(`${prefix}/admins/lock/${admin.id}`).set('Authorization', authorization);
+      const locked = await t.as(authorization).post(`${prefix}/admins/lock/${admin.id}`);
       expect(locked.status).toBe(200);
       expect(locked.text).toBe('');
       expect((await statusOf(admin.id)).status).toBe('Locked');
-      expect((await t.http().post(`${prefix}/admins/lock/${admin.id}`).set('Authorization', authorization)).status).toBe(200);
-      const unlocked = await t.http().post(`${prefix}/admins/unlock/${admin.id}`).set('Authorization', authorization);
+      expect((await t.as(authorization).post(`${prefix}/admins/lock/${admin.id}`)).status).toBe(200);
+      const unlocked = await t.as(authorization).post(`${prefix}/admins/unlock/${admin.id}`);
       expect(unlocked.status).toBe(200);
       expect(unlocked.text).toBe('');
       expect((await statusOf(admin.id)).status).toBe('Active');
@@ -294,13 +245,13 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
     it('unlocks TemporaryLocked to Active, and a never activated administrator back to Pending', async () => {
       const { account, authorization } = await t.newAccount();
       const temp = await seedAdmin(account.id, 't@example.com', { status: 'TemporaryLocked', activatedAt: TEST_NOW });
-      expect((await t.http().post(`/admins/unlock/${temp.id}`).set('Authorization', authorization)).status).toBe(200);
+      expect((await t.as(authorization).post(`/admins/unlock/${temp.id}`)).status).toBe(200);
       expect((await statusOf(temp.id)).status).toBe('Active');
 
-      const invited = await t.http().post('/admins').set('Authorization', authorization).send({ email: 'new@example.com', role: 'Admin' });
-      expect((await t.http().post(`/admins/lock/${invited.body.id}`).set('Authorization', authorization)).status).toBe(200);
+      const invited = await t.as(authorization).post('/admins').send({ email: 'new@example.com', role: 'Admin' });
+      expect((await t.as(authorization).post(`/admins/lock/${invited.body.id}`)).status).toBe(200);
       expect((await statusOf(invited.body.id)).status).toBe('Locked');
-      expect((await t.http().post(`/admins/unlock/${invited.body.id}`).set('Authorization', authorization)).status).toBe(200);
+      expect((await t.as(authorization).post(`/admins/unlock/${invited.body.id}`)).status).toBe(200);
       expect((await statusOf(invited.body.id)).status).toBe('Pending');
     });
 
@@ -308,7 +259,7 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       for (const status of ['Active', 'Pending']) {
         const admin = await seedAdmin(account.id, `${status}@example.com`, { status, role: 'Support 1' });
-        const res = await t.http().post(`${prefix}/admins/unlock/${admin.id}`).set('Authorization', authorization);
+        const res = await t.as(authorization).post(`${prefix}/admins/unlock/${admin.id}`);
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ message: MESSAGES.unlockState, traceId: expect.any(String) });
         expect((await statusOf(admin.id)).status).toBe(status);
@@ -319,11 +270,11 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       await seedAdmin(account.id, 'owner@example.com');
       const admin = await seedAdmin(account.id, 'x@example.com');
-      const res = await t.http().delete(`${prefix}/admins/${admin.id}`).set('Authorization', authorization);
+      const res = await t.as(authorization).delete(`${prefix}/admins/${admin.id}`);
       expect(res.status).toBe(200);
       expect(res.text).toBe('');
-      expect((await t.http().get('/admins?identity=x@example.com').set('Authorization', authorization)).status).toBe(404);
-      expect((await t.http().delete(`${prefix}/admins/${admin.id}`).set('Authorization', authorization)).status).toBe(404);
+      expect((await t.as(authorization).get('/admins?identity=x@example.com')).status).toBe(404);
+      expect((await t.as(authorization).delete(`${prefix}/admins/${admin.id}`)).status).toBe(404);
     });
   });
 
@@ -336,16 +287,10 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       await seedAdmin(account.id, 'locked@example.com', { status: 'Locked', activatedAt: TEST_NOW });
       await seedAdmin(account.id, 'support@example.com', { role: 'Support 1' });
       const refusals: [Promise<{ status: number; body: unknown }>, string][] = [
-        [t.http().delete(`${prefix}/admins/${last.id}`).set('Authorization', authorization), MESSAGES.lastScopeAdmin],
-        [
-          t.http().put(`${prefix}/admins/${last.id}`).set('Authorization', authorization).send({ role: 'Support 1' }),
-          MESSAGES.lastScopeAdmin,
-        ],
-        [t.http().post(`${prefix}/admins/lock/${last.id}`).set('Authorization', authorization), MESSAGES.lastScopeAdminLock],
-        [
-          t.http().put(`${prefix}/admins/${last.id}`).set('Authorization', authorization).send({ status: 'Locked' }),
-          MESSAGES.lastScopeAdminLock,
-        ],
+        [t.as(authorization).delete(`${prefix}/admins/${last.id}`), MESSAGES.lastScopeAdmin],
+        [t.as(authorization).put(`${prefix}/admins/${last.id}`).send({ role: 'Support 1' }), MESSAGES.lastScopeAdmin],
+        [t.as(authorization).post(`${prefix}/admins/lock/${last.id}`), MESSAGES.lastScopeAdminLock],
+        [t.as(authorization).put(`${prefix}/admins/${last.id}`).send({ status: 'Locked' }), MESSAGES.lastScopeAdminLock],
       ];
       for (const [call, message] of refusals) {
         const res = await call;
@@ -355,13 +300,7 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       expect(await statusOf(last.id)).toEqual({ status: 'Active', role: 'Admin', name: 'last@example.com' });
       // a change that keeps it an Active Admin is fine
       expect(
-        (
-          await t
-            .http()
-            .put(`${prefix}/admins/${last.id}`)
-            .set('Authorization', authorization)
-            .send({ name: 'Last', role: 'Admin', status: 'Active' })
-        ).status,
+        (await t.as(authorization).put(`${prefix}/admins/${last.id}`).send({ name: 'Last', role: 'Admin', status: 'Active' })).status,
       ).toBe(200);
     });
 
@@ -369,21 +308,20 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       const a = await seedAdmin(account.id, 'a@example.com');
       const b = await seedAdmin(account.id, 'b@example.com');
-      expect((await t.http().post(`/admins/lock/${a.id}`).set('Authorization', authorization)).status).toBe(200);
-      expect((await t.http().delete(`/admins/${b.id}`).set('Authorization', authorization)).status).toBe(400);
+      expect((await t.as(authorization).post(`/admins/lock/${a.id}`)).status).toBe(200);
+      expect((await t.as(authorization).delete(`/admins/${b.id}`)).status).toBe(400);
       // unlocking brings a back as a scope admin, and b may go
-      expect((await t.http().post(`/admins/unlock/${a.id}`).set('Authorization', authorization)).status).toBe(200);
-      expect((await t.http().delete(`/admins/${b.id}`).set('Authorization', authorization)).status).toBe(200);
-      expect((await t.http().put(`/admins/${a.id}`).set('Authorization', authorization).send({ role: 'Support 2' })).status).toBe(400);
+      expect((await t.as(authorization).post(`/admins/unlock/${a.id}`)).status).toBe(200);
+      expect((await t.as(authorization).delete(`/admins/${b.id}`)).status).toBe(200);
+      expect((await t.as(authorization).put(`/admins/${a.id}`).send({ role: 'Support 2' })).status).toBe(400);
     });
 
     it('holds under parallel requests: of two changes each taking one of the last two scope admins away, exactly one succeeds', async () => {
       const operations = [
-        (id: string, authorization: string) => t.http().delete(`/admins/${id}`).set('Authorization', authorization),
-        (id: string, authorization: string) => t.http().post(`/v1/admins/lock/${id}`).set('Authorization', authorization),
-        (id: string, authorization: string) =>
-          t.http().put(`/admins/${id}`).set('Authorization', authorization).send({ role: 'Support 1' }),
-        (id: string, authorization: string) => t.http().put(`/admins/${id}`).set('Authorization', authorization).send({ status: 'Locked' }),
+        (id: string, authorization: string) => t.as(authorization).delete(`/admins/${id}`),
+        (id: string, authorization: string) => t.as(authorization).post(`/v1/admins/lock/${id}`),
+        (id: string, authorization: string) => t.as(authorization).put(`/admins/${id}`).send({ role: 'Support 1' }),
+        (id: string, authorization: string) => t.as(authorization).put(`/admins/${id}`).send({ status: 'Locked' }),
       ];
       for (let round = 0; round < 12; round += 1) {
         const { account, authorization } = await t.newAccount();
@@ -406,17 +344,13 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
   describe('invitation re-send', () => {
     it('answers 200 without a body for a Pending administrator, by V1 query id (any key case) and by V2 path id', async () => {
       const { authorization } = await t.newAccount();
-      const invited = await t
-        .http()
-        .post('/admins')
-        .set('Authorization', authorization)
-        .send({ email: 'inv@example.com', role: 'Support 1' });
+      const invited = await t.as(authorization).post('/admins').send({ email: 'inv@example.com', role: 'Support 1' });
       for (const path of [
         `/admins/resend-invitation-email?id=${invited.body.id}`,
         `/v1/admins/resend-invitation-email?Id=${invited.body.id}`,
         `/v2/admins/resend-invitation-email/${invited.body.id}`,
       ]) {
-        const res = await t.http().post(path).set('Authorization', authorization);
+        const res = await t.as(authorization).post(path);
         expect({ path, status: res.status, text: res.text }).toEqual({ path, status: 200, text: '' });
       }
     });
@@ -425,14 +359,14 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
       const { account, authorization } = await t.newAccount();
       const active = await seedAdmin(account.id, 'a@example.com');
       for (const path of [`/admins/resend-invitation-email?id=${active.id}`, `/v2/admins/resend-invitation-email/${active.id}`]) {
-        const res = await t.http().post(path).set('Authorization', authorization);
+        const res = await t.as(authorization).post(path);
         expect(res.status).toBe(400);
         expect(res.body).toEqual({
           message: 'An invitation can only be re-sent to a Pending administrator; this one is Active.',
           traceId: expect.any(String),
         });
       }
-      const missing = await t.http().post('/v1/admins/resend-invitation-email').set('Authorization', authorization);
+      const missing = await t.as(authorization).post('/v1/admins/resend-invitation-email');
       expect(missing.status).toBe(400);
       expect(missing.body.message).toBe('id is required.');
     });
@@ -444,17 +378,17 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
     const theirAdmin = await seedAdmin(theirs.account.id, 'their@example.com', { role: 'Support 1', status: 'Pending' });
     const calls = (id: string): [string, () => ReturnType<ReturnType<TestApp['http']>['get']>][] => [
       ...PREFIXES.flatMap((prefix): [string, () => ReturnType<ReturnType<TestApp['http']>['get']>][] => [
-        [`PUT ${prefix}/admins/{id}`, () => t.http().put(`${prefix}/admins/${id}`).send({ name: 'Mine' })],
-        [`DELETE ${prefix}/admins/{id}`, () => t.http().delete(`${prefix}/admins/${id}`)],
-        [`POST ${prefix}/admins/lock/{id}`, () => t.http().post(`${prefix}/admins/lock/${id}`)],
-        [`POST ${prefix}/admins/unlock/{id}`, () => t.http().post(`${prefix}/admins/unlock/${id}`)],
-        [`POST ${prefix}/admins/resend-invitation-email?id=`, () => t.http().post(`${prefix}/admins/resend-invitation-email?id=${id}`)],
+        [`PUT ${prefix}/admins/{id}`, () => t.as(mine).put(`${prefix}/admins/${id}`).send({ name: 'Mine' })],
+        [`DELETE ${prefix}/admins/{id}`, () => t.as(mine).delete(`${prefix}/admins/${id}`)],
+        [`POST ${prefix}/admins/lock/{id}`, () => t.as(mine).post(`${prefix}/admins/lock/${id}`)],
+        [`POST ${prefix}/admins/unlock/{id}`, () => t.as(mine).post(`${prefix}/admins/unlock/${id}`)],
+        [`POST ${prefix}/admins/resend-invitation-email?id=`, () => t.as(mine).post(`${prefix}/admins/resend-invitation-email?id=${id}`)],
       ]),
-      ['POST /v2/admins/resend-invitation-email/{id}', () => t.http().post(`/v2/admins/resend-invitation-email/${id}`)],
+      ['POST /v2/admins/resend-invitation-email/{id}', () => t.as(mine).post(`/v2/admins/resend-invitation-email/${id}`)],
     ];
     for (const id of [theirAdmin.id, 'not-a-uuid']) {
       for (const [call, send] of calls(id)) {
-        const res = await send().set('Authorization', mine.authorization);
+        const res = await send();
         expect({ call, status: res.status, body: res.body }).toEqual({
           call,
           status: 404,
@@ -468,24 +402,20 @@ describe('administrators (SPEC.md "Administrators", CONTRACT §5)', () => {
   it('journals Employee Create, Update, Delete, Lock and Unlock, successes and refusals, with the administrator named', async () => {
     const { account, apiKey, authorization } = await t.newAccount();
     const owner = await seedAdmin(account.id, 'owner@example.com');
-    const created = await t
-      .http()
-      .post('/admins')
-      .set('Authorization', authorization)
-      .send({ email: 'emp@example.com', name: 'Emp', role: 'Admin' });
+    const created = await t.as(authorization).post('/admins').send({ email: 'emp@example.com', name: 'Emp', role: 'Admin' });
     const id = created.body.id;
-    await t.http().post('/admins').set('Authorization', authorization).send({ email: 'emp@example.com', role: 'Admin' }); // 403
-    await t.http().put(`/admins/${id}`).set('Authorization', authorization).send({ role: 'Support 1' });
-    await t.http().put(`/v1/admins/${id}`).set('Authorization', authorization).send({ role: 'Nope' }); // 400
-    await t.http().post(`/admins/lock/${id}`).set('Authorization', authorization);
-    await t.http().post(`/admins/lock/${owner.id}`).set('Authorization', authorization); // last scope admin
-    await t.http().post(`/v1/admins/unlock/${id}`).set('Authorization', authorization);
-    await t.http().post(`/admins/unlock/${owner.id}`).set('Authorization', authorization); // not locked
-    await t.http().post(`/admins/resend-invitation-email?id=${id}`).set('Authorization', authorization); // journaled as EnrollmentLink Send, not Employee
-    await t.http().delete(`/admins/${owner.id}`).set('Authorization', authorization); // last scope admin
-    await t.http().delete(`/admins/${id}`).set('Authorization', authorization);
+    await t.as(authorization).post('/admins').send({ email: 'emp@example.com', role: 'Admin' }); // 403
+    await t.as(authorization).put(`/admins/${id}`).send({ role: 'Support 1' });
+    await t.as(authorization).put(`/v1/admins/${id}`).send({ role: 'Nope' }); // 400
+    await t.as(authorization).post(`/admins/lock/${id}`);
+    await t.as(authorization).post(`/admins/lock/${owner.id}`); // last scope admin
+    await t.as(authorization).post(`/v1/admins/unlock/${id}`);
+    await t.as(authorization).post(`/admins/unlock/${owner.id}`); // not locked
+    await t.as(authorization).post(`/admins/resend-invitation-email?id=${id}`); // journaled as EnrollmentLink Send, not Employee
+    await t.as(authorization).delete(`/admins/${owner.id}`); // last scope admin
+    await t.as(authorization).delete(`/admins/${id}`);
 
-    const events = await journalOfToday(authorization);
+    const events = await employeeEvents(authorization);
     expect(events.map((e) => [e.object, e.action, e.success, e.additionalFields])).toEqual([
       [
         'Employee',

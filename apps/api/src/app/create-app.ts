@@ -26,7 +26,7 @@ export const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
 
 /**
  * NestJS on Fastify rather than Express: the same routes cost about half the CPU per answer
- * (`npm run bench:api`, issue 11). The router keeps what clients written against the Express build rely
+ * (`npm run bench:api`). The router keeps what clients written against the Express build rely
  * on: paths in any case, a trailing slash allowed, long path parameters.
  */
 function fastifyAdapter(): FastifyAdapter {

@@ -3,7 +3,7 @@ import { asAccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { encryptionKeyId, rotateSecretEncryptionKey, SecretCipher } from '@twofold/persistence';
 import { legacyCiphertext, newOtpAuthenticator, newResource, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
  * SECRET_ENCRYPTION_KEY rotation as an operator runs it (docs/operations/encryption-key-rotation.md):
@@ -46,9 +46,8 @@ describe('the API during a SECRET_ENCRYPTION_KEY rotation', () => {
 
   const ra = (identity: string, offsetMs = 0) =>
     t
-      .http()
+      .as(resourceAuthorization)
       .post('/access/requests/ra')
-      .set('Authorization', resourceAuthorization)
       .send({ identity, passCode: generateTotp({ secret: key, time: t.clock.now().getTime() + offsetMs }) });
 
   it('grants codes of authenticators written by the old key, in the first format and with its key id', async () => {

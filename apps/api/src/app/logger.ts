@@ -39,7 +39,7 @@ let stdout: ReturnType<typeof pino.destination> | undefined;
 
 /**
  * The one stdout of every logger of the process. A profile under load showed a fifth of the API's
- * time in writing one request line per system call (issue 11), so lines are batched. Writes stay
+ * time in writing one request line per system call, so lines are batched. Writes stay
  * synchronous: a batch is never in flight when the process exits, and the exit flush writes the rest.
  */
 function logDestination(): ReturnType<typeof pino.destination> {

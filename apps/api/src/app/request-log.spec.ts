@@ -1,6 +1,6 @@
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
-/** The request log: one line per answer, those refused before any handler included (issue 13 item 8). */
+/** The request log: one line per answer, those refused before any handler included. */
 describe('request log', () => {
   let t: TestApp;
   let authorization: string;
@@ -20,20 +20,15 @@ describe('request log', () => {
   afterAll(() => t.close());
 
   it.each<[string, () => PromiseLike<{ status: number; headers: Record<string, string> }>, number]>([
-    ['an answer', () => t.http().get('/groups').set('Authorization', authorization), 200],
+    ['an answer', () => t.as(authorization).get('/groups'), 200],
     ['an unknown path', () => t.http().get('/no-such-path'), 404],
-    [
-      'malformed JSON',
-      () => t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send('{"name":'),
-      400,
-    ],
+    ['malformed JSON', () => t.as(authorization).post('/groups').set('Content-Type', 'application/json').send('{"name":'), 400],
     [
       'a body over 1 MiB',
       () =>
         t
-          .http()
+          .as(authorization)
           .post('/groups')
-          .set('Authorization', authorization)
           .set('Content-Type', 'application/json')
           .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024) })),
       413,

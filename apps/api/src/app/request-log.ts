@@ -8,7 +8,7 @@ import { loggedUrl } from './logger';
  * One line per request when its answer is sent: trace id, method, path (credentials in it cut by
  * `loggedUrl`), status, duration; never bodies or headers. Written here rather than by pino-http,
  * which cost a tenth of the API's CPU time per request (a child logger and serialisers for every
- * request, `npm run bench:api -- --profile`, issue 11). A 5xx is logged as an error, a request whose
+ * request, `npm run bench:api -- --profile`). A 5xx is logged as an error, a request whose
  * connection closed before its answer as a warning. Fastify's hooks see every request, those refused
  * before routing (400, 413, 415) included.
  */

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { shutDown } from './shutdown';
 
 type Answer = { status: number; connection: string | undefined; body: string } | { socketError: string };
@@ -20,7 +20,7 @@ function get(port: number, path: string, agent: Agent, headers: Record<string, s
 }
 
 /**
- * Issue 13 finding 6: under keep-alive load, requests started after SIGTERM still got 200. The real
+ * Under keep-alive load, requests started after SIGTERM still got 200. The real
  * shutdown function main.ts runs on SIGTERM, on an app listening on a port, with clients that keep
  * sending on kept-alive sockets and one request in flight held by a row lock.
  */
@@ -37,7 +37,7 @@ describe('shutdown under keep-alive load', () => {
     const account = await t.newAccount();
     const resource = await t.newResource(account.account.id);
     const identity = 'slow.user';
-    expect((await t.http().post('/users').set('Authorization', account.authorization).send({ Identity: identity })).status).toBe(200);
+    expect((await t.as(account).post('/users').send({ Identity: identity })).status).toBe(200);
     await t.app.listen(0, '127.0.0.1');
     const port = (t.app.getHttpServer().address() as AddressInfo).port;
 

@@ -1,6 +1,6 @@
 import { ApprovalsRepository, APPROVAL_DECIDED_CHANNEL } from '@twofold/persistence';
 import { Client } from 'pg';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 import { ApprovalsService, OpenedApproval } from './approvals.service';
 import { approvalFixture } from './approvals.testing';
 

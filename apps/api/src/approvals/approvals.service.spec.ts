@@ -1,8 +1,8 @@
 import { ApprovalFactor, APPROVAL_COOLDOWN_MINUTES } from '@twofold/domain';
 import { ApprovalsRepository } from '@twofold/persistence';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
-import { FreezableProxy, startFreezableProxy } from '../testing/freezable-proxy';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { FreezableProxy, startFreezableProxy } from '../../test/testing/freezable-proxy';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 import { ApprovalTransports } from './approval-transport';
 import { ApprovalWaiter } from './approval-waiter';
 import { ApprovalDecision, ApprovalsService, OpenedApproval } from './approvals.service';

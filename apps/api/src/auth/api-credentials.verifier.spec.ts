@@ -1,6 +1,6 @@
 import { ApiKeysRepository, SecretCipher } from '@twofold/persistence';
 import { newResource } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { ApiCredentialsVerifier } from './api-credentials.verifier';
 
 /**

@@ -3,7 +3,7 @@ import { AuthFailuresRepository } from '@twofold/persistence';
 import { createHash } from 'node:crypto';
 import { addressNetworkOf } from '../http/client-address';
 
-/** CONTRACT §4: the 21st failed attempt within a minute from one client is refused, and all after it. */
+/** The 21st failed attempt within a minute from one client is refused, and all after it. */
 export const AUTH_FAILURES_ALLOWED_PER_WINDOW = 20;
 export const AUTH_THROTTLE_WINDOW_MS = 60_000;
 /** bound on remembered blocks, so a flood of addresses cannot grow memory without limit */
@@ -27,8 +27,8 @@ export function throttledClients(ip: string, apiKey: string | undefined): string
 const FAILURES_PER_CLEANUP = 1000;
 
 /**
- * Failed Basic-auth attempts (CONTRACT §4), counted in the database so that every instance enforces
- * one limit (issue 13):
+ * Failed Basic-auth attempts, counted in the database so that every instance enforces
+ * one limit:
  * - per client (IPv4 address or IPv6 /64): the 21st failure within the window is 429, and from then
  *   on, to the end of the window, every attempt of that client is refused before its credentials are
  *   looked at, right or wrong. Up to the 20th failure a right call is 200.

@@ -3,10 +3,10 @@ import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
 import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { AUTH_FAILURES_ALLOWED_PER_WINDOW } from './auth-throttle';
 
-describe('Basic authentication (CONTRACT §4)', () => {
+describe('Basic authentication', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -84,7 +84,7 @@ describe('Basic authentication (CONTRACT §4)', () => {
   });
 });
 
-describe('throttling of failed authentication (CONTRACT §4)', () => {
+describe('throttling of failed authentication', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -111,7 +111,7 @@ describe('throttling of failed authentication (CONTRACT §4)', () => {
     expect((await t.http().get('/groups').set('Authorization', wrong)).status).toBe(401);
   });
 
-  it('answers a right call after the 20th failure with 200: only the 21st failure starts the block (issue 13)', async () => {
+  it('answers a right call after the 20th failure with 200: only the 21st failure starts the block', async () => {
     const account = await t.newAccount();
     const wrong = basicAuthorization(account.apiKey, 'wrong');
     const from = (authorization: string) => t.http().get('/groups').set('X-Forwarded-For', '').set('Authorization', authorization);

@@ -15,13 +15,13 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
-import { countQueries } from '../testing/query-counter';
-import { startTestApp, TEST_NOW, testConfig, TestApp } from '../testing/test-app';
+import { countQueries } from '../../test/testing/query-counter';
+import { asCaller, Credential, startTestApp, TEST_NOW, testConfig, TestApp } from '../../test/testing/test-app';
 import { credentialsProbePayload } from './credentials-change.listener';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 /**
- * Issue 11: verified credentials are cached, and a cached grant never outlives a disable, re-key or
+ * Verified credentials are cached, and a cached grant never outlives a disable, re-key or
  * delete made by any process. Two API instances on one database (own pools and Nest containers, as two
  * processes); the changes are made as the CLI and the other instance make them.
  */
@@ -71,47 +71,41 @@ describe('verified credentials cache across instances', () => {
     const other = await t.newAccount();
     // the accounts' own announcements (API enabled) would empty the cache if they came after the first call
     await secondHeardEverythingAnnounced();
-    expect((await onSecond().get('/users/count').set('Authorization', known.authorization)).status).toBe(200);
-    const firstUse = await countQueries(() => onSecond().get('/users/count').set('Authorization', other.authorization).expect(200));
-    const fromMemory = await countQueries(() => onSecond().get('/users/count').set('Authorization', known.authorization).expect(200));
+    expect((await asCaller(known, onSecond).get('/users/count')).status).toBe(200);
+    const firstUse = await countQueries(() => asCaller(other, onSecond).get('/users/count').expect(200));
+    const fromMemory = await countQueries(() => asCaller(known, onSecond).get('/users/count').expect(200));
     expect(fromMemory).toBe(firstUse - 1);
   });
 
   it('a disable by the operator (CLI) ends the cached grant on every instance', async () => {
     const { account, authorization } = await t.newAccount();
-    expect((await onSecond().get('/users/count').set('Authorization', authorization)).status).toBe(200);
+    expect((await asCaller(authorization, onSecond).get('/users/count')).status).toBe(200);
     await new AccountsRepository(new Db(t.database.dataSource)).setApi(account.id, { apiEnabled: false });
     await eventually(
-      async () => (await onSecond().get('/users/count').set('Authorization', authorization)).status === 403,
+      async () => (await asCaller(authorization, onSecond).get('/users/count')).status === 403,
       'the second instance refuses the disabled API',
     );
   });
 
   it('a new secret ends the old one on every instance', async () => {
     const { account, authorization, apiKey } = await t.newAccount();
-    expect((await onSecond().get('/users/count').set('Authorization', authorization)).status).toBe(200);
+    expect((await asCaller(authorization, onSecond).get('/users/count')).status).toBe(200);
     const rotated = generateApiCredentials();
     await new AccountsRepository(new Db(t.database.dataSource)).setApi(account.id, {
       apiEnabled: true,
       apiSecretEnc: t.cipher.encrypt('account.api-secret', rotated.secret),
     });
-    await eventually(
-      async () => (await onSecond().get('/users/count').set('Authorization', authorization)).status === 401,
-      'the old secret is refused',
-    );
-    expect((await onSecond().get('/users/count').set('Authorization', basicAuthorization(apiKey, rotated.secret))).status).toBe(200);
+    await eventually(async () => (await asCaller(authorization, onSecond).get('/users/count')).status === 401, 'the old secret is refused');
+    expect((await asCaller(basicAuthorization(apiKey, rotated.secret), onSecond).get('/users/count')).status).toBe(200);
   });
 
   it('a resource deleted through one instance is refused by the other', async () => {
     const { account, authorization } = await t.newAccount();
     const resource = await t.newResource(account.id, 'VPN');
-    expect((await onSecond().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'u' })).status).toBe(
-      200,
-    );
-    expect((await t.http().delete(`/resources/${resource.resource.id}`).set('Authorization', authorization)).status).toBe(200);
+    expect((await asCaller(resource, onSecond).post('/access/requests').send({ identity: 'u' })).status).toBe(200);
+    expect((await t.as(authorization).delete(`/resources/${resource.resource.id}`)).status).toBe(200);
     await eventually(
-      async () =>
-        (await onSecond().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'u' })).status === 401,
+      async () => (await asCaller(resource, onSecond).post('/access/requests').send({ identity: 'u' })).status === 401,
       'the deleted resource is refused',
     );
   });
@@ -119,14 +113,14 @@ describe('verified credentials cache across instances', () => {
   it('trusts nothing from memory while its listening connection is lost, and listens again by itself', async () => {
     const cache = second.get(VerifiedCredentialsCache);
     const { authorization } = await t.newAccount();
-    expect((await onSecond().get('/users/count').set('Authorization', authorization)).status).toBe(200);
+    expect((await asCaller(authorization, onSecond).get('/users/count')).status).toBe(200);
     expect(cache.size()).toBeGreaterThan(0);
     await t.database.dataSource.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'twofold-credentials-listener' AND datname = current_database()`,
     );
     await eventually(async () => cache.size() === 0, 'the cache is emptied');
     await eventually(async () => {
-      await onSecond().get('/users/count').set('Authorization', authorization);
+      await asCaller(authorization, onSecond).get('/users/count');
       return cache.size() > 0;
     }, 'the listener is back and the cache in use again');
   });
@@ -162,7 +156,7 @@ describe('the listener hears its own probe before the cache is used', () => {
       app,
       log,
       newAccount: () => newAccount(db, cipher, { now: clock.now() }),
-      http: () => request(app.getHttpServer()),
+      as: (credential: Credential) => asCaller(credential, () => request(app.getHttpServer())),
       close: async () => {
         await app.close();
         await database.drop();
@@ -178,10 +172,10 @@ describe('the listener hears its own probe before the cache is used', () => {
     // the accounts' own announcements may still be on their way: a pair verified meanwhile is not kept
     const until = Date.now() + 10_000;
     do {
-      expect((await t.http().get('/users/count').set('Authorization', known.authorization)).status).toBe(200);
+      expect((await t.as(known).get('/users/count')).status).toBe(200);
     } while (cached && cache.size() === 0 && Date.now() < until);
-    const firstUse = await countQueries(() => t.http().get('/users/count').set('Authorization', other.authorization).expect(200));
-    const again = await countQueries(() => t.http().get('/users/count').set('Authorization', known.authorization).expect(200));
+    const firstUse = await countQueries(() => t.as(other).get('/users/count').expect(200));
+    const again = await countQueries(() => t.as(known).get('/users/count').expect(200));
     return { firstUse, again };
   }
 
@@ -219,7 +213,7 @@ describe('the listener hears its own probe before the cache is used', () => {
       const until = Date.now() + 10_000;
       // the accounts' own announcements may still be on their way: a pair verified meanwhile is not kept
       do {
-        expect((await t.http().get('/users/count').set('Authorization', authorization)).status).toBe(200);
+        expect((await t.as(authorization).get('/users/count')).status).toBe(200);
       } while (cache.size() === 0 && Date.now() < until);
       expect(cache.size()).toBe(1);
       const before = cache.generation();

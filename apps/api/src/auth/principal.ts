@@ -7,7 +7,7 @@ export interface AccountPrincipal {
   accountId: AccountId;
   /** the journal's subject for calls made with the account API key */
   login: string;
-  /** how the account writes identities (issue 14), read with the credentials: identities received are normalized by it */
+  /** how the account writes identities, read with the credentials: identities received are normalized by it */
   identityFormat: IdentityFormat;
 }
 
@@ -16,7 +16,7 @@ export interface ResourcePrincipal {
   accountId: AccountId;
   resourceId: string;
   login: string;
-  /** the resource's account's identity format (issue 14), read with the credentials */
+  /** the resource's account's identity format, read with the credentials */
   identityFormat: IdentityFormat;
 }
 

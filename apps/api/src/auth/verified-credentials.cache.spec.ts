@@ -53,7 +53,7 @@ describe('VerifiedCredentialsCache', () => {
     expect(cache.get('account', 'acc-key', 's3cret')).toBeNull();
   });
 
-  it("forgets the owner's pairs on its change, others stay; an account's change drops its resources' pairs too (issue 14)", () => {
+  it("forgets the owner's pairs on its change, others stay; an account's change drops its resources' pairs too", () => {
     cache.remember('acc-key', 'a', account, cache.generation());
     cache.remember('res-key', 'r', resource, cache.generation());
     cache.remember('other-key', 'o', otherResource, cache.generation());

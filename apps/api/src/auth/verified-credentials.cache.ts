@@ -21,7 +21,7 @@ const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').d
 
 /**
  * API key and secret pairs verified against the database, so a busy client's every call does not
- * look its key up and decrypt its secret again (issue 11; `npm run bench:api`). A stale grant would
+ * look its key up and decrypt its secret again (`npm run bench:api`). A stale grant would
  * be a security bug, so an entry is used only while this instance is LISTENing to the credential
  * changes every other process announces (CredentialsChangeListener): a disable, re-key or delete
  * anywhere drops the owner's entries here; losing the listener drops everything and stops caching
@@ -67,7 +67,7 @@ export class VerifiedCredentialsCache {
   /**
    * A change announced by any process: the owner's pairs are verified again at their next use. An
    * account's change drops its resources' pairs too: their principals carry account settings (the
-   * identity format, issue 14).
+   * identity format).
    */
   forget(owner: CredentialsOwner): void {
     this.changes += 1;

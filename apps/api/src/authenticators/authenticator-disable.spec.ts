@@ -1,8 +1,8 @@
 import { generateTotp } from '@twofold/otp';
 import { AuthenticatorEntity } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 /** 20 bytes, the RFC 6238 test key, and another one */
 const KEY_HEX = '3132333435363738393031323334353637383930';
@@ -10,8 +10,8 @@ const OTHER_KEY_HEX = '0102030405060708090a0b0c0d0e0f1011121314';
 const KEY = Buffer.from(KEY_HEX, 'hex');
 const OTHER_KEY = Buffer.from(OTHER_KEY_HEX, 'hex');
 
-/** Issue 14: POST /users/{id}/authenticators/{type}/{authenticatorid}/disable and /enable, and what they do to access. */
-describe('disabling an authenticator (issue 14)', () => {
+/** POST /users/{id}/authenticators/{type}/{authenticatorid}/disable and /enable, and what they do to access. */
+describe('disabling an authenticator', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -24,9 +24,9 @@ describe('disabling an authenticator (issue 14)', () => {
     const { account, authorization } = await t.newAccount();
     const resource = await t.newResource(account.id, 'VPN');
     const http = {
-      get: (path: string) => t.http().get(path).set('Authorization', authorization),
-      post: (path: string, body: object = {}) => t.http().post(path).set('Authorization', authorization).send(body),
-      patch: (path: string, body: object) => t.http().patch(path).set('Authorization', authorization).send(body),
+      get: (path: string) => t.as(authorization).get(path),
+      post: (path: string, body: object = {}) => t.as(authorization).post(path).send(body),
+      patch: (path: string, body: object) => t.as(authorization).patch(path).send(body),
     };
     const userWithTotp = async (identity: string, keys: { name: string; key: Buffer }[] = [{ name: 'Phone', key: KEY }]) => {
       const user = await newUser(t.db, account.id, identity, { now: t.clock.now() });
@@ -40,17 +40,17 @@ describe('disabling an authenticator (issue 14)', () => {
     };
     const journal = () => journalOfToday(t, authorization, 'object=Authenticator');
     const ra = async (body: object) => {
-      const res = await t.http().post('/access/requests/ra').set('Authorization', resource.authorization).send(body);
+      const res = await t.as(resource).post('/access/requests/ra').send(body);
       expect(res.status).toBe(200);
       return res.body;
     };
     const challenge = async (body: object) => {
-      const res = await t.http().post('/access/requests/ra/challenge').set('Authorization', resource.authorization).send(body);
+      const res = await t.as(resource).post('/access/requests/ra/challenge').send(body);
       expect(res.status).toBe(200);
       return res.body;
     };
     const createRequest = async (identity: string): Promise<string> => {
-      const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity, language: 'en' });
+      const res = await t.as(resource).post('/access/requests').send({ identity, language: 'en' });
       expect(res.status).toBe(200);
       return new URL(res.body.model.url).pathname;
     };

@@ -20,7 +20,7 @@ import { PathParameters } from '../http/parsed-input';
 import { parseUserPath } from '../users/users.commands';
 
 /**
- * What each changing call of the authenticator API asks for (SPEC.md "Authenticators", CONTRACT §6),
+ * What each changing call of the authenticator API asks for,
  * parsed from its body at the edge: keys in any case, values judged by libs/domain. No message ever
  * repeats a key or a PrivateId.
  */
@@ -74,7 +74,7 @@ export interface RegisterTokenCommand {
   algorithm: OtpTokenAlgorithm;
 }
 
-/** The token's key (CONTRACT §6: hex of 16 to 64 bytes), refused with messages that never repeat it. */
+/** The token's key (hex of 16 to 64 bytes), refused with messages that never repeat it. */
 function parseTokenKey(raw: unknown): Buffer {
   if (!isGiven(raw) || raw === '') throw new ValidationFailed('Key is required: the token secret, hex-encoded.');
   if (typeof raw !== 'string') throw new ValidationFailed('Key must be a hex string.');

@@ -28,7 +28,7 @@ import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { AUTHENTICATOR_DOCS } from './authenticators.openapi';
 
 /**
- * SPEC.md "Authenticators": paths without a version prefix (and with /v1, like the V1 user API).
+ * Paths without a version prefix (and with /v1, like the V1 user API).
  * `{type}` is the kind in any case. Every call answers 200.
  */
 @ModelEnvelopeErrors()
@@ -84,7 +84,7 @@ export class AuthenticatorsController {
     return ok(await this.authenticators.copyToken(p.accountId, path, targetUserIds), 'Authenticator copied.');
   }
 
-  /** Ours (issue 14): the authenticator stays listed with `disabled: true`, and no code of it is accepted. */
+  /** Ours: the authenticator stays listed with `disabled: true`, and no code of it is accepted. */
   @ApiRoute(AUTHENTICATOR_DOCS.disable)
   @Post(':id/authenticators/:type/:authenticatorId/disable')
   @HttpCode(HttpStatus.OK)

@@ -11,10 +11,10 @@ import { AuthenticatorEntity, PhoneEntity } from '@twofold/persistence';
 export class AuthenticatorDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ description: 'display name; for Sms the phone number' }) name!: string;
-  /** present (true) only on an authenticator an administrator disabled: the SPEC's `{id, name}` otherwise */
+  /** present (true) only on an authenticator an administrator disabled: the plain `{id, name}` otherwise */
   @ApiPropertyOptional({
     enum: [true],
-    description: 'ours (issue 14): present only when an administrator disabled it; no code of it is accepted',
+    description: 'ours: present only when an administrator disabled it; no code of it is accepted',
   })
   disabled?: true;
 }
@@ -33,7 +33,7 @@ export class TokenCopyDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
 }
 
-/** PATCH model (SPEC.md: "not shown"): the new authenticator of each target user, in request order. */
+/** PATCH model (ours; the API never showed one): the new authenticator of each target user, in request order. */
 @ApiSchema({ name: 'CopiedToken' })
 export class CopiedTokenDto {
   @ApiProperty({ type: [TokenCopyDto], description: 'the new authenticator of each target user, in request order' })

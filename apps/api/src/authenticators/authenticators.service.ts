@@ -26,7 +26,7 @@ import {
 import { AuthenticatorKindPath, AuthenticatorPath, RegisterTokenCommand, UpdateAuthenticatorCommand } from './authenticators.commands';
 
 /**
- * Authenticators of users (SPEC.md "Authenticators", CONTRACT §6). The path comes parsed (its kind, and
+ * Authenticators of users. The path comes parsed (its kind, and
  * ids that are UUIDs); every id must belong to the caller's account and the authenticator to the path's
  * user and kind, else 404. Changing handlers run
  * in the request's transaction (JournalInterceptor); moves and copies lock the source row first.
@@ -100,7 +100,7 @@ export class AuthenticatorsService {
   }
 
   /**
-   * Disable (issue 14): the authenticator stays listed and keeps its secret and replay state, but no
+   * Disable: the authenticator stays listed and keeps its secret and replay state, but no
    * code of it is accepted; enable undoes it. Either is idempotent. A phone (`Sms`) is not disabled:
    * it is removed through the phone endpoints.
    */

@@ -1,18 +1,12 @@
 import { AuthenticatorEntity, AuthenticatorsRepository, UsersRepository } from '@twofold/persistence';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
 
 /** 20 bytes, the RFC 4226 test key */
 const KEY_HEX = '3132333435363738393031323334353637383930';
 const KEY_32_HEX = 'a1'.repeat(32);
 
-interface JournalEvent {
-  object: string;
-  action: string;
-  success: boolean;
-  additionalFields: Record<string, string>;
-}
-
-describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
+describe('authenticators', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -25,27 +19,14 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     const users = new UsersRepository(t.db);
     const newUser = async (identity: string) =>
       (await users.insert(account.id, { identity, name: null, email: null, source: 'Api', createdAt: TEST_NOW })).id;
-    const journal = async (object?: string): Promise<JournalEvent[]> => {
-      t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
-      const query = object ? `&object=${object}` : '';
-      const res = await t.http().get(`/journal?eventDate=2026-05-20&limit=1000${query}`).set('Authorization', authorization);
-      t.clock.set(TEST_NOW);
-      expect(res.status).toBe(200);
-      return res.body.model.data;
-    };
-    const http = {
-      get: (path: string) => t.http().get(path).set('Authorization', authorization),
-      post: (path: string, body: object) => t.http().post(path).set('Authorization', authorization).send(body),
-      put: (path: string, body: object) => t.http().put(path).set('Authorization', authorization).send(body),
-      patch: (path: string, body: object) => t.http().patch(path).set('Authorization', authorization).send(body),
-      delete: (path: string) => t.http().delete(path).set('Authorization', authorization),
-    };
+    const journal = (object?: string) => journalOfToday(t, authorization, object ? `object=${object}` : '');
+    const api = t.as(authorization);
     const register = async (userId: string, type: string, body: object = { Name: 'Token', Key: KEY_HEX }) => {
-      const res = await http.post(`/users/${userId}/authenticators/${type}`, body);
+      const res = await api.post(`/users/${userId}/authenticators/${type}`).send(body);
       expect(res.status).toBe(200);
       return res.body.model.id as string;
     };
-    return { account, authorization, newUser, journal, http, register };
+    return { account, authorization, newUser, journal, api, register };
   }
 
   const row = (id: string) => t.database.dataSource.getRepository(AuthenticatorEntity).findOneByOrFail({ id });
@@ -54,7 +35,9 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     it('registers a TOTP token: key encrypted at rest, never returned, journaled as User Update', async () => {
       const s = await setup();
       const userId = await s.newUser('alice');
-      const res = await s.http.post(`/users/${userId}/authenticators/totptoken`, { Name: 'Key fob', Key: KEY_HEX, PrivateId: 'C0FFEE01' });
+      const res = await s.api
+        .post(`/users/${userId}/authenticators/totptoken`)
+        .send({ Name: 'Key fob', Key: KEY_HEX, PrivateId: 'C0FFEE01' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ model: { id: expect.any(String) }, success: true, message: 'Authenticator registered.' });
       expect(JSON.stringify(res.body).toLowerCase()).not.toContain(KEY_HEX);
@@ -98,7 +81,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     it('registers an HOTP token with camelCase keys, an algorithm, counter 0; type matched case-insensitively', async () => {
       const s = await setup();
       const userId = await s.newUser('bob');
-      const res = await s.http.post(`/users/${userId}/authenticators/HotpToken`, {
+      const res = await s.api.post(`/users/${userId}/authenticators/HotpToken`).send({
         name: 'Yubi',
         key: KEY_32_HEX.toUpperCase(),
         algorithm: 'SHA512',
@@ -115,51 +98,55 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         privateIdEnc: null,
       });
       expect(t.cipher.decrypt('authenticator.secret', stored.secretEnc as Buffer).toString('hex')).toBe(KEY_32_HEX);
-      const sha256 = await s.http.post(`/users/${userId}/authenticators/hotptoken`, { NAME: 'Other', KEY: KEY_HEX, ALGORITHM: 'sha-256' });
+      const sha256 = await s.api
+        .post(`/users/${userId}/authenticators/hotptoken`)
+        .send({ NAME: 'Other', KEY: KEY_HEX, ALGORITHM: 'sha-256' });
       expect(sha256.status).toBe(200);
       expect((await row(sha256.body.model.id)).algorithm).toBe('SHA256');
     });
 
+    const notHex = 'Key must be hex-encoded (an even number of the digits 0-9, a-f).';
+    const length = 'Key must be 16 to 64 bytes (32 to 128 hex digits).';
     it.each([
-      ['shorter than 16 bytes', 'ab'.repeat(15)],
-      ['longer than 64 bytes', 'ab'.repeat(65)],
-      ['not hex', 'zz' + 'ab'.repeat(16)],
-      ['an odd number of digits', 'abc' + 'ab'.repeat(16)],
-      ['with a 0x prefix', '0x' + 'ab'.repeat(16)],
-    ])('answers 400 for a key %s and never echoes the key', async (_, key) => {
+      ['shorter than 16 bytes', 'ab'.repeat(15), length],
+      ['longer than 64 bytes', 'ab'.repeat(65), length],
+      ['not hex', 'zz' + 'ab'.repeat(16), notHex],
+      ['an odd number of digits', 'abc' + 'ab'.repeat(16), notHex],
+      ['with a 0x prefix', '0x' + 'ab'.repeat(16), notHex],
+    ])('answers 400 for a key %s and never echoes the key', async (_, key, message) => {
       const s = await setup();
       const userId = await s.newUser('carol');
-      const res = await s.http.post(`/users/${userId}/authenticators/totptoken`, { Name: 'T', Key: key });
+      const res = await s.api.post(`/users/${userId}/authenticators/totptoken`).send({ Name: 'T', Key: key });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      expect(res.body).toEqual({ model: null, success: false, message, traceId: expect.any(String) });
       expect(JSON.stringify(res.body)).not.toContain(key);
       expect(JSON.stringify(res.body)).not.toContain(key.slice(0, 16));
       const [event] = await s.journal('User');
       // the body is refused before the user is looked up: the event still names the path's user
       expect(event).toMatchObject({ action: 'Update', success: false, additionalFields: { UserId: userId } });
       expect(JSON.stringify(event)).not.toContain(key.slice(0, 16));
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({});
     });
 
     it('answers 400 for a missing or non-string key, a missing name, a bad PrivateId or algorithm', async () => {
       const s = await setup();
       const userId = await s.newUser('dave');
-      const post = (body: object) => s.http.post(`/users/${userId}/authenticators/hotptoken`, body);
+      const post = (body: object) => s.api.post(`/users/${userId}/authenticators/hotptoken`).send(body);
       expect((await post({ Name: 'T' })).status).toBe(400);
       expect((await post({ Name: 'T', Key: 1234 })).status).toBe(400);
       expect((await post({ Key: KEY_HEX })).status).toBe(400);
       expect((await post({ Name: '   ', Key: KEY_HEX })).status).toBe(400);
       expect((await post({ Name: 'T', Key: KEY_HEX, PrivateId: 'xyz' })).status).toBe(400);
       expect((await post({ Name: 'T', Key: KEY_HEX, Algorithm: 'MD5' })).status).toBe(400);
-      expect((await s.http.post(`/users/${userId}/authenticators/hotptoken`, [KEY_HEX])).status).toBe(400);
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.post(`/users/${userId}/authenticators/hotptoken`).send([KEY_HEX])).status).toBe(400);
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({});
     });
 
     it('refuses SHA256 and SHA512 on a TOTP token', async () => {
       const s = await setup();
       const userId = await s.newUser('erin');
       for (const algorithm of ['SHA256', 'SHA512']) {
-        const res = await s.http.post(`/users/${userId}/authenticators/totptoken`, { Name: 'T', Key: KEY_HEX, Algorithm: algorithm });
+        const res = await s.api.post(`/users/${userId}/authenticators/totptoken`).send({ Name: 'T', Key: KEY_HEX, Algorithm: algorithm });
         expect(res.status).toBe(400);
         expect(res.body.message).toBe('A TOTP token uses SHA1.');
       }
@@ -169,9 +156,9 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const s = await setup();
       const userId = await s.newUser('frank');
       for (const type of ['totp', 'sms', 'telegram']) {
-        expect((await s.http.post(`/users/${userId}/authenticators/${type}`, { Name: 'T', Key: KEY_HEX })).status).toBe(400);
+        expect((await s.api.post(`/users/${userId}/authenticators/${type}`).send({ Name: 'T', Key: KEY_HEX })).status).toBe(400);
       }
-      expect((await s.http.post(`/users/${userId}/authenticators/yubikey`, { Name: 'T', Key: KEY_HEX })).status).toBe(404);
+      expect((await s.api.post(`/users/${userId}/authenticators/yubikey`).send({ Name: 'T', Key: KEY_HEX })).status).toBe(404);
     });
 
     it("answers 404 for another account's user, an unknown user and a non-UUID id", async () => {
@@ -179,10 +166,10 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const other = await setup();
       const theirs = await other.newUser('mallory');
       const body = { Name: 'T', Key: KEY_HEX };
-      expect((await s.http.post(`/users/${theirs}/authenticators/totptoken`, body)).status).toBe(404);
-      expect((await s.http.post('/users/00000000-0000-4000-8000-000000000000/authenticators/totptoken', body)).status).toBe(404);
-      expect((await s.http.post('/users/42/authenticators/totptoken', body)).status).toBe(404);
-      expect((await other.http.get(`/users/${theirs}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.post(`/users/${theirs}/authenticators/totptoken`).send(body)).status).toBe(404);
+      expect((await s.api.post('/users/00000000-0000-4000-8000-000000000000/authenticators/totptoken').send(body)).status).toBe(404);
+      expect((await s.api.post('/users/42/authenticators/totptoken').send(body)).status).toBe(404);
+      expect((await other.api.get(`/users/${theirs}/authenticators`)).body.model).toEqual({});
     });
   });
 
@@ -190,7 +177,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     it('maps each present kind to its authenticators in a fixed kind order, oldest first', async () => {
       const s = await setup();
       const userId = await s.newUser('gina');
-      const empty = await s.http.get(`/users/${userId}/authenticators`);
+      const empty = await s.api.get(`/users/${userId}/authenticators`);
       expect(empty.status).toBe(200);
       expect(empty.body).toEqual({ model: {}, success: true, message: null });
 
@@ -201,7 +188,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const totp2 = await s.register(userId, 'totptoken', { Name: 'T2', Key: KEY_HEX });
       t.clock.set(TEST_NOW);
 
-      const res = await s.http.get(`/users/${userId}/authenticators`);
+      const res = await s.api.get(`/users/${userId}/authenticators`);
       expect(res.body).toEqual({
         model: {
           TotpToken: [
@@ -215,9 +202,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       });
       expect(Object.keys(res.body.model)).toEqual(['TotpToken', 'HotpToken']);
       expect(JSON.stringify(res.body).toLowerCase()).not.toContain(KEY_HEX);
-      expect(
-        (await t.http().get(`/v1/users/${userId}/authenticators`).set('Authorization', s.authorization)).body.model.HotpToken,
-      ).toHaveLength(1);
+      expect((await t.as(s).get(`/v1/users/${userId}/authenticators`)).body.model.HotpToken).toHaveLength(1);
     });
 
     it("answers 404 for another account's user and a non-UUID id, 401 without credentials", async () => {
@@ -225,10 +210,10 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const other = await setup();
       const theirs = await other.newUser('mallory');
       await other.register(theirs, 'totptoken');
-      const res = await s.http.get(`/users/${theirs}/authenticators`);
+      const res = await s.api.get(`/users/${theirs}/authenticators`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ model: null, success: false, message: 'User not found.', traceId: expect.any(String) });
-      expect((await s.http.get('/users/not-a-uuid/authenticators')).status).toBe(404);
+      expect((await s.api.get('/users/not-a-uuid/authenticators')).status).toBe(404);
       expect((await t.http().get(`/users/${theirs}/authenticators`)).status).toBe(401);
     });
   });
@@ -238,11 +223,11 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const s = await setup();
       const userId = await s.newUser('hank');
       const id = await s.register(userId, 'totptoken', { Name: 'Old', Key: KEY_HEX });
-      const res = await s.http.put(`/users/${userId}/authenticators/totptoken/${id}`, { Name: '  New  ' });
+      const res = await s.api.put(`/users/${userId}/authenticators/totptoken/${id}`).send({ Name: '  New  ' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ model: null, success: true, message: 'Authenticator renamed.' });
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ TotpToken: [{ id, name: 'New' }] });
-      expect((await s.http.put(`/users/${userId}/authenticators/TOTPTOKEN/${id}`, { name: 'Newer' })).status).toBe(200);
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({ TotpToken: [{ id, name: 'New' }] });
+      expect((await s.api.put(`/users/${userId}/authenticators/TOTPTOKEN/${id}`).send({ name: 'Newer' })).status).toBe(200);
       expect((await row(id)).name).toBe('Newer');
 
       const events = await s.journal('User');
@@ -276,17 +261,17 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         lastTimeStep: null,
         createdAt: TEST_NOW,
       });
-      expect((await s.http.put(`/users/${userId}/authenticators/totp/${app.id}`, { Name: 'Work phone' })).status).toBe(200);
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ Totp: [{ id: app.id, name: 'Work phone' }] });
+      expect((await s.api.put(`/users/${userId}/authenticators/totp/${app.id}`).send({ Name: 'Work phone' })).status).toBe(200);
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({ Totp: [{ id: app.id, name: 'Work phone' }] });
     });
 
     it('answers 400 for a missing or empty name, journaled as a failure', async () => {
       const s = await setup();
       const userId = await s.newUser('jack');
       const id = await s.register(userId, 'totptoken', { Name: 'Old', Key: KEY_HEX });
-      expect((await s.http.put(`/users/${userId}/authenticators/totptoken/${id}`, {})).status).toBe(400);
-      expect((await s.http.put(`/users/${userId}/authenticators/totptoken/${id}`, { Name: '' })).status).toBe(400);
-      expect((await s.http.put(`/users/${userId}/authenticators/totptoken/${id}`, { Name: 'x'.repeat(101) })).status).toBe(400);
+      expect((await s.api.put(`/users/${userId}/authenticators/totptoken/${id}`).send({})).status).toBe(400);
+      expect((await s.api.put(`/users/${userId}/authenticators/totptoken/${id}`).send({ Name: '' })).status).toBe(400);
+      expect((await s.api.put(`/users/${userId}/authenticators/totptoken/${id}`).send({ Name: 'x'.repeat(101) })).status).toBe(400);
       expect((await row(id)).name).toBe('Old');
       const events = await s.journal('User');
       expect(events.map((e) => e.success)).toEqual([true, false, false, false]);
@@ -301,14 +286,16 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const theirUser = await other.newUser('mallory');
       const theirs = await other.register(theirUser, 'totptoken');
       const body = { Name: 'Renamed' };
-      expect((await s.http.put(`/users/${userId}/authenticators/hotptoken/${id}`, body)).status).toBe(404);
-      expect((await s.http.put(`/users/${userId}/authenticators/totp/${id}`, body)).status).toBe(404);
-      expect((await s.http.put(`/users/${userId}/authenticators/nokind/${id}`, body)).status).toBe(404);
-      expect((await s.http.put(`/users/${sibling}/authenticators/totptoken/${id}`, body)).status).toBe(404);
-      expect((await s.http.put(`/users/${userId}/authenticators/totptoken/${theirs}`, body)).status).toBe(404);
-      expect((await s.http.put(`/users/${theirUser}/authenticators/totptoken/${theirs}`, body)).status).toBe(404);
-      expect((await s.http.put(`/users/${userId}/authenticators/totptoken/123`, body)).status).toBe(404);
-      expect((await s.http.put(`/users/${userId}/authenticators/totptoken/00000000-0000-4000-8000-000000000000`, body)).status).toBe(404);
+      expect((await s.api.put(`/users/${userId}/authenticators/hotptoken/${id}`).send(body)).status).toBe(404);
+      expect((await s.api.put(`/users/${userId}/authenticators/totp/${id}`).send(body)).status).toBe(404);
+      expect((await s.api.put(`/users/${userId}/authenticators/nokind/${id}`).send(body)).status).toBe(404);
+      expect((await s.api.put(`/users/${sibling}/authenticators/totptoken/${id}`).send(body)).status).toBe(404);
+      expect((await s.api.put(`/users/${userId}/authenticators/totptoken/${theirs}`).send(body)).status).toBe(404);
+      expect((await s.api.put(`/users/${theirUser}/authenticators/totptoken/${theirs}`).send(body)).status).toBe(404);
+      expect((await s.api.put(`/users/${userId}/authenticators/totptoken/123`).send(body)).status).toBe(404);
+      expect((await s.api.put(`/users/${userId}/authenticators/totptoken/00000000-0000-4000-8000-000000000000`).send(body)).status).toBe(
+        404,
+      );
       expect((await row(id)).name).toBe('Token');
       expect((await row(theirs)).name).toBe('Token');
     });
@@ -320,16 +307,16 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const from = await s.newUser('mona');
       const to = await s.newUser('ned');
       const id = await s.register(from, 'hotptoken', { Name: 'Fob', Key: KEY_HEX });
-      const res = await s.http.put(`/users/${from}/authenticators/hotptoken/${id}`, { user: to });
+      const res = await s.api.put(`/users/${from}/authenticators/hotptoken/${id}`).send({ user: to });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ model: null, success: true, message: 'Authenticator moved.' });
-      expect((await s.http.get(`/users/${from}/authenticators`)).body.model).toEqual({});
-      expect((await s.http.get(`/users/${to}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Fob' }] });
+      expect((await s.api.get(`/users/${from}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.get(`/users/${to}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Fob' }] });
 
       // and back, PascalCase, with a new name
-      expect((await s.http.put(`/users/${to}/authenticators/hotptoken/${id}`, { User: from, Name: 'Fob 2' })).status).toBe(200);
-      expect((await s.http.get(`/users/${from}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Fob 2' }] });
-      expect((await s.http.get(`/users/${to}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.put(`/users/${to}/authenticators/hotptoken/${id}`).send({ User: from, Name: 'Fob 2' })).status).toBe(200);
+      expect((await s.api.get(`/users/${from}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Fob 2' }] });
+      expect((await s.api.get(`/users/${to}/authenticators`)).body.model).toEqual({});
       const stored = await row(id);
       expect(t.cipher.decrypt('authenticator.secret', stored.secretEnc as Buffer).toString('hex')).toBe(KEY_HEX);
 
@@ -355,14 +342,14 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const id = await s.register(from, 'totptoken');
       const theirUser = await other.newUser('mallory');
       for (const user of [theirUser, '00000000-0000-4000-8000-000000000000', 'nope']) {
-        const res = await s.http.put(`/users/${from}/authenticators/totptoken/${id}`, { user, name: 'Stolen' });
+        const res = await s.api.put(`/users/${from}/authenticators/totptoken/${id}`).send({ user, name: 'Stolen' });
         expect(res.status).toBe(404);
         expect(res.body.message).toBe('User not found.');
       }
-      expect((await s.http.put(`/users/${from}/authenticators/totptoken/${id}`, { user: 12 })).status).toBe(400);
-      expect((await s.http.put(`/users/${from}/authenticators/totptoken/${id}`, { user: '' })).status).toBe(400);
+      expect((await s.api.put(`/users/${from}/authenticators/totptoken/${id}`).send({ user: 12 })).status).toBe(400);
+      expect((await s.api.put(`/users/${from}/authenticators/totptoken/${id}`).send({ user: '' })).status).toBe(400);
       expect(await row(id)).toMatchObject({ userId: from, name: 'Token' });
-      expect((await other.http.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({});
+      expect((await other.api.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({});
       const events = await s.journal('User');
       expect(events.slice(1).map((e) => e.success)).toEqual([false, false, false, false, false]);
     });
@@ -373,13 +360,13 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const from = await s.newUser('pete');
       const to = await s.newUser('quinn');
       const id = await s.register(from, 'totptoken');
-      expect((await s.http.put(`/users/${from}/authenticators/totp/${id}`, { user: to })).status).toBe(400);
-      expect((await s.http.put(`/users/${from}/authenticators/hotptoken/${id}`, { user: to })).status).toBe(404);
-      expect((await s.http.put(`/users/${to}/authenticators/totptoken/${id}`, { user: to })).status).toBe(404);
+      expect((await s.api.put(`/users/${from}/authenticators/totp/${id}`).send({ user: to })).status).toBe(400);
+      expect((await s.api.put(`/users/${from}/authenticators/hotptoken/${id}`).send({ user: to })).status).toBe(404);
+      expect((await s.api.put(`/users/${to}/authenticators/totptoken/${id}`).send({ user: to })).status).toBe(404);
       const theirUser = await other.newUser('mallory');
       const theirs = await other.register(theirUser, 'totptoken');
-      expect((await s.http.put(`/users/${theirUser}/authenticators/totptoken/${theirs}`, { user: to })).status).toBe(404);
-      expect((await s.http.put(`/users/${from}/authenticators/totptoken/${theirs}`, { user: to })).status).toBe(404);
+      expect((await s.api.put(`/users/${theirUser}/authenticators/totptoken/${theirs}`).send({ user: to })).status).toBe(404);
+      expect((await s.api.put(`/users/${from}/authenticators/totptoken/${theirs}`).send({ user: to })).status).toBe(404);
       expect((await row(theirs)).userId).toBe(theirUser);
       expect((await row(id)).userId).toBe(from);
     });
@@ -395,7 +382,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const repo = new AuthenticatorsRepository(t.db);
       expect(await repo.acceptHotpCounter(s.account.id, id, 4)).toBe(true); // source now expects 5
 
-      const res = await s.http.patch(`/users/${source}/authenticators/hotptoken/${id}`, { Users: [a, b, a.toUpperCase()] });
+      const res = await s.api.patch(`/users/${source}/authenticators/hotptoken/${id}`).send({ Users: [a, b, a.toUpperCase()] });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         model: {
@@ -428,8 +415,8 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         expect(t.cipher.decrypt('authenticator.private-id', copy.privateIdEnc as Buffer).toString('hex')).toBe('ab01');
       }
       // the source keeps its token
-      expect((await s.http.get(`/users/${source}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Fob' }] });
-      expect((await s.http.get(`/users/${a}/authenticators`)).body.model).toEqual({ HotpToken: [{ id: copyA, name: 'Fob' }] });
+      expect((await s.api.get(`/users/${source}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Fob' }] });
+      expect((await s.api.get(`/users/${a}/authenticators`)).body.model).toEqual({ HotpToken: [{ id: copyA, name: 'Fob' }] });
 
       // independent from here on: a counter accepted on a copy is still open on the source and the other copy
       expect(await repo.acceptHotpCounter(s.account.id, copyA, 7)).toBe(true);
@@ -463,7 +450,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const id = await s.register(source, 'totptoken');
       const repo = new AuthenticatorsRepository(t.db);
       expect(await repo.acceptTotpStep(s.account.id, id, 1000)).toBe(true);
-      const res = await s.http.patch(`/users/${source}/authenticators/TotpToken/${id}`, { users: [target] });
+      const res = await s.api.patch(`/users/${source}/authenticators/TotpToken/${id}`).send({ users: [target] });
       expect(res.status).toBe(200);
       const copyId = res.body.model.copies[0].id;
       expect(await row(copyId)).toMatchObject({ kind: 'TotpToken', lastTimeStep: '1000', hotpCounter: null, algorithm: 'SHA1' });
@@ -478,10 +465,15 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const source = await s.newUser('walt');
       const target = await s.newUser('xena');
       const id = await s.register(source, 'hotptoken');
-      const patch = (body: object) => s.http.patch(`/users/${source}/authenticators/hotptoken/${id}`, body);
+      const patch = (body: object) => s.api.patch(`/users/${source}/authenticators/hotptoken/${id}`).send(body);
       const empty = await patch({ users: [] });
       expect(empty.status).toBe(400);
-      expect(empty.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      expect(empty.body).toEqual({
+        model: null,
+        success: false,
+        message: 'users must name at least one user.',
+        traceId: expect.any(String),
+      });
       expect((await patch({})).status).toBe(400);
       expect((await patch({ users: target })).status).toBe(400);
       expect((await patch({ users: [target, 5] })).status).toBe(400);
@@ -490,7 +482,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const limit = await patch({ users: tooMany });
       expect(limit.status).toBe(400);
       expect(limit.body.message).toBe('users may name at most 100 users.');
-      expect((await s.http.get(`/users/${target}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.get(`/users/${target}/authenticators`)).body.model).toEqual({});
       const events = await s.journal('User');
       expect(events.slice(1).map((e) => e.success)).toEqual([false, false, false, false, false, false]);
     });
@@ -507,12 +499,12 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
         [target, '00000000-0000-4000-8000-000000000000'],
         [target, 'abc'],
       ]) {
-        const res = await s.http.patch(`/users/${source}/authenticators/totptoken/${id}`, { users });
+        const res = await s.api.patch(`/users/${source}/authenticators/totptoken/${id}`).send({ users });
         expect(res.status).toBe(404);
         expect(res.body.message).toBe('User not found.');
       }
-      expect((await s.http.get(`/users/${target}/authenticators`)).body.model).toEqual({});
-      expect((await other.http.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.get(`/users/${target}/authenticators`)).body.model).toEqual({});
+      expect((await other.api.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({});
       const count = await t.database.dataSource.getRepository(AuthenticatorEntity).countBy({ accountId: s.account.id });
       expect(count).toBe(1);
     });
@@ -523,14 +515,14 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const source = await s.newUser('abe');
       const target = await s.newUser('bea');
       const id = await s.register(source, 'totptoken');
-      expect((await s.http.patch(`/users/${source}/authenticators/totp/${id}`, { users: [target] })).status).toBe(400);
-      expect((await s.http.patch(`/users/${source}/authenticators/hotptoken/${id}`, { users: [target] })).status).toBe(404);
-      expect((await s.http.patch(`/users/${target}/authenticators/totptoken/${id}`, { users: [source] })).status).toBe(404);
+      expect((await s.api.patch(`/users/${source}/authenticators/totp/${id}`).send({ users: [target] })).status).toBe(400);
+      expect((await s.api.patch(`/users/${source}/authenticators/hotptoken/${id}`).send({ users: [target] })).status).toBe(404);
+      expect((await s.api.patch(`/users/${target}/authenticators/totptoken/${id}`).send({ users: [source] })).status).toBe(404);
       const theirUser = await other.newUser('mallory');
       const theirs = await other.register(theirUser, 'totptoken');
-      expect((await s.http.patch(`/users/${theirUser}/authenticators/totptoken/${theirs}`, { users: [target] })).status).toBe(404);
-      expect((await s.http.patch(`/users/${source}/authenticators/totptoken/${theirs}`, { users: [target] })).status).toBe(404);
-      expect((await s.http.get(`/users/${target}/authenticators`)).body.model).toEqual({});
+      expect((await s.api.patch(`/users/${theirUser}/authenticators/totptoken/${theirs}`).send({ users: [target] })).status).toBe(404);
+      expect((await s.api.patch(`/users/${source}/authenticators/totptoken/${theirs}`).send({ users: [target] })).status).toBe(404);
+      expect((await s.api.get(`/users/${target}/authenticators`)).body.model).toEqual({});
     });
   });
 
@@ -541,16 +533,16 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const tokenA = await s.register(a, 'hotptoken');
       const tokenB = await s.register(b, 'hotptoken');
       const results = await Promise.all([
-        s.http.patch(`/users/${a}/authenticators/hotptoken/${tokenA}`, { users: [c, d] }),
-        s.http.patch(`/users/${b}/authenticators/hotptoken/${tokenB}`, { users: [d, c] }),
-        s.http.put(`/users/${a}/authenticators/hotptoken/${tokenA}`, { user: d }),
-        s.http.patch(`/users/${a}/authenticators/hotptoken/${tokenA}`, { users: [b] }),
+        s.api.patch(`/users/${a}/authenticators/hotptoken/${tokenA}`).send({ users: [c, d] }),
+        s.api.patch(`/users/${b}/authenticators/hotptoken/${tokenB}`).send({ users: [d, c] }),
+        s.api.put(`/users/${a}/authenticators/hotptoken/${tokenA}`).send({ user: d }),
+        s.api.patch(`/users/${a}/authenticators/hotptoken/${tokenA}`).send({ users: [b] }),
       ]);
       expect(results.map((res) => res.status).slice(0, 3)).toEqual([200, 200, 200]);
       // the second copy of tokenA ran before the move (200) or after it (404: tokenA is d's by then)
       expect([200, 404]).toContain(results[3].status);
       expect((await row(tokenA)).userId).toBe(d);
-      const list = (await s.http.get(`/users/${c}/authenticators`)).body.model;
+      const list = (await s.api.get(`/users/${c}/authenticators`)).body.model;
       expect(list.HotpToken).toHaveLength(2);
     });
 
@@ -558,7 +550,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const s = await setup();
       const userId = await s.newUser('same');
       const id = await s.register(userId, 'totptoken');
-      const res = await s.http.put(`/users/${userId}/authenticators/totptoken/${id}`, { user: userId, name: 'Renamed' });
+      const res = await s.api.put(`/users/${userId}/authenticators/totptoken/${id}`).send({ user: userId, name: 'Renamed' });
       expect(res.status).toBe(200);
       expect(await row(id)).toMatchObject({ userId, name: 'Renamed' });
     });
@@ -572,7 +564,7 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const users = new UsersRepository(t.db);
       await users.changePhones(s.account.id, userId, { add: ['+15550000002', '+15550000001'], remove: [] }, TEST_NOW);
       const token = await s.register(userId, 'totptoken');
-      const list = await s.http.get(`/users/${userId}/authenticators`);
+      const list = await s.api.get(`/users/${userId}/authenticators`);
       expect(list.body.model).toEqual({
         TotpToken: [{ id: token, name: 'Token' }],
         Sms: [
@@ -582,26 +574,26 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       });
       const [first, second] = list.body.model.Sms.map((entry: { id: string }) => entry.id);
 
-      expect((await s.http.put(`/users/${userId}/authenticators/sms/${first}`, { Name: 'Mobile' })).status).toBe(400);
-      expect((await s.http.put(`/users/${userId}/authenticators/sms/${first}`, { user: userId })).status).toBe(400);
-      expect((await s.http.patch(`/users/${userId}/authenticators/sms/${first}`, { users: [userId] })).status).toBe(400);
-      expect((await s.http.delete(`/users/${userId}/authenticators/sms/${token}`)).status).toBe(404);
-      expect((await s.http.delete(`/users/${userId}/authenticators/totptoken/${first}`)).status).toBe(404);
+      expect((await s.api.put(`/users/${userId}/authenticators/sms/${first}`).send({ Name: 'Mobile' })).status).toBe(400);
+      expect((await s.api.put(`/users/${userId}/authenticators/sms/${first}`).send({ user: userId })).status).toBe(400);
+      expect((await s.api.patch(`/users/${userId}/authenticators/sms/${first}`).send({ users: [userId] })).status).toBe(400);
+      expect((await s.api.delete(`/users/${userId}/authenticators/sms/${token}`)).status).toBe(404);
+      expect((await s.api.delete(`/users/${userId}/authenticators/totptoken/${first}`)).status).toBe(404);
       const theirUser = await other.newUser('mallory');
-      expect((await other.http.delete(`/users/${theirUser}/authenticators/sms/${first}`)).status).toBe(404);
-      expect((await other.http.delete(`/users/${userId}/authenticators/sms/${first}`)).status).toBe(404);
+      expect((await other.api.delete(`/users/${theirUser}/authenticators/sms/${first}`)).status).toBe(404);
+      expect((await other.api.delete(`/users/${userId}/authenticators/sms/${first}`)).status).toBe(404);
 
-      const one = await s.http.delete(`/users/${userId}/authenticators/sms/${first}`);
+      const one = await s.api.delete(`/users/${userId}/authenticators/sms/${first}`);
       expect(one.status).toBe(200);
       expect(await users.phonesOf(s.account.id, userId)).toEqual(['+15550000002']);
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model.Sms).toEqual([{ id: second, name: '+15550000002' }]);
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model.Sms).toEqual([{ id: second, name: '+15550000002' }]);
 
       await users.changePhones(s.account.id, userId, { add: ['+15550000003'], remove: [] }, TEST_NOW);
-      const all = await s.http.delete(`/users/${userId}/authenticators/SMS`);
+      const all = await s.api.delete(`/users/${userId}/authenticators/SMS`);
       expect(all.status).toBe(200);
       expect(all.body.message).toBe('2 authenticators deleted.');
       expect(await users.phonesOf(s.account.id, userId)).toEqual([]);
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ TotpToken: [{ id: token, name: 'Token' }] });
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({ TotpToken: [{ id: token, name: 'Token' }] });
 
       const events = await s.journal('Authenticator');
       expect(events.map((e) => [e.action, e.success])).toEqual([
@@ -628,11 +620,11 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const userId = await s.newUser('cara');
       const keep = await s.register(userId, 'totptoken', { Name: 'Keep', Key: KEY_HEX });
       const gone = await s.register(userId, 'totptoken', { Name: 'Gone', Key: KEY_HEX });
-      const res = await s.http.delete(`/users/${userId}/authenticators/totptoken/${gone}`);
+      const res = await s.api.delete(`/users/${userId}/authenticators/totptoken/${gone}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ model: null, success: true, message: 'Authenticator deleted.' });
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ TotpToken: [{ id: keep, name: 'Keep' }] });
-      expect((await s.http.delete(`/users/${userId}/authenticators/totptoken/${gone}`)).status).toBe(404);
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({ TotpToken: [{ id: keep, name: 'Keep' }] });
+      expect((await s.api.delete(`/users/${userId}/authenticators/totptoken/${gone}`)).status).toBe(404);
 
       const events = await s.journal('Authenticator');
       expect(events.map((e) => [e.object, e.action, e.success])).toEqual([
@@ -654,12 +646,12 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const t1 = await s.register(userId, 'totptoken');
       const t2 = await s.register(userId, 'totptoken');
       const h = await s.register(userId, 'hotptoken');
-      const res = await s.http.delete(`/users/${userId}/authenticators/TotpToken`);
+      const res = await s.api.delete(`/users/${userId}/authenticators/TotpToken`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ model: null, success: true, message: '2 authenticators deleted.' });
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ HotpToken: [{ id: h, name: 'Token' }] });
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({ HotpToken: [{ id: h, name: 'Token' }] });
       // none left of that kind: still 200
-      const again = await s.http.delete(`/users/${userId}/authenticators/totptoken`);
+      const again = await s.api.delete(`/users/${userId}/authenticators/totptoken`);
       expect(again.status).toBe(200);
       expect(again.body.message).toBe('0 authenticators deleted.');
 
@@ -685,18 +677,18 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
       const id = await s.register(userId, 'hotptoken');
       const theirUser = await other.newUser('mallory');
       const theirs = await other.register(theirUser, 'hotptoken');
-      expect((await s.http.delete(`/users/${theirUser}/authenticators/hotptoken/${theirs}`)).status).toBe(404);
-      expect((await s.http.delete(`/users/${userId}/authenticators/hotptoken/${theirs}`)).status).toBe(404);
-      expect((await s.http.delete(`/users/${theirUser}/authenticators/hotptoken`)).status).toBe(404);
-      expect((await s.http.delete(`/users/${userId}/authenticators/totptoken/${id}`)).status).toBe(404);
-      expect((await s.http.delete(`/users/${userId}/authenticators/fido/${id}`)).status).toBe(404);
-      expect((await s.http.delete(`/users/${userId}/authenticators/fido`)).status).toBe(404);
-      expect((await s.http.delete(`/users/${userId}/authenticators/hotptoken/xyz`)).status).toBe(404);
-      expect((await s.http.delete('/users/xyz/authenticators/hotptoken')).status).toBe(404);
-      expect((await other.http.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({
+      expect((await s.api.delete(`/users/${theirUser}/authenticators/hotptoken/${theirs}`)).status).toBe(404);
+      expect((await s.api.delete(`/users/${userId}/authenticators/hotptoken/${theirs}`)).status).toBe(404);
+      expect((await s.api.delete(`/users/${theirUser}/authenticators/hotptoken`)).status).toBe(404);
+      expect((await s.api.delete(`/users/${userId}/authenticators/totptoken/${id}`)).status).toBe(404);
+      expect((await s.api.delete(`/users/${userId}/authenticators/fido/${id}`)).status).toBe(404);
+      expect((await s.api.delete(`/users/${userId}/authenticators/fido`)).status).toBe(404);
+      expect((await s.api.delete(`/users/${userId}/authenticators/hotptoken/xyz`)).status).toBe(404);
+      expect((await s.api.delete('/users/xyz/authenticators/hotptoken')).status).toBe(404);
+      expect((await other.api.get(`/users/${theirUser}/authenticators`)).body.model).toEqual({
         HotpToken: [{ id: theirs, name: 'Token' }],
       });
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Token' }] });
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({ HotpToken: [{ id, name: 'Token' }] });
       const events = await s.journal('Authenticator');
       expect(events).toHaveLength(8);
       expect(events.every((e) => e.action === 'Disable' && !e.success)).toBe(true);
@@ -705,9 +697,9 @@ describe('authenticators (SPEC.md "Authenticators", CONTRACT §6)', () => {
     it('reads the path kind first, then the user, then the authenticator, and journals what a refused path names', async () => {
       const s = await setup();
       const userId = await s.newUser('gus');
-      expect((await s.http.delete('/users/xyz/authenticators/fido/abc')).body.message).toBe('Authenticator kind not found.');
-      expect((await s.http.delete('/users/xyz/authenticators/hotptoken/abc')).body.message).toBe('User not found.');
-      expect((await s.http.delete(`/users/${userId}/authenticators/HOTPTOKEN/abc`)).body.message).toBe('Authenticator not found.');
+      expect((await s.api.delete('/users/xyz/authenticators/fido/abc')).body.message).toBe('Authenticator kind not found.');
+      expect((await s.api.delete('/users/xyz/authenticators/hotptoken/abc')).body.message).toBe('User not found.');
+      expect((await s.api.delete(`/users/${userId}/authenticators/HOTPTOKEN/abc`)).body.message).toBe('Authenticator not found.');
       const events = await s.journal('Authenticator');
       expect(events.map((e) => e.additionalFields)).toEqual([
         { UserId: 'xyz', AuthenticatorId: 'abc' },

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { ConfigError, loadConfig } from './app-config';
 
-describe('configuration (CONTRACT §1)', () => {
+describe('configuration', () => {
   const base = {
     DATABASE_URL: 'postgres://twofold@db.example:5432/twofold',
     SECRET_ENCRYPTION_KEY: '00'.repeat(32),

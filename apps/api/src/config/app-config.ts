@@ -26,7 +26,7 @@ export interface AppConfig {
   databaseListenUrl?: string;
   publicUrl: string;
   accessUrl: string;
-  /** TOKEN_ISSUER: the `iss` of access tokens (CONTRACT §1, §7); default PUBLIC_URL */
+  /** TOKEN_ISSUER: the `iss` of access tokens; default PUBLIC_URL */
   tokenIssuer: string;
   /** SECRET_ENCRYPTION_KEY: encrypts secrets at rest */
   encryptionKey: Buffer;
@@ -257,7 +257,7 @@ function parseMilliseconds(name: string, text: string | undefined, fallback: num
   return Number(text);
 }
 
-/** Reads and validates the environment (CONTRACT §1); a bad value stops the process with a clear message. */
+/** Reads and validates the environment; a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolveDataDir(env);
   const portText = env['PORT'] ?? '3000';

@@ -7,7 +7,7 @@ import { toString as qrSvg } from 'qrcode';
 
 /**
  * The name of the `Totp` authenticator an app's enrollment becomes (what administrators see in the
- * user's list); the issuer the app shows is the account's display name instead (issue 14).
+ * user's list); the issuer the app shows is the account's display name instead.
  */
 export const AUTHENTICATOR_APP_NAME = PRODUCT_NAME;
 /** RFC 4226 recommends 160-bit secrets for HMAC-SHA-1. */

@@ -1,6 +1,6 @@
 import { AccountId } from '@twofold/domain';
 import { AdministratorsRepository } from '@twofold/persistence';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { EnrollmentLinksService, hashEnrollmentToken } from './enrollment-links.service';
 
 describe('EnrollmentLinksService', () => {

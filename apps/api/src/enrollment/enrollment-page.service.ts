@@ -35,7 +35,7 @@ interface Holder {
 }
 
 /**
- * The enrollment page behind `$ACCESS_URL/enroll/<token>` (CONTRACT §6): shows a new authenticator-app
+ * The enrollment page behind `$ACCESS_URL/enroll/<token>`: shows a new authenticator-app
  * secret, and on the first valid code makes it the person's second factor: a `Totp` authenticator for
  * a user, the activation of an administrator.
  */

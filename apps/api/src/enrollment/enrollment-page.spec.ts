@@ -2,10 +2,10 @@ import { AccountId } from '@twofold/domain';
 import { generateTotp, parseBase32Key } from '@twofold/otp';
 import { AdministratorsRepository } from '@twofold/persistence';
 import { newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { EnrollmentLinksService } from './enrollment-links.service';
 
-describe('enrollment page $ACCESS_URL/enroll/<token> (CONTRACT §6)', () => {
+describe('enrollment page $ACCESS_URL/enroll/<token>', () => {
   let t: TestApp;
   let links: EnrollmentLinksService;
   let accountId: AccountId;

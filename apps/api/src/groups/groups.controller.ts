@@ -13,7 +13,7 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { GROUP_DOCS } from './groups.openapi';
 
-/** CONTRACT §3: the account's groups. */
+/** The account's groups. */
 @ModelEnvelopeErrors()
 @Controller('groups')
 @UseGuards(AccountAuthGuard)

@@ -1,5 +1,5 @@
 import { AddressInfo, connect } from 'node:net';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { DatabaseHealth } from '../http/database-health';
 
 /**
@@ -43,7 +43,7 @@ describe('an upload the client aborts', () => {
     expect(lines().filter((line) => /^request aborted/.test(line.msg ?? ''))).toHaveLength(4);
     expect((await t.http().get('/ping')).status).toBe(200);
     const account = await t.newAccount();
-    expect((await t.http().get('/groups').set('Authorization', account.authorization)).status).toBe(200);
+    expect((await t.as(account).get('/groups')).status).toBe(200);
     expect(health.isAvailable).toBe(true);
     expect(lines().filter((line) => /database unavailable/.test(line.msg ?? ''))).toEqual([]);
     expect(lines().filter((line) => (line.level ?? 0) >= 50)).toEqual([]);

@@ -56,7 +56,7 @@ function bodyParserError(exception: unknown): { status: number; message: string 
 }
 
 /**
- * CONTRACT §8.1: on the POST endpoints that clients call at each sign-in, only these statuses say
+ * On the POST endpoints that clients call at each sign-in, only these statuses say
  * "refused"; clients read any other non-2xx as an outage, and several then let the user in without a
  * second factor. Every other refusal there is answered 200 with `success: false`.
  */
@@ -128,7 +128,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const rules = this.routeRules.of(req);
     const endpoint = rules.signInCall;
     // an outage stays a 5xx there too: answered 200 `success: false` it would read as a refusal of the
-    // user, and a client that lets users in when the API is unreachable is its operator's choice (§8.1)
+    // user, and a client that lets users in when the API is unreachable is its operator's choice
     if (endpoint && status !== HttpStatus.INTERNAL_SERVER_ERROR && outage === undefined && !STATUSES_CLIENTS_READ.has(status)) {
       // a body that could not be read at all is the one 400 these clients expect ("malformed JSON"):
       // the parser's own errors, which Nest hands over as a BadRequestException (our refusals are DomainErrors)

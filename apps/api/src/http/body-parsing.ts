@@ -82,7 +82,7 @@ function charsetOf(req: FastifyRequest): string | undefined {
 /**
  * JSON as the API has always read it: any JSON value (not only objects: a top-level string, number or
  * null is refused by the endpoint like any other unusable body; on the access endpoints that is a 200
- * refusal, CONTRACT §8.1, not a parser 400), an empty body read as `{}`, UTF-8 only.
+ * refusal, not a parser 400), an empty body read as `{}`, UTF-8 only.
  */
 function parseJson(req: FastifyRequest, body: Buffer): unknown {
   const charset = charsetOf(req);

@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { postBytes } from '../testing/post-bytes';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { postBytes } from '../../test/testing/post-bytes';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 /**
  * How a body's bytes are read before any handler (http/body-parsing.ts): compressed bodies inflated,
@@ -66,11 +66,8 @@ describe('HTTP platform: reading bodies and paths', () => {
   });
 
   it('routes a path parameter of 300 characters to its handler, as a short one', async () => {
-    const short = await t.http().delete('/groups/not-a-uuid').set('Authorization', authorization);
-    const long = await t
-      .http()
-      .delete(`/groups/${'x'.repeat(300)}`)
-      .set('Authorization', authorization);
+    const short = await t.as(authorization).delete('/groups/not-a-uuid');
+    const long = await t.as(authorization).delete(`/groups/${'x'.repeat(300)}`);
     expect(long.status).toBe(short.status);
     expect(long.body.message).toBe(short.body.message);
     expect(long.body.message).not.toMatch(/^Cannot /);
@@ -78,7 +75,7 @@ describe('HTTP platform: reading bodies and paths', () => {
 
   it('matches paths in any case and with a trailing slash', async () => {
     for (const path of ['/GROUPS', '/groups/', '/Groups/']) {
-      const res = await t.http().get(path).set('Authorization', authorization);
+      const res = await t.as(authorization).get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
     }
   });

@@ -56,7 +56,7 @@ export class ClientAddressResolver {
  * The network a client address counts as, for throttles and code lockouts: an IPv4 address, or an
  * IPv6 address's /64 network. One host
  * is handed a whole /64 (SLAAC, privacy addresses), so counting exact IPv6 addresses would give an
- * attacker 2^64 fresh budgets (issue 13, finding 8). An IPv4-mapped IPv6 address counts as its IPv4.
+ * attacker 2^64 fresh budgets. An IPv4-mapped IPv6 address counts as its IPv4.
  * Parsed by the IP lists' parser (libs/domain ip-lists.ts), so both see one address alike.
  */
 export function addressNetworkOf(ip: string): string {

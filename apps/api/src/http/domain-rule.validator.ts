@@ -14,7 +14,7 @@ function refusalOf(rule: (raw: unknown) => unknown, value: unknown): string | nu
 
 /**
  * A class-validator constraint for an optional field judged by a libs/domain rule, refused with the
- * rule's own message (SPEC.md's texts are the contract, not class-validator's). Absent or null passes.
+ * rule's own message (the API's exact texts are what clients match, not class-validator's). Absent or null passes.
  */
 export function FollowsDomainRule(rule: (raw: unknown) => unknown): PropertyDecorator {
   return (target, property) =>

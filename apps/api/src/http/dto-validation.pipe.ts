@@ -13,7 +13,7 @@ function flattenMessages(errors: ValidationError[], prefix = ''): string[] {
 }
 
 /**
- * The DTO built from a body: existing clients send `Name`, `name` or `NAME` for one field (CONTRACT §4),
+ * The DTO built from a body: existing clients send `Name`, `name` or `NAME` for one field,
  * so each key is matched to the DTO's spelling in any case, the first spelling winning like InputFields.
  * Only declared properties are copied, as plain values: no key of the body (`constructor`, `__proto__`,
  * at any depth) is ever used as anything but data, and nothing nested is turned into an object of ours.

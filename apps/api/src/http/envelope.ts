@@ -12,7 +12,7 @@ export function ok<T>(model: T, message: string | null = null): ModelEnvelope<T>
 }
 
 /**
- * An outcome a sign-in call answers as its result, 200 `success: false` (CONTRACT §8.1, §8.10): the
+ * An outcome a sign-in call answers as its result, 200 `success: false`: the
  * client reads it as the answer, so it is returned, not thrown, and carries no trace id.
  */
 export function refused(message: string): ModelEnvelope<null> {
@@ -26,7 +26,7 @@ export interface PagedModel<T> {
   totalElements: number;
 }
 
-/** One page of rows, mapped to their DTOs, with the window and the total (SPEC.md "Paged lists"). */
+/** One page of rows, mapped to their DTOs, with the window and the total. */
 export function pagedModel<Row, Dto>(rows: Row[], totalElements: number, page: Page, toDto: (row: Row) => Dto): PagedModel<Dto> {
   return { data: rows.map(toDto), offset: page.offset, limit: page.limit, totalElements };
 }

@@ -7,8 +7,8 @@ import { assignTraceId, TRACE_HEADER, traceIdOf } from './trace-id';
 /**
  * Refusals Fastify's router makes before any hook runs: a path that does not percent-decode
  * (`/groups/%zz`, `%C0%AF`, `%ED%A0%80`) and a path parameter over `maxParamLength`. Fastify's own
- * answer is `{error, code, message, statusCode}` without a trace id (found by the fuzz run, issue 13);
- * CONTRACT §4 wants `{message, traceId}` on every error. Which route it was is unknown here, so the
+ * answer is `{error, code, message, statusCode}` without a trace id (found by the fuzz run);
+ * Every error body must be `{message, traceId}`. Which route it was is unknown here, so the
  * body is the plain one, never the model envelope.
  */
 export function answerRouterRefusal(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {

@@ -57,7 +57,7 @@ export const REFUSALS: Record<InputProblem, string> = {
 /**
  * Refuses (400) a body nested deeper than MAX_BODY_DEPTH, and any body, query or path parameter text
  * PostgreSQL cannot hold (a path id is journaled before it is looked up), before any handler runs: such input must never reach the database as a 500
- * (CONTRACT §4: "500 never for bad input"). A `preValidation` hook: it runs once the body is parsed.
+ * (a 500 is for our bugs, never for bad input). A `preValidation` hook: it runs once the body is parsed.
  */
 export function inputGuard(req: FastifyRequest): void {
   const problem = inputProblem(req.body, MAX_BODY_DEPTH) ?? inputProblem(req.query, MAX_BODY_DEPTH) ?? inputProblem(req.params, 1);

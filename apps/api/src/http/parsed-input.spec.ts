@@ -5,7 +5,7 @@ import { DEFAULT_IDENTITY_FORMAT, DomainError, ManualClock, NotFound, Validation
 import { CLOCK } from '../config/injection-tokens';
 import { Input, InputContext, PathParameters, QueryParameters } from './parsed-input';
 
-describe('QueryParameters (CONTRACT §4: parameter names in any case)', () => {
+describe('QueryParameters (parameter names in any case)', () => {
   it('reads a parameter by its name in any case', () => {
     const query = QueryParameters.of({ EventDate: '2026-05-01', LIMIT: '10' });
     expect(query.get('eventDate')).toBe('2026-05-01');

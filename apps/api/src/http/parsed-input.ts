@@ -3,7 +3,7 @@ import { Clock, DEFAULT_IDENTITY_FORMAT, IdentityFormat, Page, parsePage, Valida
 import { CLOCK } from '../config/injection-tokens';
 
 /**
- * The parameters of a query string, read by name in any case (CONTRACT §4: `EventDate` and `eventdate`
+ * The parameters of a query string, read by name in any case (`EventDate` and `eventdate`
  * alike). A parameter given twice, in any spellings, reads as the list of its values, so that one
  * meant once can be refused rather than one of its values picked.
  */
@@ -41,7 +41,7 @@ export class QueryParameters {
     return ([] as string[]).concat(this.get(name) ?? []);
   }
 
-  /** `offset` and `limit` (CONTRACT §4 paging rules). */
+  /** `offset` and `limit`: 0 and 100 by default, limit at most 1000, non-negative integers. */
   page(): Page {
     return parsePage(this.get('offset'), this.get('limit'));
   }

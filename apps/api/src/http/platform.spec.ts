@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as request_ } from 'node:http';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
-describe('HTTP platform (CONTRACT §4)', () => {
+describe('HTTP platform', () => {
   let t: TestApp;
   let authorization: string;
   beforeAll(async () => {
@@ -12,32 +12,27 @@ describe('HTTP platform (CONTRACT §4)', () => {
   afterAll(() => t.close());
 
   it('answers malformed JSON with 400 and {model: null, success: false, message, traceId}', async () => {
-    const res = await t
-      .http()
-      .post('/groups')
-      .set('Authorization', authorization)
-      .set('Content-Type', 'application/json')
-      .send('{"name": ');
+    const res = await t.as(authorization).post('/groups').set('Content-Type', 'application/json').send('{"name": ');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+    expect(res.body).toEqual({ model: null, success: false, message: 'Malformed JSON body.', traceId: expect.any(String) });
   });
 
   it('answers the administrator paths with the plain {message, traceId} body', async () => {
-    const res = await t.http().get('/v1/no-such-path').set('Authorization', authorization);
+    const res = await t.as(authorization).get('/v1/no-such-path');
     expect(res.status).toBe(404);
     expect(Object.keys(res.body).sort()).toEqual(['message', 'traceId']);
   });
 
   it('answers a JSON array, string or null body with 400, never 500', async () => {
     for (const body of ['[]', '"x"', 'null', '42']) {
-      const res = await t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send(body);
+      const res = await t.as(authorization).post('/groups').set('Content-Type', 'application/json').send(body);
       expect(res.status).toBe(400);
     }
   });
 
   it('answers a body over 1 MiB with 413', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
-    const res = await t.http().post('/groups').set('Authorization', authorization).set('Content-Type', 'application/json').send(big);
+    const res = await t.as(authorization).post('/groups').set('Content-Type', 'application/json').send(big);
     expect(res.status).toBe(413);
     expect(res.body.message).toBe('Request body exceeds 1 MiB.');
   });
@@ -77,7 +72,7 @@ describe('HTTP platform (CONTRACT §4)', () => {
 
   it('uses the caller mf-trace-id as trace id and echoes it', async () => {
     const traceId = randomUUID();
-    const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
+    const res = await t.as(authorization).get('/groups/not-a-uuid').set('mf-trace-id', traceId);
     expect(res.headers['mf-trace-id']).toBe(traceId);
     expect(res.body.traceId).toBe(traceId);
   });
@@ -87,8 +82,8 @@ describe('HTTP platform (CONTRACT §4)', () => {
     ['rds-6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e'],
     ['!"#$%&()*+,/:;<=>?@[\\]^`{|}~'],
     ['x'.repeat(128)],
-  ])('keeps any client mf-trace-id of 1-128 visible ASCII characters (CONTRACT §8.6): %s', async (traceId) => {
-    const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
+  ])('keeps any client mf-trace-id of 1-128 visible ASCII characters: %s', async (traceId) => {
+    const res = await t.as(authorization).get('/groups/not-a-uuid').set('mf-trace-id', traceId);
     expect(res.headers['mf-trace-id']).toBe(traceId);
     expect(res.body.traceId).toBe(traceId);
   });
@@ -96,7 +91,7 @@ describe('HTTP platform (CONTRACT §4)', () => {
   it.each([['x'.repeat(129)], ['two words'], ['tab\there']])(
     'replaces an mf-trace-id that is too long or not visible ASCII with a UUID: %j',
     async (traceId) => {
-      const res = await t.http().get('/groups/not-a-uuid').set('Authorization', authorization).set('mf-trace-id', traceId);
+      const res = await t.as(authorization).get('/groups/not-a-uuid').set('mf-trace-id', traceId);
       expect(res.headers['mf-trace-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(res.body.traceId).toBe(res.headers['mf-trace-id']);
     },
@@ -114,9 +109,8 @@ describe('HTTP platform (CONTRACT §4)', () => {
       ['NAME', 'UPPER'],
     ]) {
       const res = await t
-        .http()
+        .as(authorization)
         .post('/groups')
-        .set('Authorization', authorization)
         .send({ [key]: name });
       expect(res.status).toBe(201);
       expect(res.body.model.name).toBe(name);
@@ -124,12 +118,12 @@ describe('HTTP platform (CONTRACT §4)', () => {
   });
 
   it.each([['-1'], ['1.5'], ['abc'], ['1001']])('refuses limit=%s with 400', async (limit) => {
-    const res = await t.http().get(`/groups?limit=${limit}`).set('Authorization', authorization);
+    const res = await t.as(authorization).get(`/groups?limit=${limit}`);
     expect(res.status).toBe(400);
   });
 
   it('marks responses as not cacheable', async () => {
-    const res = await t.http().get('/groups').set('Authorization', authorization);
+    const res = await t.as(authorization).get('/groups');
     expect(res.headers['cache-control']).toBe('no-store');
   });
 });

@@ -7,11 +7,11 @@ import { FastifyRequest, RouteOptions } from 'fastify';
  * the route Fastify matched (`request.routeOptions.config`), not from its URL.
  */
 export interface RouteRules {
-  /** CONTRACT §4: the enveloped APIs answer `{model: null, success: false, message, traceId}`, others `{message, traceId}` */
+  /** The enveloped APIs answer `{model: null, success: false, message, traceId}`, others `{message, traceId}` */
   errorEnvelope?: 'model';
   /**
-   * CONTRACT §8.1: a call an integration makes at each sign-in, whose refusals are 200 `success: false`:
-   * `plain` with `model: null`, or with the body its feature makes (the `ra` family's whole model, §8.2)
+   * A call an integration makes at each sign-in, whose refusals are 200 `success: false`:
+   * `plain` with `model: null`, or with the body its feature makes (the `ra` family's whole model)
    */
   signInCall?: 'plain' | SignInRefusal;
   /**
@@ -33,7 +33,7 @@ function addRules(handler: object, rules: RouteRules): void {
   Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, ...rules }, handler);
 }
 
-/** Every route of the controller refuses with the model envelope (SPEC.md's user, journal, group, resource and access APIs). */
+/** Every route of the controller refuses with the model envelope (the user, journal, group, resource and access APIs). */
 export function ModelEnvelopeErrors(): ClassDecorator {
   return (target) => {
     const prototype = target.prototype as Record<string, unknown>;
@@ -44,7 +44,7 @@ export function ModelEnvelopeErrors(): ClassDecorator {
   };
 }
 
-/** A call an integration makes at each sign-in (CONTRACT §8.1), and the body of its refusals. */
+/** A call an integration makes at each sign-in, and the body of its refusals. */
 export function SignInCall(refusal: 'plain' | SignInRefusal): MethodDecorator {
   return (_target, _key, descriptor) => {
     addRules(descriptor.value as object, { signInCall: refusal });

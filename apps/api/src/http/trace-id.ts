@@ -3,7 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 
 export const TRACE_HEADER = 'mf-trace-id';
 /**
- * CONTRACT §8.6: any client string of 1-128 visible ASCII characters (clients send `rds-<uuid>`,
+ * Any client string of 1-128 visible ASCII characters (clients send `rds-<uuid>`,
  * `md:<uuid>`); it is echoed in a header and logged as a JSON string, so nothing else gets through.
  */
 const ACCEPTABLE_TRACE_ID = /^[\x21-\x7e]{1,128}$/;

@@ -2,7 +2,7 @@ import { UseInterceptors } from '@nestjs/common';
 import { INTERCEPTORS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { JOURNAL_METADATA, Journal, JournalInterceptor } from '@twofold/journal';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { JournaledChange, TransactionInterceptor, Transactional } from './transactional';
 
 class OtherInterceptor {}

@@ -15,7 +15,7 @@ export interface BypassFacts {
 }
 
 /**
- * `AccessRequest Bypass` (SPEC.md's journal constant, issue 14): an access request granted without a
+ * `AccessRequest Bypass` (a journal constant of the API): an access request granted without a
  * code because the user's address is on a Bypass list, with `UserIp`, `Resource` and `IpList` (names),
  * written in the grant's transaction. The subject is the user's identity: the user is the one acting.
  */

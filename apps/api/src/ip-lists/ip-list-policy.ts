@@ -11,7 +11,7 @@ interface CompiledEntry {
 }
 
 /**
- * The IP lists' verdict on an access request (issue 14), with each account's lists compiled once per
+ * The IP lists' verdict on an access request, with each account's lists compiled once per
  * change and kept in memory.
  *
  * Whether the copy is current is decided by `accounts.ip_lists_revision`, which the access paths read

@@ -13,7 +13,7 @@ import { IpListDto } from './ip-lists.dto';
 import { IP_LIST_DOCS } from './ip-lists.openapi';
 import { IpListsService } from './ip-lists.service';
 
-/** Issue 14: the account's IP lists, networks let in without a code (Bypass) or refused (Deny). */
+/** The account's IP lists, networks let in without a code (Bypass) or refused (Deny). */
 @ModelEnvelopeErrors()
 @Controller('ip-lists')
 @UseGuards(AccountAuthGuard)

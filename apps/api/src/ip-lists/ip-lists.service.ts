@@ -10,7 +10,7 @@ function nameTaken(name: string): DomainError {
 }
 
 /**
- * IP lists of the account (issue 14): what the journal records of a change is the list's id, name,
+ * IP lists of the account: what the journal records of a change is the list's id, name,
  * action, number of ranges and its resources (ranges themselves can be 1 000 long: the list shows them).
  */
 @Injectable()

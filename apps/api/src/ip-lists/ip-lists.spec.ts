@@ -1,8 +1,8 @@
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
-/** Issue 14: GET/POST/PUT/DELETE /ip-lists, their validation, journal and account scoping. */
-describe('IP lists API (issue 14)', () => {
+/** GET/POST/PUT/DELETE /ip-lists, their validation, journal and account scoping. */
+describe('IP lists API', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -15,20 +15,18 @@ describe('IP lists API (issue 14)', () => {
     const vpn = await t.newResource(account.id, 'VPN');
     const portal = await t.newResource(account.id, 'Portal');
     const http = {
-      get: (path: string) => t.http().get(path).set('Authorization', authorization),
+      get: (path: string) => t.as(authorization).get(path),
       post: (path: string, body: unknown) =>
         t
-          .http()
+          .as(authorization)
           .post(path)
-          .set('Authorization', authorization)
           .send(body as object),
       put: (path: string, body: unknown) =>
         t
-          .http()
+          .as(authorization)
           .put(path)
-          .set('Authorization', authorization)
           .send(body as object),
-      delete: (path: string) => t.http().delete(path).set('Authorization', authorization),
+      delete: (path: string) => t.as(authorization).delete(path),
     };
     const journal = () => journalOfToday(t, authorization, 'object=IpList');
     return { account, apiKey, vpn, portal, http, journal };

@@ -1,7 +1,7 @@
 import { DayRange, Page, parsePastDay, ValidationFailed } from '@twofold/domain';
 import { InputContext, QueryParameters } from '../http/parsed-input';
 
-/** GET /journal (SPEC.md "Journal"): one past UTC day, filtered, paged; parameter names in any case. */
+/** GET /journal: one past UTC day, filtered, paged; parameter names in any case. */
 export interface JournalQuery {
   day: DayRange;
   page: Page;

@@ -10,7 +10,7 @@ import { JournalEventRow } from '@twofold/persistence';
 export class JournalEventDto {
   @ApiProperty({ format: 'uuid' }) eventId!: string;
   @ApiProperty({ format: 'date-time' }) eventDate!: string;
-  @ApiProperty({ description: 'the object the event concerns (SPEC.md "Events")' }) object!: string;
+  @ApiProperty({ description: 'the object the event concerns' }) object!: string;
   @ApiProperty({ description: "the initiator's login: the API key for account-key calls, `cli` for the operator" }) subject!: string;
   @ApiProperty() action!: string;
   @ApiProperty() success!: boolean;
@@ -27,7 +27,7 @@ export class JournalPageDto {
   @ApiProperty({ type: 'integer' }) totalElements!: number;
 }
 
-/** SPEC.md: the journal's answer is `{model: {success, message, data, offset, limit, totalElements}}`, nothing beside `model`. */
+/** The journal's answer is `{model: {success, message, data, offset, limit, totalElements}}`, nothing beside `model`. */
 @ApiSchema({ name: 'JournalAnswer' })
 export class JournalAnswerDto {
   @ApiProperty({ type: JournalPageDto }) model!: JournalPageDto;

@@ -13,7 +13,7 @@ export class JournalService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** GET /journal: one past UTC day of the caller's account, filtered, paged (SPEC.md "Journal"). */
+  /** GET /journal: one past UTC day of the caller's account, filtered, paged. */
   async search(accountId: AccountId, query: JournalQuery): Promise<JournalAnswerDto> {
     const { day, page, actions, objects, successes, subject } = query;
     const [events, totalElements] = await this.events.search(

@@ -1,10 +1,10 @@
 import { AccountId } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 const YESTERDAY = '2026-05-19';
 
-describe('GET /journal (SPEC.md "Journal")', () => {
+describe('GET /journal', () => {
   let t: TestApp;
   let accountId: AccountId;
   let authorization: string;
@@ -21,7 +21,7 @@ describe('GET /journal (SPEC.md "Journal")', () => {
     });
   }
 
-  const get = (query: string) => t.http().get(`/journal?${query}`).set('Authorization', authorization);
+  const get = (query: string) => t.as(authorization).get(`/journal?${query}`);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -120,7 +120,7 @@ describe('GET /journal (SPEC.md "Journal")', () => {
   });
 
   it('journals the account key as subject of API calls', async () => {
-    await t.http().post('/groups').set('Authorization', authorization).send({ name: 'Journaled' });
+    await t.as(authorization).post('/groups').send({ name: 'Journaled' });
     t.clock.set(new Date('2026-05-21T10:00:00.000Z'));
     const res = await get('eventDate=2026-05-20&object=Group');
     t.clock.set(TEST_NOW);

@@ -1,6 +1,6 @@
 import { linkLifetime, userEnrollmentMail, utcTime } from './messages';
 
-describe('enrollment mails (issue 14)', () => {
+describe('enrollment mails', () => {
   it('write the lifetime as people say it, in the plural forms of the language', () => {
     expect(linkLifetime('en', 1)).toBe('1 minute');
     expect(linkLifetime('en', 30)).toBe('30 minutes');

@@ -9,7 +9,7 @@ export interface MailText {
   html: string;
 }
 
-/** What an enrollment mail says; `brand` is the account's display name (issue 14), `language` the recipient's. */
+/** What an enrollment mail says; `brand` is the account's display name, `language` the recipient's. */
 export interface EnrollmentMailInput {
   brand: string;
   language: MailLanguage;
@@ -107,7 +107,7 @@ export function userEnrollmentMail(input: EnrollmentMailInput): MailText {
   return compose(input.language, WORDING[input.language](input, false), input.url);
 }
 
-/** The invitation of a new administrator to set up their second factor (CONTRACT §5). */
+/** The invitation of a new administrator to set up their second factor. */
 export function administratorInvitationMail(input: EnrollmentMailInput): MailText {
   return compose(input.language, WORDING[input.language](input, true), input.url);
 }

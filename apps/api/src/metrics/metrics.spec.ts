@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { generateTotp } from '@twofold/otp';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
-/** Issue 13 "Metrics": GET /metrics in the Prometheus text format, labelled by route pattern. */
+/** GET /metrics in the Prometheus text format, labelled by route pattern. */
 describe('GET /metrics', () => {
   let t: TestApp;
   let auth: string;
@@ -32,8 +32,8 @@ describe('GET /metrics', () => {
 
   it('counts requests and their latency by route pattern and status, never by raw URL', async () => {
     const ids = [randomUUID(), randomUUID(), randomUUID()];
-    for (const id of ids) expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resourceAuth)).status).toBe(404);
-    const byIdentity = await t.http().get('/users?identity=nobody').set('Authorization', auth);
+    for (const id of ids) expect((await t.as(resourceAuth).get(`/access/requests/${id}`)).status).toBe(404);
+    const byIdentity = await t.as(auth).get('/users?identity=nobody');
     for (const id of ids) expect((await t.http().get(`/no/such/path/${id}`)).status).toBe(404);
 
     const text = await scrape();
@@ -49,17 +49,12 @@ describe('GET /metrics', () => {
 
   it('counts codes by result, requests created by status, and lockouts; nothing secret is in the text', async () => {
     const identity = 'metrics.user@example.com';
-    const userId = (await t.http().post('/users').set('Authorization', auth).send({ Identity: identity })).body.model.id;
-    const token = await t
-      .http()
-      .post(`/users/${userId}/authenticators/totptoken`)
-      .set('Authorization', auth)
-      .send({ Name: 'T', Key: KEY_HEX });
+    const userId = (await t.as(auth).post('/users').send({ Identity: identity })).body.model.id;
+    const token = await t.as(auth).post(`/users/${userId}/authenticators/totptoken`).send({ Name: 'T', Key: KEY_HEX });
     expect(token.status).toBe(200);
     const ra = async (passCode: string) =>
       // from one address the client names: five wrong codes lock that address (for this resource)
-      (await t.http().post('/access/requests/ra').set('Authorization', resourceAuth).send({ identity, passCode, ip: '192.0.2.50' })).body
-        .model.status;
+      (await t.as(resourceAuth).post('/access/requests/ra').send({ identity, passCode, ip: '192.0.2.50' })).body.model.status;
     const code = generateTotp({ secret: key, time: t.clock.now().getTime() });
     const wrong = code === '000000' ? '111111' : '000000';
     const before = await scrape();
@@ -68,9 +63,8 @@ describe('GET /metrics', () => {
     expect(await ra(code)).toBe('Denied');
     expect(await ra(wrong)).toBe('Denied');
     const created = await t
-      .http()
+      .as(resourceAuth)
       .post('/access/requests')
-      .set('Authorization', resourceAuth)
       .send({ identity, callback: { action: 'https://app.example/cb', target: '_self' } });
     expect(created.body.success).toBe(true);
 

@@ -21,7 +21,7 @@ import { TRACE_HEADER } from '../http/trace-id';
 import { EnvelopeErrorBody, ErrorBody, EXAMPLE, ref, Schema } from './common.openapi';
 
 /**
- * Which error body a route answers (CONTRACT §4, `http/envelope.ts`): `{message, traceId}` for the
+ * Which error body a route answers (`http/envelope.ts`): `{message, traceId}` for the
  * administrator API and the unenveloped routes, `{model: null, success: false, message, traceId}` for the rest.
  */
 export type ErrorEnvelope = 'plain' | 'model';
@@ -39,7 +39,7 @@ export interface RouteDoc {
   summary: string;
   description?: string;
   envelope: ErrorEnvelope;
-  /** the JSON body; keys are matched case-insensitively (CONTRACT §4) */
+  /** the JSON body; keys are matched case-insensitively */
   body?: { type: Type<unknown>; example: unknown } | { schema: Schema; example: unknown };
   query?: ApiQueryOptions[];
   /** what the path parameters mean, beyond their name (every `:name` of the route is documented, described or not) */
@@ -177,7 +177,7 @@ export function ApiFeature(tag: string): ClassDecorator {
   return applyDecorators(ApiTags(tag), ApiExtraModels(ErrorBody, EnvelopeErrorBody), ApiHeader(TRACE_ID_HEADER));
 }
 
-/** CONTRACT §8.6: every route takes the caller's trace id and echoes it (or a fresh UUID) in the same header. */
+/** Every route takes the caller's trace id and echoes it (or a fresh UUID) in the same header. */
 const TRACE_ID_HEADER = {
   name: TRACE_HEADER,
   required: false,

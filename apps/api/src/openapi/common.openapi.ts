@@ -21,19 +21,19 @@ export const EXAMPLE = {
   day: '2026-05-19',
 } as const;
 
-/** `{message, traceId}`: errors of the administrator API, of unknown paths and of the unenveloped routes (CONTRACT §4). */
+/** `{message, traceId}`: errors of the administrator API, of unknown paths and of the unenveloped routes. */
 export class ErrorBody {
   @ApiProperty({ example: 'Administrator not found.' })
   message!: string;
 
   @ApiProperty({
-    description: "the caller's `mf-trace-id` when it sent a valid one (CONTRACT §8.6), else a fresh UUID",
+    description: "the caller's `mf-trace-id` when it sent a valid one, else a fresh UUID",
     example: EXAMPLE.traceId,
   })
   traceId!: string;
 }
 
-/** `{model: null, success: false, message, traceId}`: errors of the enveloped APIs (CONTRACT §4). */
+/** `{model: null, success: false, message, traceId}`: errors of the enveloped APIs. */
 export class EnvelopeErrorBody {
   @ApiProperty({ type: 'object', additionalProperties: false, nullable: true, example: null, description: 'always null on an error' })
   model!: null;
@@ -48,7 +48,7 @@ export class EnvelopeErrorBody {
   traceId!: string;
 }
 
-/** `{model, success, message}` around a model schema (SPEC.md "Response envelopes"). */
+/** `{model, success, message}` around a model schema. */
 export function modelEnvelope(model: Schema | null): SchemaObject {
   return {
     type: 'object',
@@ -61,7 +61,7 @@ export function modelEnvelope(model: Schema | null): SchemaObject {
   };
 }
 
-/** `{data, offset, limit, totalElements}` (SPEC.md "Paged lists"). */
+/** `{data, offset, limit, totalElements}`. */
 export function pagedOf(item: Schema): SchemaObject {
   return {
     type: 'object',
@@ -92,7 +92,7 @@ export function arrayOf(item: Schema): SchemaObject {
   return { type: 'array', items: item };
 }
 
-/** The paging query of every list (CONTRACT §4): offset default 0, limit default 100, at most 1000. */
+/** The paging query of every list: offset default 0, limit default 100, at most 1000. */
 export const PAGE_QUERY = [
   { name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } as SchemaObject, description: 'items to skip' },
   {

@@ -9,7 +9,7 @@ export type StatusTone = 'ok' | 'stop' | 'warn' | 'info';
 
 /**
  * The page frame shared by the enrollment and access pages: brand, one card, phone-sized. The brand is
- * the customer's display name (issue 14): the user must see which company asks for their code; the
+ * the customer's display name: the user must see which company asks for their code; the
  * product's name is only the small print under the card (and the brand itself where no account is
  * known, as on the page of an unknown request).
  */

@@ -8,7 +8,7 @@ export const RESOURCE_NAME_MAX_LENGTH = 200;
 
 /**
  * The body of `POST /resources` and `PUT /resources/{id}`: `name` (required, as before), and optional
- * `tokenFormat` (CONTRACT §8.9) and `frameOrigins` (§8.8), keys in any case. The optional two are
+ * `tokenFormat` and `frameOrigins`, keys in any case. The optional two are
  * judged by libs/domain's rules, with their messages; resourceCommandOf takes their normalized values.
  */
 export class ResourceRequest {

@@ -13,7 +13,7 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { RESOURCE_DOCS } from './resources.openapi';
 
-/** CONTRACT §3: resources, whose key and secret authenticate access requests. */
+/** Resources, whose key and secret authenticate access requests. */
 @ModelEnvelopeErrors()
 @Controller('resources')
 @UseGuards(AccountAuthGuard)

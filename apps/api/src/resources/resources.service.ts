@@ -53,7 +53,7 @@ export class ResourcesService {
 
   async delete(accountId: AccountId, id: RecordId): Promise<void> {
     const resource = await this.find(accountId, id);
-    // a list whose only resources were gone would read as a list for every resource (issue 14)
+    // a list whose only resources were gone would read as a list for every resource
     const lists = await this.ipLists.namesNamingResource(accountId, resource.id);
     if (lists.length > 0) throw resourceInIpLists(lists);
     try {

@@ -1,6 +1,6 @@
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
-describe('resources (CONTRACT §3)', () => {
+describe('resources', () => {
   let t: TestApp;
   let authorization: string;
   let accountId: string;
@@ -13,7 +13,7 @@ describe('resources (CONTRACT §3)', () => {
   afterAll(() => t.close());
 
   it('creates a resource whose secret is shown once, then only through the journaled display', async () => {
-    const created = await t.http().post('/resources').set('Authorization', authorization).send({ Name: 'VPN' });
+    const created = await t.as(authorization).post('/resources').send({ Name: 'VPN' });
     expect(created.status).toBe(201);
     const { id, apiKey, apiSecret } = created.body.model;
     expect(created.body.model).toEqual({
@@ -25,46 +25,46 @@ describe('resources (CONTRACT §3)', () => {
       frameOrigins: [],
     });
 
-    const list = await t.http().get('/resources').set('Authorization', authorization);
+    const list = await t.as(authorization).get('/resources');
     expect(list.body.model.data).toEqual([{ id, name: 'VPN', apiKey, tokenFormat: 'JwtHS256', frameOrigins: [] }]);
     expect(JSON.stringify(list.body)).not.toContain(apiSecret);
 
-    const shown = await t.http().get(`/resources/${id}/secret`).set('Authorization', authorization);
+    const shown = await t.as(authorization).get(`/resources/${id}/secret`);
     expect(shown.body.model.apiSecret).toBe(apiSecret);
 
     const stored = await t.database.dataSource.query('SELECT api_secret_enc FROM resources WHERE id = $1', [id]);
     expect(Buffer.from(stored[0].api_secret_enc).toString('latin1')).not.toContain(apiSecret);
 
     t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
-    const journal = await t.http().get('/journal?eventDate=2026-05-20&object=Resource').set('Authorization', authorization);
+    const journal = await t.as(authorization).get('/journal?eventDate=2026-05-20&object=Resource');
     t.clock.set(TEST_NOW);
     expect(journal.body.model.data.map((e: { action: string }) => e.action)).toEqual(['Create', 'DisplayResourceSecret']);
     expect(JSON.stringify(journal.body)).not.toContain(apiSecret);
   });
 
   it('renames and deletes', async () => {
-    const { id } = (await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Wiki' })).body.model;
-    const renamed = await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ name: 'Intranet' });
+    const { id } = (await t.as(authorization).post('/resources').send({ name: 'Wiki' })).body.model;
+    const renamed = await t.as(authorization).put(`/resources/${id}`).send({ name: 'Intranet' });
     expect(renamed.body.model.name).toBe('Intranet');
-    expect((await t.http().delete(`/resources/${id}`).set('Authorization', authorization)).status).toBe(200);
-    expect((await t.http().get(`/resources/${id}/secret`).set('Authorization', authorization)).status).toBe(404);
+    expect((await t.as(authorization).delete(`/resources/${id}`)).status).toBe(200);
+    expect((await t.as(authorization).get(`/resources/${id}/secret`)).status).toBe(404);
   });
 
   it('answers 400 for an empty name', async () => {
-    expect((await t.http().post('/resources').set('Authorization', authorization).send({ name: '' })).status).toBe(400);
-    expect((await t.http().post('/resources').set('Authorization', authorization).send({ name: '   ' })).status).toBe(400);
+    expect((await t.as(authorization).post('/resources').send({ name: '' })).status).toBe(400);
+    expect((await t.as(authorization).post('/resources').send({ name: '   ' })).status).toBe(400);
   });
 
   it("answers 404 for another account's resource", async () => {
     const other = await t.newAccount();
     const theirs = await t.newResource(other.account.id);
-    expect((await t.http().get(`/resources/${theirs.resource.id}/secret`).set('Authorization', authorization)).status).toBe(404);
-    expect((await t.http().delete(`/resources/${theirs.resource.id}`).set('Authorization', authorization)).status).toBe(404);
+    expect((await t.as(authorization).get(`/resources/${theirs.resource.id}/secret`)).status).toBe(404);
+    expect((await t.as(authorization).delete(`/resources/${theirs.resource.id}`)).status).toBe(404);
     expect(accountId).not.toBe(other.account.id);
   });
 
-  describe('token format and frame origins (CONTRACT §8.8, §8.9)', () => {
-    const resourcesOf = async () => (await t.http().get('/resources?limit=1000').set('Authorization', authorization)).body.model.data;
+  describe('token format and frame origins', () => {
+    const resourcesOf = async () => (await t.as(authorization).get('/resources?limit=1000')).body.model.data;
     const journalOf = async (resourceId: string) => {
       const rows = await t.database.dataSource.query(
         `SELECT action, success, additional_fields FROM journal_events WHERE object = 'Resource' AND additional_fields->>'ResourceId' = $1 ORDER BY seq`,
@@ -75,9 +75,8 @@ describe('resources (CONTRACT §3)', () => {
 
     it('creates with a token format and origins, keys and the format in any case, origins normalized and deduplicated', async () => {
       const created = await t
-        .http()
+        .as(authorization)
         .post('/resources')
-        .set('Authorization', authorization)
         .send({
           NAME: 'Portal',
           TokenFormat: 'jwtrs256',
@@ -96,7 +95,7 @@ describe('resources (CONTRACT §3)', () => {
         tokenFormat: 'JwtRS256',
         frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'],
       });
-      const shown = await t.http().get(`/resources/${id}/secret`).set('Authorization', authorization);
+      const shown = await t.as(authorization).get(`/resources/${id}/secret`);
       expect(shown.body.model).toMatchObject({
         tokenFormat: 'JwtRS256',
         frameOrigins: ['https://adfs.corp.example', 'http://localhost:8080'],
@@ -116,16 +115,11 @@ describe('resources (CONTRACT §3)', () => {
     it('PUT changes what is given and keeps what is omitted or null', async () => {
       const { id } = (
         await t
-          .http()
+          .as(authorization)
           .post('/resources')
-          .set('Authorization', authorization)
           .send({ name: 'Wiki', frameOrigins: ['https://a.example'] })
       ).body.model;
-      const format = await t
-        .http()
-        .put(`/resources/${id}`)
-        .set('Authorization', authorization)
-        .send({ Name: 'Wiki', TOKENFORMAT: 'JwtRS256' });
+      const format = await t.as(authorization).put(`/resources/${id}`).send({ Name: 'Wiki', TOKENFORMAT: 'JwtRS256' });
       expect(format.status).toBe(200);
       expect(format.body.model).toEqual({
         id,
@@ -136,25 +130,18 @@ describe('resources (CONTRACT §3)', () => {
       });
 
       const origins = await t
-        .http()
+        .as(authorization)
         .put(`/resources/${id}`)
-        .set('Authorization', authorization)
         .send({ name: 'Wiki 2', tokenFormat: null, frameOrigins: ['https://b.example/'] });
       expect(origins.body.model).toMatchObject({ name: 'Wiki 2', tokenFormat: 'JwtRS256', frameOrigins: ['https://b.example'] });
 
-      const cleared = await t
-        .http()
-        .put(`/resources/${id}`)
-        .set('Authorization', authorization)
-        .send({ name: 'Wiki 2', tokenFormat: 'JwtHS256', frameOrigins: [] });
+      const cleared = await t.as(authorization).put(`/resources/${id}`).send({ name: 'Wiki 2', tokenFormat: 'JwtHS256', frameOrigins: [] });
       expect(cleared.body.model).toMatchObject({ tokenFormat: 'JwtHS256', frameOrigins: [] });
       const [row] = await t.database.dataSource.query('SELECT name, token_format, frame_origins FROM resources WHERE id = $1', [id]);
       expect(row).toEqual({ name: 'Wiki 2', token_format: 'JwtHS256', frame_origins: [] });
 
       // name stays required on PUT
-      expect((await t.http().put(`/resources/${id}`).set('Authorization', authorization).send({ tokenFormat: 'JwtRS256' })).status).toBe(
-        400,
-      );
+      expect((await t.as(authorization).put(`/resources/${id}`).send({ tokenFormat: 'JwtRS256' })).status).toBe(400);
 
       const updates = (await journalOf(id)).filter((e) => e.action === 'Update' && e.success);
       expect(updates.map((e) => e.additional_fields)).toEqual([
@@ -178,20 +165,18 @@ describe('resources (CONTRACT §3)', () => {
       [{ frameOrigins: [7] }, 'frameOrigins: 7'],
       [{ frameOrigins: Array.from({ length: 21 }, (_, i) => `https://o${i}.example`) }, 'at most 20'],
     ])('answers 400 for %j on POST and PUT, and changes nothing', async (fields, named) => {
-      const { id } = (await t.http().post('/resources').set('Authorization', authorization).send({ name: 'Strict' })).body.model;
+      const { id } = (await t.as(authorization).post('/resources').send({ name: 'Strict' })).body.model;
       const before = await resourcesOf();
       const created = await t
-        .http()
+        .as(authorization)
         .post('/resources')
-        .set('Authorization', authorization)
         .send({ name: 'Bad', ...fields });
       expect(created.status).toBe(400);
       expect(created.body).toMatchObject({ model: null, success: false });
       expect(created.body.message).toContain(named);
       const updated = await t
-        .http()
+        .as(authorization)
         .put(`/resources/${id}`)
-        .set('Authorization', authorization)
         .send({ name: 'Renamed', ...fields });
       expect(updated.status).toBe(400);
       expect(updated.body.message).toContain(named);
@@ -201,9 +186,8 @@ describe('resources (CONTRACT §3)', () => {
     it('never echoes a huge bad origin', async () => {
       const huge = `https://${'x'.repeat(50_000)}.example/path`;
       const res = await t
-        .http()
+        .as(authorization)
         .post('/resources')
-        .set('Authorization', authorization)
         .send({ name: 'Huge', frameOrigins: [huge] });
       expect(res.status).toBe(400);
       expect(res.body.message).toContain('"https://xxx');

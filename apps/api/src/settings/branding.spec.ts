@@ -1,10 +1,10 @@
 import { AccountId } from '@twofold/domain';
 import { parseOtpauthUri } from '@twofold/otp';
-import { journalOfToday } from '../testing/journal-of-today';
-import { outboxMails } from '../testing/outbox';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { outboxMails } from '../../test/testing/outbox';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
-/** The account's display name on its pages, mails and authenticator-app entries (issue 14). */
+/** The account's display name on its pages, mails and authenticator-app entries. */
 describe('PUT /settings/branding {displayName}', () => {
   let t: TestApp;
   let accountId: AccountId;
@@ -23,11 +23,10 @@ describe('PUT /settings/branding {displayName}', () => {
 
   const put = (body: unknown, auth = authorization) =>
     t
-      .http()
+      .as(auth)
       .put('/settings/branding')
-      .set('Authorization', auth)
       .send(body as object);
-  const get = (auth = authorization) => t.http().get('/settings/branding').set('Authorization', auth);
+  const get = (auth = authorization) => t.as(auth).get('/settings/branding');
   const path = (url: string) => new URL(url).pathname;
   const otpauthOf = (html: string) => {
     const match = /<a class="btn" href="(otpauth:\/\/[^"]+)"/.exec(html);
@@ -37,7 +36,7 @@ describe('PUT /settings/branding {displayName}', () => {
   const brandOf = (html: string) => /<div class="brand">.*?<span>([^<]*)<\/span><\/div>/.exec(html)?.[1];
   const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
   async function accessRequest(identity: string, auth: string): Promise<string> {
-    const res = await t.http().post('/access/requests').set('Authorization', auth).send({ identity, language: 'en' });
+    const res = await t.as(auth).post('/access/requests').send({ identity, language: 'en' });
     expect(res.status).toBe(200);
     return path(res.body.model.url);
   }
@@ -112,15 +111,13 @@ describe('PUT /settings/branding {displayName}', () => {
   it("shows on the enrollment page and in the enrollment and invitation mails; null goes back to the account's name", async () => {
     const before = outboxMails(t).length;
     const created = await t
-      .http()
+      .as(authorization)
       .post('/users')
-      .set('Authorization', authorization)
       .send({ identity: 'mailed.user', email: 'mailed@example.test', enrollmentLink: { to: 'email', ttl: 30, language: 'en' } });
     expect(created.status).toBe(200);
     const invited = await t
-      .http()
+      .as(authorization)
       .post('/admins')
-      .set('Authorization', authorization)
       .send({ email: 'ivy@example.test', name: 'Ivy', role: 'Support 1', language: 'EN' });
     expect(invited.status).toBe(200);
     const [userMail, adminMail] = outboxMails(t).slice(before);
@@ -147,7 +144,7 @@ describe('PUT /settings/branding {displayName}', () => {
 
   it("re-sends an administrator's invitation in the language of the first one (Russian when none was given)", async () => {
     const invite = async (email: string, language?: string) => {
-      const res = await t.http().post('/admins').set('Authorization', authorization).send({ email, role: 'Support 1', language });
+      const res = await t.as(authorization).post('/admins').send({ email, role: 'Support 1', language });
       expect(res.status).toBe(200);
       return res.body.id as string;
     };
@@ -155,7 +152,7 @@ describe('PUT /settings/branding {displayName}', () => {
     const russian = await invite('resent.ru@example.test');
     const before = outboxMails(t).length;
     for (const id of [english, russian]) {
-      const res = await t.http().post(`/v2/admins/resend-invitation-email/${id}`).set('Authorization', authorization);
+      const res = await t.as(authorization).post(`/v2/admins/resend-invitation-email/${id}`);
       expect(res.status).toBe(200);
     }
     const [en, ru] = outboxMails(t).slice(before);
@@ -167,9 +164,9 @@ describe('PUT /settings/branding {displayName}', () => {
   });
 
   it('writes mails in Russian unless Language says en, also for POST /users/{id}/enroll; another Language is a 400', async () => {
-    const user = await t.http().post('/users').set('Authorization', authorization).send({ identity: 'ru.user', email: 'ru@example.test' });
+    const user = await t.as(authorization).post('/users').send({ identity: 'ru.user', email: 'ru@example.test' });
     expect(user.status).toBe(200);
-    const enroll = (body: object) => t.http().post(`/users/${user.body.model.id}/enroll`).set('Authorization', authorization).send(body);
+    const enroll = (body: object) => t.as(authorization).post(`/users/${user.body.model.id}/enroll`).send(body);
     const before = outboxMails(t).length;
     expect((await enroll({ email: 'ru@example.test', ttl: 120 })).status).toBe(200);
     expect((await enroll({ email: 'ru@example.test', ttl: 60, language: 'en' })).status).toBe(200);
@@ -182,19 +179,14 @@ describe('PUT /settings/branding {displayName}', () => {
 
     for (const res of [
       await enroll({ email: 'ru@example.test', ttl: 60, language: 'de' }),
-      await t
-        .http()
-        .post('/admins')
-        .set('Authorization', authorization)
-        .send({ email: 'de@example.test', role: 'Support 1', language: 'de' }),
+      await t.as(authorization).post('/admins').send({ email: 'de@example.test', role: 'Support 1', language: 'de' }),
     ]) {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('Language must be "ru" or "en".');
     }
     const refused = await t
-      .http()
+      .as(authorization)
       .post('/users')
-      .set('Authorization', authorization)
       .send({ identity: 'de.user', email: 'de@example.test', enrollmentLink: { to: 'email', language: 1 } });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('EnrollmentLink.Language must be "ru" or "en".');

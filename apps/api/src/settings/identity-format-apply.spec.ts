@@ -3,20 +3,20 @@ import { generateHotp, generateTotp } from '@twofold/otp';
 import { USER_ID_TABLES } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { Client } from 'pg';
-import { journalOfToday } from '../testing/journal-of-today';
-import { countQueries } from '../testing/query-counter';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { countQueries } from '../../test/testing/query-counter';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
 const totpKey = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 const hotpKey = Buffer.from('0102030405060708090a0b0c0d0e0f1011121314', 'hex');
 const bobKey = Buffer.from('a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4', 'hex');
 
 /**
- * Issue 14: `POST /settings/identity-format/apply` renames the account's users to its format and
+ * `POST /settings/identity-format/apply` renames the account's users to its format and
  * merges the ones that collide into the oldest, in one transaction, keeping replay state, HOTP
  * counters and code lockouts.
  */
-describe('POST /settings/identity-format/apply (issue 14)', () => {
+describe('POST /settings/identity-format/apply', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -26,11 +26,11 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => t.db.manager().query(text, params);
   const minutesAfter = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000);
-  const apply = (authorization: string) => t.http().post('/settings/identity-format/apply').set('Authorization', authorization);
+  const apply = (authorization: string) => t.as(authorization).post('/settings/identity-format/apply');
   const setFormat = (authorization: string, format: string) =>
-    t.http().put('/settings/identity-format').set('Authorization', authorization).send({ format }).expect(200);
+    t.as(authorization).put('/settings/identity-format').send({ format }).expect(200);
   const usersOf = async (authorization: string) =>
-    (await t.http().get('/users?withPhones=true').set('Authorization', authorization)).body.model as {
+    (await t.as(authorization).get('/users?withPhones=true')).body.model as {
       id: string;
       identity: string;
       name: string | null;
@@ -78,7 +78,7 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
       other = await newAccountWithResource();
       const auth = account.authorization;
       const { accountId } = account;
-      for (const group of ['G1', 'G2', 'G3']) await t.http().post('/groups').set('Authorization', auth).send({ name: group }).expect(201);
+      for (const group of ['G1', 'G2', 'G3']) await t.as(auth).post('/groups').send({ name: group }).expect(201);
       // three spellings of jane, the oldest first; two of bob; carol already a login
       const people: [string, number][] = [
         ['CORP\\Jane', -50],
@@ -90,21 +90,19 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
       ];
       for (const [identity, minutes] of people)
         ids[identity] = (await newUser(t.db, accountId, identity, { now: minutesAfter(minutes) })).id;
-      const put = (identity: string, body: object) =>
-        t.http().put(`/users/${ids[identity]}`).set('Authorization', auth).send(body).expect(200);
+      const put = (identity: string, body: object) => t.as(auth).put(`/users/${ids[identity]}`).send(body).expect(200);
       await put('CORP\\Jane', { email: 'old@corp.example', groups: { add: ['G1'] } });
       await put('jane', { name: 'Jane Doe', email: 'young@corp.example', groups: { add: ['G2'] } });
       await put('jane@corp.example', { name: 'J.', groups: { add: ['G2', 'G3'] } });
       const phones = (identity: string, numbers: string) =>
-        t.http().post(`/v3/users/${ids[identity]}/phones`).set('Authorization', auth).send({ phoneNumbers: numbers }).expect(200);
+        t.as(auth).post(`/v3/users/${ids[identity]}/phones`).send({ phoneNumbers: numbers }).expect(200);
       await phones('CORP\\Jane', '+79990000001');
       await phones('jane', '+79990000002');
       await phones('jane@corp.example', '+79990000001');
       const fields = (identity: string, list: [string, string][]) =>
         t
-          .http()
+          .as(auth)
           .put(`/v2/users/${ids[identity]}/customfields`)
-          .set('Authorization', auth)
           .send({ fields: list.map(([name, value]) => ({ name, value })) })
           .expect(200);
       await fields('CORP\\Jane', [['Floor', '1']]);
@@ -130,9 +128,8 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
         now: minutesAfter(-40),
       });
       const granted = await t
-        .http()
+        .as(account.resource)
         .post('/access/requests/ra')
-        .set('Authorization', account.resource)
         .send({ identity: 'jane', passCode: generateTotp({ secret: totpKey, time: t.clock.now().getTime() }) });
       expect(granted.body.model.status).toBe('Granted');
       spentStep = Math.floor(t.clock.now().getTime() / 30_000);
@@ -144,9 +141,8 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
         now: minutesAfter(-30),
       });
       const hotp = await t
-        .http()
+        .as(account.resource)
         .post('/access/requests/ra')
-        .set('Authorization', account.resource)
         .send({ identity: 'jane@corp.example', passCode: generateHotp({ secret: hotpKey, counter: 2 }) });
       expect(hotp.body.model.status).toBe('Granted');
       // bob's shared HOTP token, at different counters; the younger bob is locked
@@ -175,9 +171,9 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
       await streak('CORP\\Jane', 'resource', account.resourceId, 3, earlier);
       await streak('jane@corp.example', 'resource', account.resourceId, 1, later);
       // a page request for jane@corp.example not visited yet; an enrollment link of jane
-      await t.http().post('/access/requests').set('Authorization', account.resource).send({ identity: 'jane@corp.example' }).expect(200);
+      await t.as(account.resource).post('/access/requests').send({ identity: 'jane@corp.example' }).expect(200);
       enrollmentUser = ids['jane'];
-      await t.http().post(`/users/${enrollmentUser}/enroll`).set('Authorization', auth).send({ ttl: 60 }).expect(200);
+      await t.as(auth).post(`/users/${enrollmentUser}/enroll`).send({ ttl: 60 }).expect(200);
       // a Telegram binding link of jane@corp.example, and a pending approval of jane's for a request of hers
       await sql(
         `INSERT INTO telegram_binding_links (account_id, user_id, payload_hash, created_at, expires_at) VALUES ($1, $2, '\\x01', $3, $4)`,
@@ -272,7 +268,7 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
       ]);
       expect(bob.isLocked).toBe(true);
       expect(carol.isLocked).toBe(false);
-      expect((await t.http().get('/users/count').set('Authorization', account.authorization)).body.model.total).toBe(3);
+      expect((await t.as(account).get('/users/count')).body.model.total).toBe(3);
     });
 
     it('one token registered twice is one authenticator, with the later replay state; the others moved', async () => {
@@ -289,7 +285,7 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
 
     it('a TOTP step spent by a merged user is refused; the next one is granted', async () => {
       const ra = (passCode: string, identity = 'CORP\\Jane') =>
-        t.http().post('/access/requests/ra').set('Authorization', account.resource).send({ identity, passCode });
+        t.as(account.resource).post('/access/requests/ra').send({ identity, passCode });
       const replay = await ra(generateTotp({ secret: totpKey, time: t.clock.now().getTime() }));
       expect(replay.body.model.status).toBe('Denied');
       t.clock.advance(30_000);
@@ -303,9 +299,8 @@ describe('POST /settings/identity-format/apply (issue 14)', () => {
     it('the HOTP counter survives the merge', async () => {
       const ra = (counter: number) =>
         t
-          .http()
+          .as(account.resource)
           .post('/access/requests/ra')
-          .set('Authorization', account.resource)
           .send({ identity: 'jane@corp.example', passCode: generateHotp({ secret: hotpKey, counter }) });
       expect((await ra(2)).body.model.status).toBe('Denied');
       expect((await ra(3)).body.model.status).toBe('Granted');

@@ -12,7 +12,7 @@ import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
 import { IDENTITY_FORMAT_DOCS } from './identity-format.openapi';
 import { parseIdentityFormatBody } from './settings.commands';
 
-/** The account's identity name format (issue 14): `AsIs` or `Login`, and its application to the users stored before. */
+/** The account's identity name format: `AsIs` or `Login`, and its application to the users stored before. */
 @ModelEnvelopeErrors()
 @Controller('settings/identity-format')
 @UseGuards(AccountAuthGuard)

@@ -23,7 +23,7 @@ import {
 import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
 
 /**
- * The account's identity format (issue 14): read, set, and applied to the users stored before it.
+ * The account's identity format: read, set, and applied to the users stored before it.
  * Identities received are normalized at the edge by the format the caller's principal carries
  * (the InputContext of `@Input`); setting the format announces a credentials change, so every API instance
  * reads the new one with the account's and its resources' credentials at their next call.

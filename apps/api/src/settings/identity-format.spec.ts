@@ -7,9 +7,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
-import { journalOfToday } from '../testing/journal-of-today';
-import { countQueries } from '../testing/query-counter';
-import { startTestApp, TEST_NOW, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { countQueries } from '../../test/testing/query-counter';
+import { asCaller, startTestApp, TEST_NOW, TestApp } from '../../test/testing/test-app';
 import { accessPageToken } from '../tokens/tokens.testing';
 
 const LOGIN_EMPTY = "Identity has no login under the identity format Login: nothing is left after the last '\\' and before the first '@'.";
@@ -21,11 +21,11 @@ function jwtPayload(token: string): Record<string, unknown> {
 }
 
 /**
- * Issue 14: the account's identity name format. `PUT/GET /settings/identity-format`, and every
+ * The account's identity name format. `PUT/GET /settings/identity-format`, and every
  * identity the API receives normalized by it: a `CORP\Jane` request finds user `jane` under Login, and
  * is used as sent under AsIs.
  */
-describe('identity name format (issue 14)', () => {
+describe('identity name format', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -38,13 +38,13 @@ describe('identity name format (issue 14)', () => {
     const created = await t.newAccount();
     const resource = await t.newResource(created.account.id, 'VPN');
     if (format === 'Login') {
-      const set = await t.http().put('/settings/identity-format').set('Authorization', created.authorization).send({ format });
+      const set = await t.as(created).put('/settings/identity-format').send({ format });
       expect(set.status).toBe(200);
     }
     return { accountId: created.account.id, authorization: created.authorization, resource: resource.authorization };
   }
   const userIdentities = async (authorization: string) =>
-    ((await t.http().get('/users').set('Authorization', authorization)).body.model as { identity: string }[]).map((u) => u.identity);
+    ((await t.as(authorization).get('/users')).body.model as { identity: string }[]).map((u) => u.identity);
   async function userWithTotp(accountId: AccountId, identity: string) {
     const user = await newUser(t.db, accountId, identity, { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key, now: t.clock.now() });
@@ -56,19 +56,19 @@ describe('identity name format (issue 14)', () => {
     it('is AsIs by default; set, read back, journaled as Accounts ChangeNameFormat with both formats; another account keeps its own', async () => {
       const a = await t.newAccount();
       const b = await t.newAccount();
-      const get = (auth: string) => t.http().get('/settings/identity-format').set('Authorization', auth);
+      const get = (auth: string) => t.as(auth).get('/settings/identity-format');
       expect((await get(a.authorization)).body).toEqual({ model: { format: 'AsIs' }, success: true, message: null });
-      const set = await t.http().put('/settings/identity-format').set('Authorization', a.authorization).send({ Format: 'login' });
+      const set = await t.as(a).put('/settings/identity-format').send({ Format: 'login' });
       expect(set.status).toBe(200);
       expect(set.body).toEqual({ model: { format: 'Login' }, success: true, message: null });
       expect((await get(a.authorization)).body.model).toEqual({ format: 'Login' });
       expect((await get(b.authorization)).body.model).toEqual({ format: 'AsIs' });
 
-      const refused = await t.http().put('/settings/identity-format').set('Authorization', a.authorization).send({ format: 'Upn' });
+      const refused = await t.as(a).put('/settings/identity-format').send({ format: 'Upn' });
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ success: false, message: 'format must be "AsIs" or "Login".' });
       expect((await get(a.authorization)).body.model).toEqual({ format: 'Login' });
-      await t.http().put('/settings/identity-format').set('Authorization', a.authorization).send({ format: 'AsIs' }).expect(200);
+      await t.as(a).put('/settings/identity-format').send({ format: 'AsIs' }).expect(200);
 
       const events = await journalOfToday(t, a.authorization, 'object=Accounts');
       expect(events.map((e) => [e.object, e.action, e.success, e.additionalFields])).toEqual([
@@ -81,17 +81,17 @@ describe('identity name format (issue 14)', () => {
 
     it('needs the account API key', async () => {
       const { resource } = await account('AsIs');
-      expect((await t.http().get('/settings/identity-format').set('Authorization', resource)).status).toBe(401);
+      expect((await t.as(resource).get('/settings/identity-format')).status).toBe(401);
     });
   });
 
   describe('the users API', () => {
     it('POST /users: CORP\\Jane is created as jane under Login, then conflicts with jane@corp.example; kept as sent under AsIs', async () => {
       const login = await account('Login');
-      const created = await t.http().post('/users').set('Authorization', login.authorization).send({ Identity: 'CORP\\Jane' });
+      const created = await t.as(login).post('/users').send({ Identity: 'CORP\\Jane' });
       expect(created.status).toBe(200);
       expect(created.body.model.identity).toBe('jane');
-      const again = await t.http().post('/users').set('Authorization', login.authorization).send({ identity: 'jane@corp.example' });
+      const again = await t.as(login).post('/users').send({ identity: 'jane@corp.example' });
       expect(again.status).toBe(409);
       expect(await userIdentities(login.authorization)).toEqual(['jane']);
       const journal = await journalOfToday(t, login.authorization, 'object=User&action=Create');
@@ -102,7 +102,7 @@ describe('identity name format (issue 14)', () => {
 
       const asIs = await account('AsIs');
       for (const identity of ['CORP\\Jane', 'jane@corp.example']) {
-        const res = await t.http().post('/users').set('Authorization', asIs.authorization).send({ identity });
+        const res = await t.as(asIs).post('/users').send({ identity });
         expect(res.body.model.identity).toBe(identity);
       }
       expect((await userIdentities(asIs.authorization)).sort()).toEqual(['CORP\\Jane', 'jane@corp.example']);
@@ -110,19 +110,18 @@ describe('identity name format (issue 14)', () => {
 
     it('PUT /users/{id} and PUT /v2/users/{id} store the new identity normalized', async () => {
       const login = await account('Login');
-      const id = (await t.http().post('/users').set('Authorization', login.authorization).send({ identity: 'bob' })).body.model.id;
-      const v1 = await t.http().put(`/users/${id}`).set('Authorization', login.authorization).send({ Identity: 'CORP\\Robert' });
+      const id = (await t.as(login).post('/users').send({ identity: 'bob' })).body.model.id;
+      const v1 = await t.as(login).put(`/users/${id}`).send({ Identity: 'CORP\\Robert' });
       expect(v1.body.model.identity).toBe('robert');
       const v2 = await t
-        .http()
+        .as(login)
         .put(`/v2/users/${id}`)
-        .set('Authorization', login.authorization)
         .send({ Fields: [{ Name: 'Identity', Value: 'Rob@Corp.Example' }] });
       expect(v2.status).toBe(200);
       expect(v2.body.model.identity).toBe('rob');
       const asIs = await account('AsIs');
-      const other = (await t.http().post('/users').set('Authorization', asIs.authorization).send({ identity: 'bob' })).body.model.id;
-      const kept = await t.http().put(`/users/${other}`).set('Authorization', asIs.authorization).send({ Identity: 'CORP\\Robert' });
+      const other = (await t.as(asIs).post('/users').send({ identity: 'bob' })).body.model.id;
+      const kept = await t.as(asIs).put(`/users/${other}`).send({ Identity: 'CORP\\Robert' });
       expect(kept.body.model.identity).toBe('CORP\\Robert');
     });
 
@@ -130,7 +129,7 @@ describe('identity name format (issue 14)', () => {
       for (const format of ['Login', 'AsIs'] as const) {
         const { accountId, authorization } = await account(format);
         await newUser(t.db, accountId, 'jane', { now: t.clock.now() });
-        const found = await t.http().get('/users').query({ identity: 'CORP\\Jane' }).set('Authorization', authorization);
+        const found = await t.as(authorization).get('/users').query({ identity: 'CORP\\Jane' });
         expect(found.status).toBe(200);
         expect(found.body.model.map((u: { identity: string }) => u.identity)).toEqual(format === 'Login' ? ['jane'] : []);
       }
@@ -138,37 +137,34 @@ describe('identity name format (issue 14)', () => {
 
     it('an identity of which Login leaves nothing is refused with 400 and a clear message; AsIs takes it', async () => {
       const login = await account('Login');
-      const id = (await t.http().post('/users').set('Authorization', login.authorization).send({ identity: 'carol' })).body.model.id;
+      const id = (await t.as(login).post('/users').send({ identity: 'carol' })).body.model.id;
       const refusals = [
-        await t.http().post('/users').set('Authorization', login.authorization).send({ identity: 'CORP\\' }),
-        await t.http().put(`/users/${id}`).set('Authorization', login.authorization).send({ identity: '@corp.example' }),
+        await t.as(login).post('/users').send({ identity: 'CORP\\' }),
+        await t.as(login).put(`/users/${id}`).send({ identity: '@corp.example' }),
         await t
-          .http()
+          .as(login)
           .put(`/v2/users/${id}`)
-          .set('Authorization', login.authorization)
           .send({ fields: [{ name: 'Identity', value: 'CORP\\@x' }] }),
       ];
       for (const res of refusals) {
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({ success: false, message: LOGIN_EMPTY });
       }
-      const filter = await t.http().get('/users').query({ identity: 'CORP\\' }).set('Authorization', login.authorization);
+      const filter = await t.as(login).get('/users').query({ identity: 'CORP\\' });
       expect(filter.status).toBe(400);
       expect(filter.body.message).toBe(LOGIN_EMPTY.replace(/^Identity/, 'identity'));
       expect(await userIdentities(login.authorization)).toEqual(['carol']);
       const asIs = await account('AsIs');
-      expect(
-        (await t.http().post('/users').set('Authorization', asIs.authorization).send({ identity: 'CORP\\' })).body.model.identity,
-      ).toBe('CORP\\');
+      expect((await t.as(asIs).post('/users').send({ identity: 'CORP\\' })).body.model.identity).toBe('CORP\\');
     });
   });
 
   describe('access requests', () => {
     it('POST /access/requests for CORP\\Jane is a request of jane: the page finds jane and registers nobody; sub is jane', async () => {
       const login = await account('Login');
-      const created = await t.http().post('/access/requests').set('Authorization', login.resource).send({ identity: 'CORP\\Jane' });
+      const created = await t.as(login.resource).post('/access/requests').send({ identity: 'CORP\\Jane' });
       expect(created.body).toMatchObject({ success: true });
-      const polled = await t.http().get(`/access/requests/${created.body.model.id}`).set('Authorization', login.resource);
+      const polled = await t.as(login.resource).get(`/access/requests/${created.body.model.id}`);
       expect(polled.body.model.identity).toBe('jane');
       // the page registers the login, and the token names it
       const token = await accessPageToken(t, login.resource, 'jane@CORP.example');
@@ -183,8 +179,8 @@ describe('identity name format (issue 14)', () => {
     it('under AsIs the request keeps its spelling, and the token names the stored user', async () => {
       const asIs = await account('AsIs');
       await newUser(t.db, asIs.accountId, 'jane', { now: t.clock.now() });
-      const created = await t.http().post('/access/requests').set('Authorization', asIs.resource).send({ identity: 'CORP\\Jane' });
-      const polled = await t.http().get(`/access/requests/${created.body.model.id}`).set('Authorization', asIs.resource);
+      const created = await t.as(asIs.resource).post('/access/requests').send({ identity: 'CORP\\Jane' });
+      const polled = await t.as(asIs.resource).get(`/access/requests/${created.body.model.id}`);
       expect(polled.body.model.identity).toBe('CORP\\Jane');
       // `JANE` finds the stored `jane` (identities never differ by case alone): sub is the stored identity
       expect(jwtPayload(await accessPageToken(t, asIs.resource, 'JANE')).sub).toBe('jane');
@@ -195,15 +191,10 @@ describe('identity name format (issue 14)', () => {
       for (const format of ['Login', 'AsIs'] as const) {
         const { accountId, resource } = await account(format);
         await userWithTotp(accountId, 'jane');
-        const ra = await t
-          .http()
-          .post('/access/requests/ra')
-          .set('Authorization', resource)
-          .send({ identity: 'CORP\\Jane', passCode: code() });
+        const ra = await t.as(resource).post('/access/requests/ra').send({ identity: 'CORP\\Jane', passCode: code() });
         const md = await t
-          .http()
+          .as(resource)
           .post('/access/requests/md')
-          .set('Authorization', resource)
           .send({ Identity: 'jane@corp.example', PassCode: code(1) });
         if (format === 'Login') {
           expect(ra.body.model).toMatchObject({ status: 'Granted', identity: 'jane' });
@@ -218,12 +209,11 @@ describe('identity name format (issue 14)', () => {
     it('/ra then /ra/challenge with other spellings of one login under Login', async () => {
       const { accountId, resource } = await account('Login');
       await userWithTotp(accountId, 'jane');
-      const first = await t.http().post('/access/requests/ra').set('Authorization', resource).send({ identity: 'jane@corp.example' });
+      const first = await t.as(resource).post('/access/requests/ra').send({ identity: 'jane@corp.example' });
       expect(first.body.model).toMatchObject({ status: 'AwaitingAuthentication', identity: 'jane' });
       const challenge = await t
-        .http()
+        .as(resource)
         .post('/access/requests/ra/challenge')
-        .set('Authorization', resource)
         .send({ Identity: 'CORP\\JANE', Challenge: code(), RequestId: first.body.model.id });
       expect(challenge.body.model).toMatchObject({ status: 'Granted', identity: 'jane' });
     });
@@ -231,14 +221,10 @@ describe('identity name format (issue 14)', () => {
     it('/ra/challenge under AsIs: CORP\\Jane is not the jane whose request it names (Denied, the request left waiting)', async () => {
       const { accountId, resource } = await account('AsIs');
       await userWithTotp(accountId, 'jane');
-      const first = await t.http().post('/access/requests/ra').set('Authorization', resource).send({ identity: 'jane' });
+      const first = await t.as(resource).post('/access/requests/ra').send({ identity: 'jane' });
       expect(first.body.model.status).toBe('AwaitingAuthentication');
       const challenge = (identity: string) =>
-        t
-          .http()
-          .post('/access/requests/ra/challenge')
-          .set('Authorization', resource)
-          .send({ identity, challenge: code(), requestId: first.body.model.id });
+        t.as(resource).post('/access/requests/ra/challenge').send({ identity, challenge: code(), requestId: first.body.model.id });
       expect((await challenge('CORP\\Jane')).body.model.status).toBe('Denied');
       expect((await challenge('JANE')).body.model.status).toBe('Granted');
     });
@@ -247,34 +233,32 @@ describe('identity name format (issue 14)', () => {
       const { accountId, authorization, resource } = await account('AsIs');
       await userWithTotp(accountId, 'CORP\\Jane');
       await userWithTotp(accountId, 'bob');
-      const ra = (identity: string) => t.http().post('/access/requests/ra').set('Authorization', resource).send({ identity });
+      const ra = (identity: string) => t.as(resource).post('/access/requests/ra').send({ identity });
       const first = await ra('CORP\\Jane');
       expect(first.body.model).toMatchObject({ status: 'AwaitingAuthentication', identity: 'CORP\\Jane' });
-      await t.http().put('/settings/identity-format').set('Authorization', authorization).send({ format: 'Login' }).expect(200);
+      await t.as(authorization).put('/settings/identity-format').send({ format: 'Login' }).expect(200);
       // heard once CORP\Bob is bob
       await eventually(async () => (await ra('CORP\\Bob')).body.model.status === 'AwaitingAuthentication');
       const challenge = await t
-        .http()
+        .as(resource)
         .post('/access/requests/ra/challenge')
-        .set('Authorization', resource)
         .send({ identity: 'corp.example\\JANE', challenge: code(), requestId: first.body.model.id });
       expect(challenge.body.model).toMatchObject({ status: 'Granted', identity: 'CORP\\Jane' });
     });
 
-    it('an identity of which Login leaves nothing: 200 success false on the access endpoints (CONTRACT §8.1), no request', async () => {
+    it('an identity of which Login leaves nothing: 200 success false on the access endpoints, no request', async () => {
       const { resource } = await account('Login');
-      const create = await t.http().post('/access/requests').set('Authorization', resource).send({ identity: 'CORP\\' });
+      const create = await t.as(resource).post('/access/requests').send({ identity: 'CORP\\' });
       expect(create.status).toBe(200);
       expect(create.body).toMatchObject({ success: false, message: LOGIN_EMPTY });
       for (const path of ['/access/requests/ra', '/access/requests/md']) {
-        const res = await t.http().post(path).set('Authorization', resource).send({ identity: '@corp.example', passCode: '123456' });
+        const res = await t.as(resource).post(path).send({ identity: '@corp.example', passCode: '123456' });
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ success: false, model: { status: 'Denied' } });
       }
       const challenge = await t
-        .http()
+        .as(resource)
         .post('/access/requests/ra/challenge')
-        .set('Authorization', resource)
         .send({ identity: 'CORP\\', challenge: '123456', requestId: '00000000-0000-4000-8000-000000000000' });
       expect(challenge.status).toBe(200);
       expect(challenge.body).toMatchObject({ success: false, model: { status: 'Denied' } });
@@ -285,13 +269,12 @@ describe('identity name format (issue 14)', () => {
       const asIs = await account('AsIs');
       for (const { resource } of [login, asIs]) {
         for (const identity of ['CORP\\Jane', 'jane@corp.example', 'bob']) {
-          await t.http().post('/access/requests').set('Authorization', resource).send({ identity }).expect(200);
+          await t.as(resource).post('/access/requests').send({ identity }).expect(200);
         }
       }
       t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
       try {
-        const history = (auth: string) =>
-          t.http().get('/access/requests').query({ createdAt: '2026-05-20', identity: 'CORP\\Jane' }).set('Authorization', auth);
+        const history = (auth: string) => t.as(auth).get('/access/requests').query({ createdAt: '2026-05-20', identity: 'CORP\\Jane' });
         const mine = await history(login.authorization);
         expect(mine.status).toBe(200);
         expect(mine.body.model.data.map((r: { identity: string }) => r.identity)).toEqual(['jane', 'jane']);
@@ -306,9 +289,9 @@ describe('identity name format (issue 14)', () => {
       const { authorization, resource } = await account('AsIs');
       const token = await accessPageToken(t, resource, 'CORP\\Jane');
       expect(jwtPayload(token).sub).toBe('CORP\\Jane');
-      await t.http().put('/settings/identity-format').set('Authorization', authorization).send({ format: 'Login' }).expect(200);
-      await t.http().post('/settings/identity-format/apply').set('Authorization', authorization).expect(200);
-      const refreshed = await t.http().post('/token/refresh').set('Authorization', resource).send({ AccessToken: token });
+      await t.as(authorization).put('/settings/identity-format').send({ format: 'Login' }).expect(200);
+      await t.as(authorization).post('/settings/identity-format/apply').expect(200);
+      const refreshed = await t.as(resource).post('/token/refresh').send({ AccessToken: token });
       expect(refreshed.body).toMatchObject({ success: true });
       expect(jwtPayload(refreshed.body.model).sub).toBe('jane');
     });
@@ -318,16 +301,15 @@ describe('identity name format (issue 14)', () => {
     it('takes effect on the next call of cached credentials, without a round trip more on the hot path', async () => {
       const { accountId, authorization, resource } = await account('AsIs');
       await userWithTotp(accountId, 'jane');
-      const ra = (identity: string, passCode?: string) =>
-        t.http().post('/access/requests/ra').set('Authorization', resource).send({ identity, passCode });
+      const ra = (identity: string, passCode?: string) => t.as(resource).post('/access/requests/ra').send({ identity, passCode });
       // the resource's credentials are verified and cached under AsIs
       expect((await ra('CORP\\Jane')).body.model.status).toBe('Denied');
-      await t.http().put('/settings/identity-format').set('Authorization', authorization).send({ format: 'Login' }).expect(200);
+      await t.as(authorization).put('/settings/identity-format').send({ format: 'Login' }).expect(200);
       // the announcement reaches this instance's listener asynchronously: the next calls see it
       await eventually(async () => (await ra('CORP\\Jane')).body.model.status === 'AwaitingAuthentication');
       expect(await countQueries(() => ra('CORP\\Jane'))).toBe(await countQueries(() => ra('jane')));
       // POST /access/requests stays one statement (round-trips.spec.ts) under Login
-      const create = () => t.http().post('/access/requests').set('Authorization', resource).send({ identity: 'CORP\\Jane' });
+      const create = () => t.as(resource).post('/access/requests').send({ identity: 'CORP\\Jane' });
       await create();
       expect(await countQueries(create)).toBe(1);
     });
@@ -345,12 +327,16 @@ describe('identity name format (issue 14)', () => {
         const { accountId, authorization, resource } = await account('AsIs');
         await userWithTotp(accountId, 'jane');
         const onSecond = (identity: string) =>
-          request(second.getHttpServer()).post('/access/requests/ra').set('Authorization', resource).send({ identity });
+          asCaller(resource, () => request(second.getHttpServer()))
+            .post('/access/requests/ra')
+            .send({ identity });
         const usersOnSecond = () =>
-          request(second.getHttpServer()).get('/users').query({ identity: 'CORP\\Jane' }).set('Authorization', authorization);
+          asCaller(authorization, () => request(second.getHttpServer()))
+            .get('/users')
+            .query({ identity: 'CORP\\Jane' });
         expect((await onSecond('CORP\\Jane')).body.model.status).toBe('Denied');
         expect((await usersOnSecond()).body.model).toEqual([]);
-        await t.http().put('/settings/identity-format').set('Authorization', authorization).send({ format: 'Login' }).expect(200);
+        await t.as(authorization).put('/settings/identity-format').send({ format: 'Login' }).expect(200);
         await eventually(async () => (await onSecond('CORP\\Jane')).body.model.status === 'AwaitingAuthentication');
         await eventually(async () => (await usersOnSecond()).body.model.length === 1);
       } finally {

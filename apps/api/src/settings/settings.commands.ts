@@ -1,6 +1,6 @@
 import { IdentityFormat, InputFields, parseIdentityFormat, ValidationFailed, validateDisplayName } from '@twofold/domain';
 
-/** PUT /settings/directory-sync (CONTRACT §6). */
+/** PUT /settings/directory-sync. */
 export function parseDirectorySync(body: unknown): boolean {
   const enabled = InputFields.ofBody(body).get('enabled');
   if (typeof enabled !== 'boolean') throw new ValidationFailed('enabled must be true or false.');
@@ -8,7 +8,7 @@ export function parseDirectorySync(body: unknown): boolean {
 }
 
 /**
- * PUT /settings/branding (issue 14): `displayName` a name by validateDisplayName's rules, or null for
+ * PUT /settings/branding: `displayName` a name by validateDisplayName's rules, or null for
  * the account's name again.
  */
 export function parseBranding(body: unknown): string | null {
@@ -18,7 +18,7 @@ export function parseBranding(body: unknown): string | null {
   return validateDisplayName(displayName);
 }
 
-/** PUT /settings/identity-format (issue 14): `format`, `AsIs` or `Login` (any case). */
+/** PUT /settings/identity-format: `format`, `AsIs` or `Login` (any case). */
 export function parseIdentityFormatBody(body: unknown): IdentityFormat {
   return parseIdentityFormat(InputFields.ofBody(body).get('format'));
 }

@@ -12,8 +12,8 @@ import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { SETTINGS_DOCS } from './settings.openapi';
 
 /**
- * CONTRACT §6: the account's directory synchronization switch (rule 4 of SPEC.md "Users"); and the
- * account's display name on its pages, mails and authenticator apps (issue 14).
+ * The account's directory synchronization switch (custom fields of Directory users change only while it is off); and the
+ * account's display name on its pages, mails and authenticator apps.
  */
 @ModelEnvelopeErrors()
 @Controller('settings')

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { FakeTelegram } from '../testing/fake-telegram';
+import { FakeTelegram } from '../../test/testing/fake-telegram';
 import { TelegramBotApi } from './telegram-bot-api';
 
 const TOKEN = `7000000002:${randomBytes(24).toString('base64url')}`;

@@ -6,8 +6,8 @@ import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
-import { FakeTelegram } from '../testing/fake-telegram';
-import { startTestApp, TestApp, testConfig } from '../testing/test-app';
+import { FakeTelegram } from '../../test/testing/fake-telegram';
+import { startTestApp, TestApp, testConfig } from '../../test/testing/test-app';
 import { TelegramBindingService } from './telegram-binding.service';
 import { TelegramPolling } from './telegram.module';
 

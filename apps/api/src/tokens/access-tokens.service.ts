@@ -37,7 +37,7 @@ export const TOKEN_REFUSALS = {
 export type TokenCheck = { valid: true; payload: JWTPayload & { sub: string } } | { valid: false; reason: string };
 
 /**
- * The one signer of access tokens (CONTRACT §7, §8.9) and its inverse for /token/refresh: JwtHS256
+ * The one signer of access tokens and its inverse for /token/refresh: JwtHS256
  * keyed by the UTF-8 bytes of the resource's API secret, JwtRS256 with the service's active RSA key
  * (its `kid` in the header), as the resource's tokenFormat says.
  */

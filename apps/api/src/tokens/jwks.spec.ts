@@ -7,11 +7,11 @@ import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, JSONWebKe
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
-import { startTestApp, TestApp, testConfig } from '../testing/test-app';
+import { startTestApp, TestApp, testConfig } from '../../test/testing/test-app';
 import { SIGNING_KEY_CACHE_TTL_MS } from './token-signing-keys.service';
 import { accessPageToken } from './tokens.testing';
 
-describe('token formats, JWKS and key rotation (CONTRACT §8.9)', () => {
+describe('token formats, JWKS and key rotation', () => {
   let t: TestApp;
   let accountId: AccountId;
   let hs: Awaited<ReturnType<typeof newResource>>;

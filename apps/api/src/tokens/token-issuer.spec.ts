@@ -1,9 +1,9 @@
 import { newResource } from '@twofold/persistence/testing';
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { accessPageToken } from './tokens.testing';
 
-describe('TOKEN_ISSUER is the iss of access tokens (CONTRACT §1, §7)', () => {
+describe('TOKEN_ISSUER is the iss of access tokens', () => {
   let t: TestApp;
   let hs: Awaited<ReturnType<typeof newResource>>;
   let rs: Awaited<ReturnType<typeof newResource>>;
@@ -28,7 +28,7 @@ describe('TOKEN_ISSUER is the iss of access tokens (CONTRACT §1, §7)', () => {
 
   it('refreshes only tokens of this issuer', async () => {
     const ours = await accessPageToken(t, hs.authorization, 'carol');
-    const refreshed = await t.http().post('/token/refresh').set('Authorization', hs.authorization).send({ AccessToken: ours });
+    const refreshed = await t.as(hs).post('/token/refresh').send({ AccessToken: ours });
     expect(refreshed.body.success).toBe(true);
     expect(decodeJwt(refreshed.body.model).iss).toBe(issuer);
 
@@ -37,7 +37,7 @@ describe('TOKEN_ISSUER is the iss of access tokens (CONTRACT §1, §7)', () => {
     const other = await new SignJWT({ iss: 'http://twofold.test', aud: hs.apiKey, sub: 'carol', jti: 'j', iat: now, exp: now + 3600 })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .sign(new TextEncoder().encode(hs.apiSecret));
-    const refused = await t.http().post('/token/refresh').set('Authorization', hs.authorization).send({ AccessToken: other });
+    const refused = await t.as(hs).post('/token/refresh').send({ AccessToken: other });
     expect(refused.status).toBe(200);
     expect(refused.body).toMatchObject({ model: null, success: false });
   });

@@ -9,7 +9,7 @@ import { SignInCall } from '../http/route-rules';
 import { ApiFeature, ApiResourceAuth, ApiRoute } from '../openapi/api-route';
 import { TOKEN_DOCS } from './tokens.openapi';
 
-/** `POST /token/refresh` (CONTRACT §8.10), with the resource's key and secret. */
+/** `POST /token/refresh`, with the resource's key and secret. */
 @Controller({ path: 'token', version: VERSION_NEUTRAL })
 @ApiFeature('Tokens')
 export class TokenRefreshController {

@@ -14,7 +14,7 @@ import { CLOCK } from '../config/injection-tokens';
 /**
  * How long the keys read from the database are used before they are read again, by the injected
  * clock. A key rotated by the CLI is signed with and published by every instance within this time
- * (CONTRACT §8.9: within 10 s, with the JWKS' own HTTP caching of JWKS_MAX_AGE_SECONDS on top).
+ * (within 10 s, with the JWKS' own HTTP caching of JWKS_MAX_AGE_SECONDS on top).
  */
 export const SIGNING_KEY_CACHE_TTL_MS = 5_000;
 /**
@@ -41,7 +41,7 @@ interface KeyCache {
 }
 
 /**
- * The service's RSA keys for JwtRS256 access tokens (CONTRACT §8.9), cached in memory and read again
+ * The service's RSA keys for JwtRS256 access tokens, cached in memory and read again
  * from the database when the cache is older than SIGNING_KEY_CACHE_TTL_MS. The first start of the API
  * on a database without an active key generates one.
  */

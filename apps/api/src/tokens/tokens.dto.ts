@@ -7,7 +7,7 @@ export interface TokenRefreshCommand {
 }
 
 /**
- * Never a refusal of its own: a body without a token is answered like a missing token (CONTRACT §8.10).
+ * Never a refusal of its own: a body without a token is answered like a missing token.
  * A token that is not text is read as its JSON text, which no token of ours can be: verification
  * refuses it as malformed, as before it was read.
  */

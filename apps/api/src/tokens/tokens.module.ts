@@ -6,7 +6,7 @@ import { JwksController } from './jwks.controller';
 import { TokenRefreshController } from './token-refresh.controller';
 
 /**
- * Access tokens (CONTRACT §7, §8.9, §8.10): the one signer, the RSA keys and their JWKS, refresh.
+ * Access tokens: the one signer, the RSA keys and their JWKS, refresh.
  * Global, so the access page (and any later caller) injects AccessTokensService without importing it.
  */
 @Global()

@@ -1,8 +1,8 @@
 import { generateTotp, parseBase32Key } from '@twofold/otp';
-import { TestApp } from '../testing/test-app';
+import { TestApp } from '../../test/testing/test-app';
 
 /**
- * For tests: the access token the access page hands a new identity's browser (CONTRACT §7): the
+ * For tests: the access token the access page hands a new identity's browser: the
  * request is created with the resource's credentials, the page enrolls an authenticator app and
  * accepts its first code, and the token is read from the granted page's auto-submitting form.
  */
@@ -13,9 +13,8 @@ export async function accessPageToken(
   claims: Record<string, unknown> = {},
 ): Promise<string> {
   const created = await t
-    .http()
+    .as(resourceAuthorization)
     .post('/access/requests')
-    .set('Authorization', resourceAuthorization)
     .send({ identity, language: 'en', claims, callback: { action: 'https://app.example/sso/callback', target: '_self' } });
   if (created.status !== 200 || !created.body.model?.url)
     throw new Error(`no access request: ${created.status} ${JSON.stringify(created.body)}`);
@@ -28,7 +27,7 @@ export async function accessPageToken(
   if (!secret || !formToken) throw new Error(`no enrollment on the page (${page.status})`);
   const code = generateTotp({ secret: parseBase32Key(secret), time: t.clock.now().getTime() });
   const granted = await browser.post(path).type('form').send({ code, formToken });
-  // the field is `accessToken` (CONTRACT §8.7); matched in any case
+  // the field is `accessToken`; matched in any case
   const token = /<input type="hidden" name="accesstoken" value="([^"]+)">/i.exec(granted.text)?.[1];
   if (!token) throw new Error(`no access token on the granted page (${granted.status})`);
   return token;

@@ -4,7 +4,7 @@ import { ApiExceptionFilter, isOurFailure } from '../http/api-exception.filter';
 import { TRACE_HEADER, traceIdOf } from '../http/trace-id';
 
 /**
- * SPEC.md "Errors": an internal failure in the custom field operations answers 200 with
+ * An internal failure in the custom field operations answers 200 with
  * `{success: false, message}` (clients of that generation read `success`, not the status). Refusals
  * of input keep their 400 through the global filter.
  */

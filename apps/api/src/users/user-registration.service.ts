@@ -12,7 +12,7 @@ export interface UserRegistration {
 
 /**
  * The one way a user comes to exist, whether through POST /users or at the first visit of the access
- * page: within the account's licenses (CONTRACT §6), with a unique identity. Runs in the caller's
+ * page: within the account's licenses, with a unique identity. Runs in the caller's
  * transaction; the account row lock makes the license count exact under parallel creations.
  */
 @Injectable()
@@ -43,7 +43,7 @@ export class UserRegistrationService {
 
   /**
    * A new user joins those of the named groups that exist in the account; the others are ignored
-   * (`groupPolicyPreset.signUpGroups` of an access request, CONTRACT §8.5). Returns the names joined.
+   * (`groupPolicyPreset.signUpGroups` of an access request). Returns the names joined.
    */
   async joinExistingGroups(accountId: AccountId, userId: string, names: readonly string[]): Promise<string[]> {
     const groups = (await this.groups.findByNames(accountId, names)).filter((group) => !group.system);

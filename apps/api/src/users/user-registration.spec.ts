@@ -1,12 +1,12 @@
 import { DomainError } from '@twofold/domain';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { UserRegistrationService } from './user-registration.service';
 
 /**
  * A refused user must not survive a caller that catches the refusal inside a transaction it goes on to
- * commit (a licence check moved after the INSERT was tried for issue 11 and would have let it through).
+ * commit (a licence check moved after the INSERT was tried once for speed and would have let it through).
  */
-describe('UserRegistrationService.register (CONTRACT §6 licences)', () => {
+describe('UserRegistrationService.register (licences)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

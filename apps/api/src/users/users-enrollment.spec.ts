@@ -1,11 +1,11 @@
 import { createServer, Server } from 'node:net';
-import { journalOfToday } from '../testing/journal-of-today';
-import { outboxMails } from '../testing/outbox';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { outboxMails } from '../../test/testing/outbox';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
 const LINK = /http:\/\/twofold\.test\/access\/enroll\/[A-Za-z0-9_-]{43}/;
 
-describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
+describe('enrollment links of users', () => {
   let t: TestApp;
   let authorization: string;
 
@@ -20,9 +20,8 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
 
   it('POST /users with EnrollmentLink and no To returns the link; it opens the enrollment page', async () => {
     const res = await t
-      .http()
+      .as(authorization)
       .post('/users')
-      .set('Authorization', authorization)
       .send({ Identity: 'link.user', EnrollmentLink: { Ttl: 60 } });
     expect(res.status).toBe(200);
     expect(res.body.model.enrollmentLink).toEqual({
@@ -37,9 +36,8 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
   it('POST /users with EnrollmentLink {To: "email"} mails the link to the user and does not return it', async () => {
     const before = mails().length;
     const res = await t
-      .http()
+      .as(authorization)
       .post('/users')
-      .set('Authorization', authorization)
       .send({ identity: 'mailed.user', email: 'mailed@example.test', enrollmentLink: { to: 'email', ttl: 30 } });
     expect(res.status).toBe(200);
     expect(res.body.model.enrollmentLink).toEqual({ expiresAt: new Date(TEST_NOW.getTime() + 30 * 60_000).toISOString() });
@@ -51,18 +49,16 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
 
   it('refuses To "email" without an Email, an unknown To and a bad Ttl; no user is left behind', async () => {
     for (const EnrollmentLink of [{ To: 'email' }, { To: 'sms' }, { Ttl: 0 }, { Ttl: 'soon' }, { Ttl: 43201 }, 'yes']) {
-      const res = await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'no.user', EnrollmentLink });
+      const res = await t.as(authorization).post('/users').send({ Identity: 'no.user', EnrollmentLink });
       expect(res.status).toBe(400);
     }
-    expect((await t.http().get('/users?identity=no.user').set('Authorization', authorization)).body.model).toEqual([]);
+    expect((await t.as(authorization).get('/users?identity=no.user')).body.model).toEqual([]);
   });
 
   it('rule 9: POST /users/{id}/enroll without Email returns {url, expiresAt} and sends nothing', async () => {
-    const id = (
-      await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'enroll.me', Email: 'enroll.me@example.test' })
-    ).body.model.id;
+    const id = (await t.as(authorization).post('/users').send({ Identity: 'enroll.me', Email: 'enroll.me@example.test' })).body.model.id;
     const before = mails().length;
-    const res = await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ Ttl: 15 });
+    const res = await t.as(authorization).post(`/users/${id}/enroll`).send({ Ttl: 15 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       model: { url: expect.stringMatching(LINK), expiresAt: new Date(TEST_NOW.getTime() + 15 * 60_000).toISOString() },
@@ -71,11 +67,7 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
     });
     expect(mails()).toHaveLength(before);
 
-    const mailed = await t
-      .http()
-      .post(`/users/${id}/enroll`)
-      .set('Authorization', authorization)
-      .send({ email: 'other@example.test', ttl: 15 });
+    const mailed = await t.as(authorization).post(`/users/${id}/enroll`).send({ email: 'other@example.test', ttl: 15 });
     expect(mailed.body).toEqual({ model: { expiresAt: expect.any(String) }, success: true, message: 'Enrollment link sent.' });
     expect(mails().at(-1)).toContain('To: other@example.test');
     // a new link replaces the older one
@@ -83,8 +75,8 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
   });
 
   it('the link expires after Ttl minutes', async () => {
-    const id = (await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'expiring' })).body.model.id;
-    const { url } = (await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ Ttl: 5 })).body.model;
+    const id = (await t.as(authorization).post('/users').send({ Identity: 'expiring' })).body.model.id;
+    const { url } = (await t.as(authorization).post(`/users/${id}/enroll`).send({ Ttl: 5 })).body.model;
     t.clock.set(new Date(TEST_NOW.getTime() + 5 * 60_000));
     try {
       expect((await t.http().get(path(url))).status).toBe(410);
@@ -94,12 +86,10 @@ describe('enrollment links of users (SPEC.md rule 9, CONTRACT §6)', () => {
   });
 
   it('refuses a bad Email or Ttl, and an unknown user', async () => {
-    const id = (await t.http().post('/users').set('Authorization', authorization).send({ Identity: 'enroll.bad' })).body.model.id;
-    expect((await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ Email: 'x' })).status).toBe(400);
-    expect((await t.http().post(`/users/${id}/enroll`).set('Authorization', authorization).send({ Ttl: -1 })).status).toBe(400);
-    expect(
-      (await t.http().post('/users/00000000-0000-4000-8000-000000000000/enroll').set('Authorization', authorization).send({})).status,
-    ).toBe(404);
+    const id = (await t.as(authorization).post('/users').send({ Identity: 'enroll.bad' })).body.model.id;
+    expect((await t.as(authorization).post(`/users/${id}/enroll`).send({ Email: 'x' })).status).toBe(400);
+    expect((await t.as(authorization).post(`/users/${id}/enroll`).send({ Ttl: -1 })).status).toBe(400);
+    expect((await t.as(authorization).post('/users/00000000-0000-4000-8000-000000000000/enroll').send({})).status).toBe(404);
   });
 
   it('journals EnrollmentLink Send with EnrollmentLink (token cut short), EnrollmentLinkEmail and EnrollmentLinkTTL', async () => {
@@ -135,11 +125,10 @@ describe('enrollment link mail that cannot be sent', () => {
   it('answers 503 and keeps nothing: no user, no link', async () => {
     const { authorization } = await t.newAccount();
     const res = await t
-      .http()
+      .as(authorization)
       .post('/users')
-      .set('Authorization', authorization)
       .send({ Identity: 'unlucky', Email: 'u@example.test', EnrollmentLink: { To: 'email' } });
     expect(res.status).toBe(503);
-    expect((await t.http().get('/users?identity=unlucky').set('Authorization', authorization)).body.model).toEqual([]);
+    expect((await t.as(authorization).get('/users?identity=unlucky')).body.model).toEqual([]);
   });
 });

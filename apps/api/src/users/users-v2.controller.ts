@@ -21,7 +21,7 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { USER_DOCS } from './users.openapi';
 
-/** SPEC.md "Users", the V2 operations. */
+/** The user API, the V2 operations. */
 @ModelEnvelopeErrors()
 @Controller({ path: 'users', version: '2' })
 @UseGuards(AccountAuthGuard)

@@ -1,28 +1,27 @@
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
-describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
+describe('users V2', () => {
   let t: TestApp;
   let authorization: string;
 
   beforeAll(async () => {
     t = await startTestApp();
     authorization = (await t.newAccount()).authorization;
-    for (const name of ['Staff', 'Ops']) await t.http().post('/groups').set('Authorization', authorization).send({ name });
+    for (const name of ['Staff', 'Ops']) await t.as(authorization).post('/groups').send({ name });
   });
   afterAll(() => t.close());
 
   const newUser = async (body: object = {}) => {
     const res = await t
-      .http()
+      .as(authorization)
       .post('/users')
-      .set('Authorization', authorization)
       .send({ Identity: `u${Math.random().toString(36).slice(2)}`, ...body });
     expect(res.status).toBe(200);
     return res.body.model as { id: string; identity: string };
   };
   const userById = async (id: string) => {
-    const res = await t.http().get('/users?limit=1000').set('Authorization', authorization);
+    const res = await t.as(authorization).get('/users?limit=1000');
     return res.body.model.find((u: { id: string }) => u.id === id);
   };
 
@@ -30,9 +29,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
     it('sets Identity, Name and Email from Fields and answers {id, identity, name, email}', async () => {
       const { id } = await newUser();
       const res = await t
-        .http()
+        .as(authorization)
         .put(`/v2/users/${id}`)
-        .set('Authorization', authorization)
         .send({
           Fields: [
             { Name: 'Identity', Value: 'v2.login' },
@@ -47,9 +45,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
         message: null,
       });
       const lower = await t
-        .http()
+        .as(authorization)
         .put(`/v2/users/${id}`)
-        .set('Authorization', authorization)
         .send({ fields: [{ name: 'name', value: 'lower' }] });
       expect(lower.body.model).toEqual({ id, identity: 'v2.login', name: 'lower', email: 'v2@example.test' });
     });
@@ -76,7 +73,7 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       ['Identity is empty', { Fields: [{ Name: 'Identity', Value: '' }] }, 'Identity must not be empty.'],
     ])('is rejected with 400 when %s, changing nothing', async (_, body, message) => {
       const { id, identity } = await newUser({ Name: 'Before' });
-      const res = await t.http().put(`/v2/users/${id}`).set('Authorization', authorization).send(body);
+      const res = await t.as(authorization).put(`/v2/users/${id}`).send(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ model: null, success: false, message, traceId: expect.any(String) });
       expect(await userById(id)).toMatchObject({ identity, name: 'Before' });
@@ -86,9 +83,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       const a = await newUser();
       const b = await newUser();
       const res = await t
-        .http()
+        .as(authorization)
         .put(`/v2/users/${b.id}`)
-        .set('Authorization', authorization)
         .send({ Fields: [{ Name: 'Identity', Value: a.identity.toUpperCase() }] });
       expect(res.status).toBe(409);
     });
@@ -98,9 +94,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
     it('rule 2: updates case-insensitively, creates missing, keeps unlisted, ignores empty names; answers {success, message, data}', async () => {
       const { id } = await newUser();
       const first = await t
-        .http()
+        .as(authorization)
         .put(`/v2/users/${id}/customfields`)
-        .set('Authorization', authorization)
         .send({
           fields: [
             { name: 'Department', value: 'Sales' },
@@ -111,9 +106,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       expect(first.body).toEqual({ success: true, message: null, data: { customFields: { Department: 'Sales', Floor: '3' } } });
 
       const second = await t
-        .http()
+        .as(authorization)
         .put(`/v2/users/${id}/customfields`)
-        .set('Authorization', authorization)
         .send({
           Fields: [
             { Name: 'DEPARTMENT', Value: 'Support' },
@@ -132,9 +126,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
     it('rule 3: deletes only listed names case-insensitively, ignores unknown and empty names, an empty list changes nothing', async () => {
       const { id, identity } = await newUser();
       await t
-        .http()
+        .as(authorization)
         .put(`/v2/users/${id}/customfields`)
-        .set('Authorization', authorization)
         .send({
           fields: [
             { name: 'A', value: '1' },
@@ -142,8 +135,7 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
             { name: 'C', value: '3' },
           ],
         });
-      const del = (fieldNames: unknown) =>
-        t.http().delete(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ FieldNames: fieldNames });
+      const del = (fieldNames: unknown) => t.as(authorization).delete(`/v2/users/${id}/customfields`).send({ FieldNames: fieldNames });
 
       const res = await del(['a', 'Nope', '']);
       expect(res.status).toBe(200);
@@ -169,7 +161,7 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
 
     it('answers 400 {message, traceId} for invalid custom field input', async () => {
       const { id } = await newUser();
-      const res = await t.http().put(`/v2/users/${id}/customfields`).set('Authorization', authorization).send({ fields: 'A=1' });
+      const res = await t.as(authorization).put(`/v2/users/${id}/customfields`).send({ fields: 'A=1' });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, message: 'fields must be an array of {name, value}.', traceId: expect.any(String) });
     });
@@ -179,22 +171,19 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       const apiUser = await newUser();
       const put = (userId: string) =>
         t
-          .http()
+          .as(authorization)
           .put(`/v2/users/${userId}/customfields`)
-          .set('Authorization', authorization)
           .send({ fields: [{ name: 'Site', value: 'HQ' }] });
-      const sync = (enabled: unknown) =>
-        t.http().put('/settings/directory-sync').set('Authorization', authorization).send({ Enabled: enabled });
+      const sync = (enabled: unknown) => t.as(authorization).put('/settings/directory-sync').send({ Enabled: enabled });
 
       expect((await sync(true)).body).toEqual({ model: { enabled: true }, success: true, message: null });
-      expect((await t.http().get('/settings/directory-sync').set('Authorization', authorization)).body.model).toEqual({ enabled: true });
+      expect((await t.as(authorization).get('/settings/directory-sync')).body.model).toEqual({ enabled: true });
       const refused = await put(id);
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe('Directory synchronization must be disabled before custom fields are changed.');
       const refusedDelete = await t
-        .http()
+        .as(authorization)
         .delete(`/v2/users/${id}/customfields`)
-        .set('Authorization', authorization)
         .send({ fieldNames: ['Site'] });
       expect(refusedDelete.status).toBe(400);
       expect((await put(apiUser.id)).status).toBe(200);
@@ -215,9 +204,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
       await t.database.dataSource.query('ALTER TABLE custom_fields RENAME TO custom_fields_away');
       try {
         const res = await t
-          .http()
+          .as(authorization)
           .put(`/v2/users/${id}/customfields`)
-          .set('Authorization', authorization)
           .send({ fields: [{ name: 'A', value: '1' }] });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({
@@ -226,9 +214,8 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
           traceId: expect.any(String),
         });
         const del = await t
-          .http()
+          .as(authorization)
           .delete(`/v2/users/${id}/customfields`)
-          .set('Authorization', authorization)
           .send({ fieldNames: ['A'] });
         expect(del.status).toBe(200);
         expect(del.body.success).toBe(false);
@@ -243,22 +230,19 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
     it('adds and removes named groups and answers {id, identity, groups}', async () => {
       const { id, identity } = await newUser();
       const add = await t
-        .http()
+        .as(authorization)
         .post(`/v2/users/${id}/groups`)
-        .set('Authorization', authorization)
         .send({ GroupNames: ['Staff', 'ops'] });
       expect(add.status).toBe(200);
       expect(add.body).toEqual({ model: { id, identity, groups: ['AllUsers', 'Ops', 'Staff'] }, success: true, message: null });
       const again = await t
-        .http()
+        .as(authorization)
         .post(`/v2/users/${id}/groups`)
-        .set('Authorization', authorization)
         .send({ groupNames: ['Staff'] });
       expect(again.body.model.groups).toEqual(['AllUsers', 'Ops', 'Staff']);
       const remove = await t
-        .http()
+        .as(authorization)
         .delete(`/v2/users/${id}/groups`)
-        .set('Authorization', authorization)
         .send({ GroupNames: ['STAFF'] });
       expect(remove.body.model.groups).toEqual(['AllUsers', 'Ops']);
     });
@@ -271,7 +255,7 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
     ])('refuses with 400 when %s, for add and remove alike', async (_, body, message) => {
       const { id } = await newUser();
       for (const method of ['post', 'delete'] as const) {
-        const res = await t.http()[method](`/v2/users/${id}/groups`).set('Authorization', authorization).send(body);
+        const res = await t.as(authorization)[method](`/v2/users/${id}/groups`).send(body);
         expect(res.status).toBe(400);
         expect(res.body.message).toBe(message);
       }
@@ -280,14 +264,13 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
 
     it("another account's group does not exist here", async () => {
       const other = await t.newAccount();
-      await t.http().post('/groups').set('Authorization', other.authorization).send({ name: 'Theirs' });
+      await t.as(other).post('/groups').send({ name: 'Theirs' });
       const { id } = await newUser();
       expect(
         (
           await t
-            .http()
+            .as(authorization)
             .post(`/v2/users/${id}/groups`)
-            .set('Authorization', authorization)
             .send({ GroupNames: ['Theirs'] })
         ).status,
       ).toBe(400);
@@ -296,22 +279,22 @@ describe('users V2 (SPEC.md "Users" rules 1-5)', () => {
 
   it('locks and unlocks a user', async () => {
     const { id } = await newUser();
-    const lock = await t.http().post(`/v2/users/${id}/lock`).set('Authorization', authorization);
+    const lock = await t.as(authorization).post(`/v2/users/${id}/lock`);
     expect(lock.status).toBe(200);
     expect(lock.body).toEqual({ model: null, success: true, message: 'User locked.' });
     expect((await userById(id)).isLocked).toBe(true);
-    const unlock = await t.http().post(`/v2/users/${id}/unlock`).set('Authorization', authorization);
+    const unlock = await t.as(authorization).post(`/v2/users/${id}/unlock`);
     expect(unlock.body).toEqual({ model: null, success: true, message: 'User unlocked.' });
     expect((await userById(id)).isLocked).toBe(false);
   });
 
   it('V2 phone: adds the SMS number, then replaces it; refuses a bad or missing number', async () => {
     const { id } = await newUser();
-    const phone = (body: object) => t.http().post(`/v2/users/${id}/phone`).set('Authorization', authorization).send(body);
+    const phone = (body: object) => t.as(authorization).post(`/v2/users/${id}/phone`).send(body);
     expect((await phone({ PhoneNumber: '+7 916 123-45-67' })).body).toEqual({ model: null, success: true, message: 'Phone number saved.' });
     expect((await userById(id)).authenticators).toEqual(['Sms']);
     await phone({ phoneNumber: '+1 650 253 0000' });
-    const list = await t.http().get('/users?withPhones=true&limit=1000').set('Authorization', authorization);
+    const list = await t.as(authorization).get('/users?withPhones=true&limit=1000');
     expect(list.body.model.find((u: { id: string }) => u.id === id).phones).toEqual(['+16502530000']);
     expect((await phone({ PhoneNumber: '123' })).status).toBe(400);
     expect((await phone({})).status).toBe(400);

@@ -12,7 +12,7 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { USER_DOCS } from './users.openapi';
 
-/** SPEC.md "Users", the V3 phone list (rules 6-8). */
+/** The user API, the V3 phone list: the list sent replaces the stored numbers. */
 @ModelEnvelopeErrors()
 @Controller({ path: 'users', version: '3' })
 @UseGuards(AccountAuthGuard)

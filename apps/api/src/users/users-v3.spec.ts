@@ -1,6 +1,6 @@
-import { startTestApp, TestApp } from '../testing/test-app';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
 
-describe('V3 phones (SPEC.md "Users" rules 6-8, CONTRACT §6)', () => {
+describe('V3 phones', () => {
   let t: TestApp;
   let authorization: string;
 
@@ -13,20 +13,18 @@ describe('V3 phones (SPEC.md "Users" rules 6-8, CONTRACT §6)', () => {
   const newUser = async () =>
     (
       await t
-        .http()
+        .as(authorization)
         .post('/users')
-        .set('Authorization', authorization)
         .send({ Identity: `p${Math.random().toString(36).slice(2)}` })
     ).body.model.id as string;
   const phones = (id: string, body: unknown) =>
     t
-      .http()
+      .as(authorization)
       .post(`/v3/users/${id}/phones`)
-      .set('Authorization', authorization)
       .set('Content-Type', 'application/json')
       .send(body as object);
   const stored = async (id: string) => {
-    const res = await t.http().get('/users?withPhones=true&limit=1000').set('Authorization', authorization);
+    const res = await t.as(authorization).get('/users?withPhones=true&limit=1000');
     const user = res.body.model.find((u: { id: string }) => u.id === id);
     return { phones: user.phones as string[], authenticators: user.authenticators as string[], isEnrolled: user.isEnrolled as boolean };
   };

@@ -26,8 +26,8 @@ import {
 import { InputContext, PathParameters, QueryParameters } from '../http/parsed-input';
 
 /**
- * What each call of the user API asks for, parsed from its body or query at the edge (SPEC.md "Users",
- * CONTRACT §4 and §6): keys in any case, values judged by libs/domain with SPEC.md's messages, in the
+ * What each call of the user API asks for, parsed from its body or query at the edge: keys
+ * in any case, values judged by libs/domain with the API's exact messages, in the
  * order the fields are listed here. The service receives these and never the raw input. Every identity
  * is normalized by the caller's account's identity format (the call's InputContext).
  */
@@ -44,7 +44,7 @@ export function parseUserPath(path: PathParameters): RecordId {
 export interface ListUsersQuery {
   page: Page;
   identity: string | undefined;
-  /** CONTRACT §6: the phones are listed only when asked for */
+  /** The phones are listed only when asked for */
   withPhones: boolean;
 }
 
@@ -66,11 +66,11 @@ export function parseListUsersQuery(query: QueryParameters, { identityFormat: fo
 export interface EnrollmentLinkOrder {
   ttlMinutes: number;
   mailed: boolean;
-  /** the mail's language (issue 14) */
+  /** the mail's language */
   language: MailLanguage;
 }
 
-/** EnrollmentLink.To of POST /users: only `email` is a destination (SPEC.md). */
+/** EnrollmentLink.To of POST /users: only `email` is a destination. */
 function wantsMailedLink(raw: unknown): boolean {
   if (!isGiven(raw)) return false;
   if (typeof raw === 'string' && raw.trim().toLowerCase() === 'email') return true;
@@ -136,7 +136,7 @@ export function parseUpdateUser(body: unknown, { identityFormat: format }: Calle
   };
 }
 
-/** V2 PUT /users/{id}: SPEC.md rule 1. */
+/** V2 PUT /users/{id}: Fields not empty, each of Identity, Name or Email and given once. */
 export function parseUpdateUserFields(body: unknown, { identityFormat: format }: CallerFormat): UserFieldChanges {
   const changes = parseV2UserFields(InputFields.ofBody(body).get('fields'));
   if (changes.identity !== undefined) changes.identity = normalizeIdentity(format, changes.identity);
@@ -150,32 +150,32 @@ export function parsePhoneNumber(body: unknown): string {
   return normalizePhoneNumber(phoneNumber);
 }
 
-/** V3 POST /users/{id}/phones: SPEC.md rules 6-8 with CONTRACT §6 (a null body is not an object: refused). */
+/** V3 POST /users/{id}/phones: the list replaces the stored numbers; null or empty is refused and changes nothing (a null body is not an object: refused). */
 export function parsePhoneNumbers(body: unknown): string[] {
   return parsePhoneNumberList(InputFields.ofBody(body).get('phoneNumbers'));
 }
 
-/** V2 PUT /users/{id}/customfields: SPEC.md rules 2 and 4. */
+/** V2 PUT /users/{id}/customfields: listed fields are set or created, others kept; not for a synchronized Directory user. */
 export function parseCustomFieldsUpdate(body: unknown): CustomField[] {
   return parseCustomFieldUpdates(InputFields.ofBody(body).get('fields'));
 }
 
-/** V2 DELETE /users/{id}/customfields: SPEC.md rules 3 and 4. */
+/** V2 DELETE /users/{id}/customfields: only the listed names go; not for a synchronized Directory user. */
 export function parseCustomFieldsDelete(body: unknown): string[] {
   return parseCustomFieldNames(InputFields.ofBody(body).get('fieldNames'));
 }
 
-/** V2 POST and DELETE /users/{id}/groups: SPEC.md rule 5. */
+/** V2 POST and DELETE /users/{id}/groups: names not empty, each an existing group, never AllUsers. */
 export function parseGroupNamesBody(body: unknown): string[] {
   return parseGroupNames(InputFields.ofBody(body).get('groupNames'), 'GroupNames', { allowEmpty: false });
 }
 
-/** POST /users/{id}/enroll: SPEC.md rule 9, CONTRACT §6. */
+/** POST /users/{id}/enroll: without Email the link is returned instead of mailed. */
 export interface EnrollCommand {
   /** where to mail the link; null: return it */
   email: string | null;
   ttlMinutes: number;
-  /** the mail's language (issue 14) */
+  /** the mail's language */
   language: MailLanguage;
 }
 

@@ -23,7 +23,7 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { USER_DOCS } from './users.openapi';
 
-/** SPEC.md "Users", the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
+/** The user API, the V1 generation: paths without a version prefix (and with /v1). Every call answers 200. */
 @ModelEnvelopeErrors()
 @Controller({ path: 'users', version: [VERSION_NEUTRAL, '1'] })
 @UseGuards(AccountAuthGuard)

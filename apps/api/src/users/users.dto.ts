@@ -54,9 +54,9 @@ export class CodeLockoutDto {
 }
 
 /**
- * SPEC.md "User". `phones` only when the list was asked withPhones=true (CONTRACT §6). `codeLockouts`
+ * A user as the API shows it. `phones` only when the list was asked withPhones=true. `codeLockouts`
  * is ours: what a helpdesk needs when a user says their codes are refused (`isLocked` is only an
- * administrator's lock, as SPEC.md has it).
+ * administrator's lock).
  */
 @ApiSchema({ name: 'User' })
 export class UserDto {
@@ -126,7 +126,7 @@ export class CustomFieldsMapDto {
   customFields!: Record<string, string>;
 }
 
-/** The answer of PUT /v2/users/{id}/customfields, exactly as SPEC.md shows it: `data`, not `model`. */
+/** The answer of PUT /v2/users/{id}/customfields, exactly as clients read it: `data`, not `model`. */
 @ApiSchema({ name: 'CustomFieldsUpdated' })
 export class CustomFieldsUpdatedDto {
   @ApiProperty() success!: boolean;

@@ -45,7 +45,7 @@ import { UserRegistrationService } from './user-registration.service';
 import { userEnrollmentMail } from '../mail/messages';
 
 /**
- * The user API of every generation (SPEC.md "Users", CONTRACT §6). Handlers run in the request's
+ * The user API of every generation. Handlers run in the request's
  * transaction (JournalInterceptor); a change of one user's sets locks the user row first.
  */
 const NO_DETAILS: UserDetails = { groups: [], authenticatorKinds: [], phones: [], customFields: [], codeLockouts: [] };
@@ -81,7 +81,7 @@ export class UsersService {
     const groups = requireExistingGroups(groupNames, await this.groups.findByNames(accountId, groupNames));
 
     const user = await this.registration.register(accountId, { identity, name, email, source });
-    // the identity stored (normalized by the account's format, issue 14), over the one sent
+    // the identity stored (normalized by the account's format), over the one sent
     journalDetails.add(journalFacts.user(user));
     await this.users.addToGroups(
       accountId,
@@ -135,7 +135,7 @@ export class UsersService {
     return dto;
   }
 
-  /** V2 PUT /v2/users/{id}: SPEC.md rule 1. */
+  /** V2 PUT /v2/users/{id}: sets Identity, Name or Email. */
   async updateV2(accountId: AccountId, id: RecordId, changes: UserFieldChanges): Promise<UserIdentityDto> {
     const user = await this.findForUpdate(accountId, id);
     await this.applyFieldChanges(accountId, user, changes);
@@ -150,7 +150,7 @@ export class UsersService {
   }
 
   /**
-   * An unlock also ends the user's lockouts for wrong codes (the helpdesk's one button, issue 13):
+   * An unlock also ends the user's lockouts for wrong codes (the helpdesk's one button):
    * every streak goes, and the journal says how many lockouts were in force.
    */
   private async clearCodeLockouts(accountId: AccountId, user: UserEntity): Promise<void> {
@@ -164,13 +164,13 @@ export class UsersService {
     await this.replacePhones(accountId, user, [phone]);
   }
 
-  /** V3: SPEC.md rules 6-8 with CONTRACT §6. */
+  /** V3: the list sent replaces the stored numbers. */
   async replacePhonesV3(accountId: AccountId, id: RecordId, phones: string[]): Promise<void> {
     const user = await this.findForUpdate(accountId, id);
     await this.replacePhones(accountId, user, phones);
   }
 
-  /** SPEC.md rules 2 and 4; answers all of the user's fields after the change. */
+  /** Sets or creates the listed fields, keeps the others; answers all of the user's fields after the change. */
   async updateCustomFields(accountId: AccountId, id: RecordId, updates: CustomField[]): Promise<Record<string, string>> {
     const user = await this.findForUpdate(accountId, id);
     await this.assertCustomFieldsEditable(accountId, user);
@@ -180,7 +180,7 @@ export class UsersService {
     return Object.fromEntries(fields.map((field) => [field.name, field.value]));
   }
 
-  /** SPEC.md rules 3 and 4. */
+  /** Removes only the listed fields; unknown names are ignored. */
   async deleteCustomFields(accountId: AccountId, id: RecordId, names: string[]): Promise<UserCustomFieldsDto> {
     const user = await this.findForUpdate(accountId, id);
     await this.assertCustomFieldsEditable(accountId, user);
@@ -191,7 +191,7 @@ export class UsersService {
     return { id: user.id, identity: user.identity, customFields: fields };
   }
 
-  /** SPEC.md rule 5. */
+  /** Every named group must exist; AllUsers is neither added again nor removed. */
   async changeGroups(accountId: AccountId, id: RecordId, names: string[], change: 'add' | 'remove'): Promise<UserGroupsDto> {
     const user = await this.findForUpdate(accountId, id);
     const groups = requireExistingGroups(names, await this.groups.findByNames(accountId, names));
@@ -208,7 +208,7 @@ export class UsersService {
     await this.users.delete(accountId, user.id);
   }
 
-  /** POST /users/{id}/enroll: SPEC.md rule 9, CONTRACT §6. */
+  /** POST /users/{id}/enroll: mailed when Email is given, else the link is returned. */
   async enroll(accountId: AccountId, id: RecordId, command: EnrollCommand): Promise<EnrollmentLinkDto> {
     const user = await this.findForUpdate(accountId, id);
     const sent = await this.sendEnrollmentLink(accountId, user, command.email, command.ttlMinutes, command.language);

@@ -1,9 +1,9 @@
 import { AccountId } from '@twofold/domain';
 import { UsersRepository } from '@twofold/persistence';
-import { journalOfToday } from '../testing/journal-of-today';
-import { startTestApp, TestApp, TEST_NOW } from '../testing/test-app';
+import { journalOfToday } from '../../test/testing/journal-of-today';
+import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 
-describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
+describe('users V1', () => {
   let t: TestApp;
   let authorization: string;
   let accountId: AccountId;
@@ -16,8 +16,8 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: object, auth = authorization) => t.http().post('/users').set('Authorization', auth).send(body);
-  const list = (query = '') => t.http().get(`/users${query}`).set('Authorization', authorization);
+  const create = (body: object, auth = authorization) => t.as(auth).post('/users').send(body);
+  const list = (query = '') => t.as(authorization).get(`/users${query}`);
 
   it('creates a user from PascalCase input and answers the user object in the model envelope', async () => {
     const res = await create({ Identity: 'jane.doe', Email: 'jane@example.test', Name: 'Jane Doe', Phone: '+7 916 123-45-67' });
@@ -49,19 +49,25 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
 
   it('refuses an empty identity, a bad e-mail, a bad phone, an unknown source; journals the refusal', async () => {
-    for (const body of [
-      {},
-      { Identity: '' },
-      { Identity: '  ' },
-      { Identity: 'x', Email: 'nope' },
-      { Identity: 'x', Phone: '12' },
-      { Identity: 'x', Source: 'Ldap' },
-    ]) {
+    const refusalsOf = async () => journalOfToday(t, authorization, 'object=User&action=Create&success=false');
+    const before = (await refusalsOf()).length;
+    const refusals: [object, string][] = [
+      [{}, 'Identity must not be empty.'],
+      [{ Identity: '' }, 'Identity must not be empty.'],
+      [{ Identity: '  ' }, 'Identity must not be empty.'],
+      [{ Identity: 'x', Email: 'nope' }, 'Email must be in e-mail format.'],
+      [{ Identity: 'x', Phone: '12' }, 'Phone number 12 is incorrect.'],
+      [{ Identity: 'x', Source: 'Ldap' }, 'Source must be one of: Api, Directory.'],
+    ];
+    for (const [body, message] of refusals) {
       const res = await create(body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+      expect(res.body).toEqual({ model: null, success: false, message, traceId: expect.any(String) });
     }
     expect((await list('?identity=x')).body.model).toEqual([]);
+    // each refusal is journaled User Create, success false, with the identity as sent (trimmed)
+    const journaled = (await refusalsOf()).slice(before);
+    expect(journaled.map((event) => event.additionalFields.UserIdentity ?? null)).toEqual([null, '', '', 'x', 'x', 'x']);
   });
 
   it('answers 409 for an identity that exists in the account, compared case-insensitively', async () => {
@@ -98,7 +104,7 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
 
   it('counts users against the licenses', async () => {
-    const res = await t.http().get('/users/count').set('Authorization', authorization);
+    const res = await t.as(authorization).get('/users/count');
     expect(res.status).toBe(200);
     expect(res.body.model).toEqual({ total: await new UsersRepository(t.db).count(accountId), limit: 1000 });
   });
@@ -106,16 +112,15 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   describe('PUT /users/{id}', () => {
     let id: string;
     beforeAll(async () => {
-      await t.http().post('/groups').set('Authorization', authorization).send({ name: 'Staff' });
-      await t.http().post('/groups').set('Authorization', authorization).send({ name: 'Ops' });
+      await t.as(authorization).post('/groups').send({ name: 'Staff' });
+      await t.as(authorization).post('/groups').send({ name: 'Ops' });
       id = (await create({ Identity: 'v1.user', Name: 'Vee' })).body.model.id;
     });
 
     it('changes identity, name, e-mail, lock state and groups, answering the updated user', async () => {
       const res = await t
-        .http()
+        .as(authorization)
         .put(`/users/${id}`)
-        .set('Authorization', authorization)
         .send({ Identity: 'v1.renamed', Name: 'Vee One', Email: 'v1@example.test', IsLocked: true, Groups: { Add: ['Staff', 'ops'] } });
       expect(res.status).toBe(200);
       expect(res.body.model).toMatchObject({
@@ -128,9 +133,8 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
       });
 
       const again = await t
-        .http()
+        .as(authorization)
         .put(`/users/${id}`)
-        .set('Authorization', authorization)
         .send({ isLocked: false, groups: { remove: ['Staff'] }, email: null });
       expect(again.body.model).toMatchObject({
         identity: 'v1.renamed',
@@ -142,7 +146,7 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
     });
 
     it('refuses an identity that another user has (409), an empty identity, a bad e-mail, AllUsers and unknown groups (400)', async () => {
-      const put = (body: object) => t.http().put(`/users/${id}`).set('Authorization', authorization).send(body);
+      const put = (body: object) => t.as(authorization).put(`/users/${id}`).send(body);
       expect((await put({ Identity: 'jane.doe' })).status).toBe(409);
       expect((await put({ Identity: '' })).status).toBe(400);
       expect((await put({ Email: 'bad' })).status).toBe(400);
@@ -160,16 +164,16 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
     const other = await t.newAccount();
     const foreign = (await create({ Identity: 'foreign' }, other.authorization)).body.model.id;
     for (const id of [foreign, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      expect((await t.http().put(`/users/${id}`).set('Authorization', authorization).send({ Name: 'x' })).status).toBe(404);
-      expect((await t.http().delete(`/users/${id}`).set('Authorization', authorization)).status).toBe(404);
-      expect((await t.http().post(`/v2/users/${id}/lock`).set('Authorization', authorization)).status).toBe(404);
+      expect((await t.as(authorization).put(`/users/${id}`).send({ Name: 'x' })).status).toBe(404);
+      expect((await t.as(authorization).delete(`/users/${id}`)).status).toBe(404);
+      expect((await t.as(authorization).post(`/v2/users/${id}/lock`)).status).toBe(404);
     }
     expect((await list('?identity=foreign')).body.model).toEqual([]);
   });
 
   it('deletes a user; the identity is free again', async () => {
     const id = (await create({ Identity: 'short.lived' })).body.model.id;
-    const res = await t.http().delete(`/users/${id}`).set('Authorization', authorization);
+    const res = await t.as(authorization).delete(`/users/${id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ model: null, success: true, message: 'User deleted.' });
     expect((await list('?identity=short.lived')).body.model).toEqual([]);
@@ -177,7 +181,7 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
 
   it('works under /v1 too', async () => {
-    expect((await t.http().get('/v1/users/count').set('Authorization', authorization)).status).toBe(200);
+    expect((await t.as(authorization).get('/v1/users/count')).status).toBe(200);
   });
 
   it('journals User Create, Update and Delete with the identity, and refusals as failures', async () => {
@@ -194,7 +198,7 @@ describe('users V1 (SPEC.md "Users", CONTRACT §6)', () => {
   });
 });
 
-describe('licenses (CONTRACT §6)', () => {
+describe('licenses', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -203,13 +207,13 @@ describe('licenses (CONTRACT §6)', () => {
 
   it('refuses a user beyond the licensed count with 400 "Users quota exceeded"', async () => {
     const { authorization } = await t.newAccount({ licenses: 2 });
-    const create = (identity: string) => t.http().post('/users').set('Authorization', authorization).send({ Identity: identity });
+    const create = (identity: string) => t.as(authorization).post('/users').send({ Identity: identity });
     expect((await create('one')).status).toBe(200);
     expect((await create('two')).status).toBe(200);
     const third = await create('three');
     expect(third.status).toBe(400);
     expect(third.body).toMatchObject({ model: null, success: false, message: 'Users quota exceeded' });
-    expect((await t.http().get('/users/count').set('Authorization', authorization)).body.model).toEqual({ total: 2, limit: 2 });
+    expect((await t.as(authorization).get('/users/count')).body.model).toEqual({ total: 2, limit: 2 });
     // on a full account an existing identity is still a conflict, not a quota refusal
     const duplicate = await create('ONE');
     expect(duplicate.status).toBe(409);
@@ -220,9 +224,8 @@ describe('licenses (CONTRACT §6)', () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         t
-          .http()
+          .as(authorization)
           .post('/users')
-          .set('Authorization', authorization)
           .send({ Identity: `p${i}` }),
       ),
     );

@@ -114,7 +114,7 @@ describe('decideSignIn on the access page: what a submitted code does before it 
     });
   });
 
-  it('a user whose every authenticator is disabled is refused, never enrolled (issue 14)', () => {
+  it('a user whose every authenticator is disabled is refused, never enrolled', () => {
     expect(decideSignIn(page, facts({ ...disabled, secretShown: false }))).toEqual({
       kind: 'deny',
       refusal: { kind: 'secondFactorDisabled' },

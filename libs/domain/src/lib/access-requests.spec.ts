@@ -42,7 +42,7 @@ describe('access requests', () => {
     expect(() => validateAccessRequest([])).toThrow(ValidationFailed);
   });
 
-  it('reads what existing clients send leniently (CONTRACT §8.5)', () => {
+  it('reads what existing clients send leniently', () => {
     // a directory's odd e-mail or phone is ignored, not a refusal of its user's sign-in
     expect(validateAccessRequest({ identity: 'a', email: 'nope', phone: 'x'.repeat(40) })).toMatchObject({ email: null, phone: null });
     expect(
@@ -76,14 +76,14 @@ describe('access requests', () => {
     expect(validateAccessRequest({ identity: 'jane@corp.example' }).identity).toBe('jane@corp.example');
   });
 
-  it('takes any language: en… is English, anything else Russian (CONTRACT §8.5)', () => {
+  it('takes any language: en… is English, anything else Russian', () => {
     for (const english of ['en', 'EN', 'en-US', 'en_GB', ' en ']) expect(accessLanguageOf(english)).toBe('en');
     for (const other of ['ru', 'ru-RU', 'de', 'eng', 'english', '', 'zz-top', undefined, null, 7, {}])
       expect(accessLanguageOf(other)).toBe('ru');
     expect(validateAccessRequest({ identity: 'a', Language: 'en-US' }).language).toBe('en');
   });
 
-  it('reads groupPolicyPreset.signUpGroups as names separated by ";" (CONTRACT §8.5)', () => {
+  it('reads groupPolicyPreset.signUpGroups as names separated by ";"', () => {
     expect(parseSignUpGroups({ signUpGroups: ' VPN Users ; Staff;;staff; ' })).toEqual(['VPN Users', 'Staff']);
     expect(parseSignUpGroups({ SignUpGroups: '' })).toEqual([]);
     expect(parseSignUpGroups({})).toEqual([]);
@@ -137,7 +137,7 @@ describe('access requests', () => {
   });
 });
 
-describe('postMessage callbacks and framed pages (CONTRACT §8.8)', () => {
+describe('postMessage callbacks and framed pages', () => {
   // what the AD FS adapter and the Keycloak authenticator send, character for character
   const ADFS = "javascript:window.parent.postMessage($`AccessToken`,'*')";
 

@@ -4,9 +4,9 @@ import { GROUP_NAME_MAX_LENGTH, GROUP_NAMES_MAX_PER_REQUEST } from './groups';
 import { validateUserEmail } from './users';
 import { DEFAULT_IDENTITY_FORMAT, IdentityFormat, parseUserIdentity } from './identity-format';
 
-/** CONTRACT §7: a request not decided within 15 minutes of its creation is Expired. */
+/** A request not decided within 15 minutes of its creation is Expired. */
 export const ACCESS_REQUEST_TTL_MINUTES = 15;
-/** CONTRACT §7: the fifth wrong code on one request makes it Denied. */
+/** The fifth wrong code on one request makes it Denied. */
 export const ACCESS_REQUEST_MAX_FAILED_CODES = 5;
 /** The AccessToken JWT handed to the callback is valid for one hour (`exp` = `iat` + 3600). */
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
@@ -27,7 +27,7 @@ export const RESERVED_TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'exp', 
 
 /**
  * How the holder of a token was authenticated (`amr`, RFC 8176 style): `otp`, a code was checked;
- * `bypass`, the user's address is on a Bypass IP list and no code was asked (issue 14).
+ * `bypass`, the user's address is on a Bypass IP list and no code was asked.
  */
 export type AuthenticationMethod = 'otp' | 'bypass';
 
@@ -43,13 +43,13 @@ export interface AccessRequestInput {
   language: AccessLanguage;
   claims: Record<string, unknown>;
   callback: AccessCallback | null;
-  /** groups a user registered by this request joins, those of them that exist (CONTRACT §8.5) */
+  /** groups a user registered by this request joins, those of them that exist */
   signUpGroups: string[];
 }
 
 /**
- * CONTRACT §8.5: `language` may be any string (clients send any two-letter ISO code, `en-US`, …):
- * `en…` is English, anything else, absent or null the default, Russian (SPEC.md). Never a refusal.
+ * `language` may be any string (clients send any two-letter ISO code, `en-US`, …):
+ * `en…` is English, anything else, absent or null the default, Russian. Never a refusal.
  */
 export function accessLanguageOf(raw: unknown): AccessLanguage {
   if (typeof raw !== 'string') return 'ru';
@@ -57,7 +57,7 @@ export function accessLanguageOf(raw: unknown): AccessLanguage {
 }
 
 /**
- * CONTRACT §8.5: `groupPolicyPreset.signUpGroups` is one string of group names separated by `;`
+ * `groupPolicyPreset.signUpGroups` is one string of group names separated by `;`
  * (RADIUS adapters send `""` when none): trimmed, empty ones and repeats (case-insensitively) dropped.
  * Names that no group can have (too long) are dropped like names of groups that do not exist.
  */
@@ -76,7 +76,7 @@ export function parseSignUpGroups(groupPolicyPreset: unknown): string[] {
 }
 
 /**
- * CONTRACT §8.8: the one `javascript:` action accepted, sent by the AD FS and Keycloak integrations,
+ * The one `javascript:` action accepted, sent by the AD FS and Keycloak integrations,
  * which open the access page in an iframe: ``javascript:window.parent.postMessage($`AccessToken`,'*')``.
  * The scheme is matched case-insensitively (browsers and RFC 3986 read `JavaScript:` as `javascript:`),
  * everything after it case-sensitively (JavaScript is: `window.parent.PostMessage` is another
@@ -86,14 +86,14 @@ export function parseSignUpGroups(groupPolicyPreset: unknown): string[] {
 export const POST_MESSAGE_CALLBACK_ACTION =
   /^[jJ][aA][vV][aA][sS][cC][rR][iI][pP][tT]:\s*window\.parent\.postMessage\(\s*\$`AccessToken`\s*,\s*(['"])\*\1\s*\)\s*;?$/;
 
-/** Whether a callback action (as stored: trimmed) is the postMessage callback of CONTRACT §8.8. */
+/** Whether a callback action (as stored: trimmed) is the one postMessage callback the AD FS and Keycloak integrations send. */
 export function isPostMessageCallback(action: string): boolean {
   return POST_MESSAGE_CALLBACK_ACTION.test(action.trim());
 }
 
 /**
- * CONTRACT §8.8: a request is meant for a frame when its callback is the postMessage one, or when its
- * target is `_parent` or `_top` (SPEC: used when the page is in an iframe).
+ * A request is meant for a frame when its callback is the postMessage one, or when its
+ * target is `_parent` or `_top` (used when the page is in an iframe).
  */
 export function isCallbackForFrame(callback: { action: string | null; target: string | null } | null): boolean {
   if (!callback) return false;
@@ -117,7 +117,7 @@ function isPlainHttpOrigin(text: string): boolean {
 
 /**
  * Who may frame a request's pages, as CSP `frame-ancestors` sources, and so where its postMessage
- * callback posts the token (CONTRACT §8.8): nobody (`[]`) for a request not meant for a frame; the
+ * callback posts the token: nobody (`[]`) for a request not meant for a frame; the
  * resource's `frameOrigins` when it has any; else any origin (`['*']`). An origin that is not a plain
  * `scheme://host[:port]` is dropped (it would break the CSP header), never widened to `*`.
  */
@@ -133,7 +133,7 @@ export function accessPageFrameAncestors(
 
 /**
  * An absolute http(s) URL without credentials, where the browser posts the accessToken; or the
- * postMessage callback of CONTRACT §8.8, stored as sent (trimmed). Any other `javascript:`, `data:` or
+ * postMessage callback of the AD FS and Keycloak integrations, stored as sent (trimmed). Any other `javascript:`, `data:` or
  * non-http(s) action is refused.
  */
 export function validateCallbackAction(raw: unknown): string {
@@ -192,7 +192,7 @@ export function validateAccessPhone(raw: unknown): string | null {
 
 /**
  * The profile fields a client copies from its directory (`email`, `phone`): kept when usable, else
- * ignored. A directory's odd value must not stop its users' sign-in (CONTRACT §8.5).
+ * ignored. A directory's odd value must not stop its users' sign-in.
  */
 function usableOrNull<T>(read: () => T): T | null {
   try {
@@ -204,9 +204,9 @@ function usableOrNull<T>(read: () => T): T | null {
 }
 
 /**
- * The body of POST /access/requests (SPEC.md "Access requests"), field names in any case; unknown
- * fields ignored, null the same as absent (CONTRACT §8.5). The identity is normalized by the account's
- * identity format (issue 14).
+ * The body of POST /access/requests, field names in any case; unknown
+ * fields ignored, null the same as absent. The identity is normalized by the account's
+ * identity format.
  */
 export function validateAccessRequest(body: unknown, format: IdentityFormat = DEFAULT_IDENTITY_FORMAT): AccessRequestInput {
   const fields = InputFields.ofBody(body);
@@ -232,7 +232,7 @@ export function effectiveAccessStatus(request: { status: AccessRequestStatusName
 }
 
 /**
- * The AccessToken payload (CONTRACT §7): the request's claims first, then the service's own, so a
+ * The AccessToken payload: the request's claims first, then the service's own, so a
  * client claim named like a reserved one is dropped rather than trusted.
  */
 export function accessTokenClaims(

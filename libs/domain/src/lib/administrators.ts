@@ -1,18 +1,18 @@
 import { DomainError, ErrorMessages, ValidationFailed } from './domain-error';
 import { isPlainEmailAddress } from './email';
 
-/** SPEC.md "Administrator": the allowed roles, exact strings. */
+/** The allowed roles, exact strings. */
 export const ADMIN_ROLES = ['Admin', 'Support 1', 'Support 2', 'Support 3', 'Support 4'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
-/** The role whose last Active holder is the "last scope admin" (CONTRACT §5). */
+/** The role whose last Active holder is the "last scope admin". */
 export const SCOPE_ADMIN_ROLE: AdminRole = 'Admin';
 
-/** SPEC.md "States and transitions". */
+/** An administrator's states. */
 export const ADMIN_STATUSES = ['Pending', 'Active', 'Locked', 'TemporaryLocked'] as const;
 export type AdminStatus = (typeof ADMIN_STATUSES)[number];
-/** The states unlock starts from (SPEC.md "Errors"). */
+/** The states unlock starts from. */
 export const UNLOCKABLE_STATUSES: readonly AdminStatus[] = ['Locked', 'TemporaryLocked'];
-/** What `PUT /admins/{id}` accepts as `status` (CONTRACT §5). */
+/** What `PUT /admins/{id}` accepts as `status`. */
 export const SETTABLE_ADMIN_STATUSES = ['Locked', 'Active'] as const;
 export type SettableAdminStatus = (typeof SETTABLE_ADMIN_STATUSES)[number];
 
@@ -70,7 +70,7 @@ export function lockedStatus(): AdminStatus {
   return 'Locked';
 }
 
-/** Unlock: only from Locked or TemporaryLocked; back to Active, or Pending when never activated (CONTRACT §5). */
+/** Unlock: only from Locked or TemporaryLocked; back to Active, or Pending when never activated. */
 export function unlockedStatus(admin: Pick<AdminState, 'status' | 'activated'>): AdminStatus {
   if (!(UNLOCKABLE_STATUSES as readonly string[]).includes(admin.status)) {
     throw new DomainError('ADMIN_UNLOCK_STATE', ErrorMessages.adminUnlockState);

@@ -48,7 +48,7 @@ describe('authenticator kinds', () => {
   });
 });
 
-describe('everyFactorDisabled (issue 14)', () => {
+describe('everyFactorDisabled', () => {
   it('holds only when the user has authenticators, all disabled, and no phone', () => {
     expect(everyFactorDisabled([{ disabled: true }, { disabled: true }], false)).toBe(true);
     expect(everyFactorDisabled([{ disabled: true }, { disabled: false }], false)).toBe(false);

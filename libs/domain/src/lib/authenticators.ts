@@ -14,7 +14,7 @@ export type OtpTokenKind = (typeof OTP_TOKEN_KINDS)[number];
 export const OTP_TOKEN_ALGORITHMS = ['SHA1', 'SHA256', 'SHA512'] as const;
 export type OtpTokenAlgorithm = (typeof OTP_TOKEN_ALGORITHMS)[number];
 
-/** CONTRACT §6 token parameters. */
+/** OTP token parameters: 6 digits, a key of 16 to 64 bytes, 30-second TOTP steps. */
 export const OTP_TOKEN_DIGITS = 6;
 export const OTP_TOKEN_KEY_MIN_BYTES = 16;
 export const OTP_TOKEN_KEY_MAX_BYTES = 64;
@@ -32,7 +32,7 @@ export function parseAuthenticatorKind(raw: string): AuthenticatorKindName {
   return kind;
 }
 
-/** Registration, move and copy are for OTP tokens only (SPEC.md "Authenticators"). */
+/** Registration, move and copy are for OTP tokens only. */
 export function parseOtpTokenKind(raw: string): OtpTokenKind {
   const kind = parseAuthenticatorKind(raw);
   if (kind !== 'TotpToken' && kind !== 'HotpToken')
@@ -40,7 +40,7 @@ export function parseOtpTokenKind(raw: string): OtpTokenKind {
   return kind;
 }
 
-/** CONTRACT §6: SHA1 by default; SHA1, SHA256 or SHA512 (`sha-256` reads as SHA256). */
+/** SHA1 by default; SHA1, SHA256 or SHA512 (`sha-256` reads as SHA256). */
 export function parseOtpTokenAlgorithm(raw: unknown): OtpTokenAlgorithm {
   if (raw === undefined || raw === null || raw === '') return 'SHA1';
   const algorithm = OTP_TOKEN_ALGORITHMS.find((known) => typeof raw === 'string' && known === raw.trim().toUpperCase().replace('-', ''));
@@ -48,7 +48,7 @@ export function parseOtpTokenAlgorithm(raw: unknown): OtpTokenAlgorithm {
   return algorithm;
 }
 
-/** CONTRACT §6: TOTP tokens are SHA-1 only, HOTP tokens SHA-1, SHA-256 or SHA-512. */
+/** TOTP tokens are SHA-1 only, HOTP tokens SHA-1, SHA-256 or SHA-512. */
 export function assertOtpTokenAlgorithm(kind: OtpTokenKind, algorithm: OtpTokenAlgorithm): OtpTokenAlgorithm {
   if (kind === 'TotpToken' && algorithm !== 'SHA1') throw new ValidationFailed('A TOTP token uses SHA1.');
   return algorithm;
@@ -64,14 +64,14 @@ export function validateAuthenticatorName(raw: unknown, field = 'Name'): string 
 
 /**
  * The `authenticators` of a user object: the kinds configured, in the fixed order above; stored
- * phones count as `Sms` (CONTRACT §6). `isEnrolled` is exactly "this list is not empty".
+ * phones count as `Sms`. `isEnrolled` is exactly "this list is not empty".
  */
 export function configuredKinds(authenticatorKinds: readonly string[], hasPhones: boolean): AuthenticatorKindName[] {
   return AUTHENTICATOR_KINDS.filter((kind) => authenticatorKinds.includes(kind) || (kind === 'Sms' && hasPhones));
 }
 
 /**
- * Issue 14: the user has authenticators, an administrator disabled every one, and no phone. Such a
+ * The user has authenticators, an administrator disabled every one, and no phone. Such a
  * user is treated as having no usable second factor, but is never offered to enroll a new one: only
  * the administrator can enable a factor again (or delete it, after which the user may enroll).
  */
@@ -83,7 +83,7 @@ export function everyFactorDisabled(authenticators: readonly { disabled: boolean
 export const OTP_TOKEN_PRIVATE_ID_MAX_BYTES = 64;
 
 /**
- * PrivateId of a token registration (SPEC.md: optional, hex). Absent, null or empty: none. The value
+ * PrivateId of a token registration (optional, hex). Absent, null or empty: none. The value
  * is kept secret like the key, so no message repeats it.
  */
 export function parseOtpTokenPrivateId(raw: unknown): Buffer | null {

@@ -32,7 +32,7 @@ function wrongCodesCheckedIn(scope: CodeLockoutScope, hours: number): number {
   return checked;
 }
 
-describe('code lockouts (issue 13, finding 4)', () => {
+describe('code lockouts', () => {
   it('takes 5 wrong codes from an address, and 20 through a resource, before the first lockout', () => {
     for (const scope of ['address', 'resource'] as const) {
       let streak: WrongCodeStreak | null = null;

@@ -40,7 +40,7 @@ export function parseCustomFieldUpdates(raw: unknown): CustomField[] {
 }
 
 /**
- * SPEC.md rule 2: a field that exists (name compared case-insensitively) gets the new value and keeps
+ * A field that exists (name compared case-insensitively) gets the new value and keeps
  * its stored name; a missing one is created; fields not listed stay. Of two updates of one name, the
  * later wins.
  */
@@ -65,7 +65,7 @@ export function parseCustomFieldNames(raw: unknown): string[] {
 }
 
 /**
- * SPEC.md rule 3: only the listed names go (case-insensitively); unknown and empty names are ignored,
+ * Only the listed names go (case-insensitively); unknown and empty names are ignored,
  * so an empty list changes nothing.
  */
 export function removeCustomFields(existing: readonly CustomField[], names: readonly string[]): CustomField[] {

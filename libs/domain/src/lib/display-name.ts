@@ -6,7 +6,7 @@ export const PRODUCT_NAME = 'Twofold';
 export const DISPLAY_NAME_MAX_LENGTH = 64;
 
 /**
- * An account's display name (issue 14): the customer's name on its pages, in its mails and as the
+ * An account's display name: the customer's name on its pages, in its mails and as the
  * issuer of its users' authenticator-app entries. Trimmed; refused when empty, longer than 64
  * characters, with a `:` (the otpauth label separates issuer and identity with it, and apps that split
  * on the first `:` would show a wrong issuer) or with a control character (a line break would end a

@@ -40,7 +40,7 @@ export class NotFound extends DomainError {
   }
 }
 
-/** The exact texts of SPEC.md "Errors" and CONTRACT.md; clients match on them, keep them to the letter. */
+/** The exact error texts of the API; clients match on them, keep them to the letter. */
 export const ErrorMessages = {
   unknownRole: 'Unknown role.',
   lastScopeAdmin: 'Cannot change role of last scope admin.',

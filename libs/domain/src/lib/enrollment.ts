@@ -2,7 +2,7 @@ import { ValidationFailed } from './domain-error';
 
 /** An administrator's invitation link stays valid for 7 days. */
 export const ADMIN_INVITATION_TTL_MINUTES = 7 * 24 * 60;
-/** A user's enrollment link: Ttl in minutes (SPEC.md), 1 day when omitted, at most 30 days. */
+/** A user's enrollment link: Ttl in minutes, 1 day when omitted, at most 30 days. */
 export const DEFAULT_ENROLLMENT_LINK_TTL_MINUTES = 24 * 60;
 export const MAX_ENROLLMENT_LINK_TTL_MINUTES = 30 * 24 * 60;
 

@@ -1,6 +1,6 @@
 import { DomainError, ValidationFailed } from './domain-error';
 
-/** Every account has this group and every user belongs to it (SPEC.md "User"). */
+/** Every account has this group and every user belongs to it. */
 export const SYSTEM_GROUP_NAME = 'AllUsers';
 export const GROUP_NAME_MAX_LENGTH = 100;
 /** Group names one call may name (add or remove): bounds the work and the refusal message of one body. */
@@ -25,7 +25,7 @@ export function assertNotSystemGroup(group: { system: boolean }): void {
 }
 
 /**
- * SPEC.md rule 5 (V2 GroupNames, and V1 Groups.Add/Remove): a list of group names, not empty unless
+ * Group names to add or remove (V2 GroupNames, and V1 Groups.Add/Remove): a list of group names, not empty unless
  * `allowEmpty`; the system group can be neither added again nor removed. Names are trimmed and
  * de-duplicated case-insensitively, like the groups' unique index.
  */

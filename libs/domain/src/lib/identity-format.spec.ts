@@ -13,7 +13,7 @@ function refusal(fn: () => unknown): string {
   throw new Error('accepted');
 }
 
-describe('identity formats (issue 14)', () => {
+describe('identity formats', () => {
   it('AsIs keeps the identity as sent', () => {
     expect(formatIdentity('AsIs', 'CORP\\Jane')).toBe('CORP\\Jane');
     expect(formatIdentity('AsIs', 'Jane@Corp.Example')).toBe('Jane@Corp.Example');

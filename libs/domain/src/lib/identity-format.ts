@@ -3,7 +3,7 @@ import { validateUserIdentity } from './users';
 import { identityKey } from './identity-key';
 
 /**
- * How an account writes its users' identities (issue 14): `AsIs` keeps what the client sends; `Login`
+ * How an account writes its users' identities: `AsIs` keeps what the client sends; `Login`
  * keeps only the login, so that `CORP\jane`, `jane@corp.example` and `Jane` are one user `jane`
  * whichever Windows client signed them in.
  */
@@ -15,7 +15,7 @@ export function isIdentityFormat(raw: unknown): raw is IdentityFormat {
   return typeof raw === 'string' && (IDENTITY_FORMATS as readonly string[]).includes(raw);
 }
 
-/** `format` of PUT /settings/identity-format: one of the names, in any case (CONTRACT §4 leniency), given back as written here. */
+/** `format` of PUT /settings/identity-format: one of the names, in any case like every input name, given back as written here. */
 export function parseIdentityFormat(raw: unknown, field = 'format'): IdentityFormat {
   const found = typeof raw === 'string' ? IDENTITY_FORMATS.find((format) => format.toLowerCase() === raw.trim().toLowerCase()) : undefined;
   if (!found) throw new ValidationFailed(`${field} must be "AsIs" or "Login".`);
@@ -47,7 +47,7 @@ export function normalizeIdentity(format: IdentityFormat, identity: string, fiel
   return formatted;
 }
 
-/** A user identity of a request body or query (SPEC.md "User": not empty), normalized by the account's format. */
+/** A user identity of a request body or query (not empty), normalized by the account's format. */
 export function parseUserIdentity(raw: unknown, format: IdentityFormat, field = 'Identity'): string {
   return normalizeIdentity(format, validateUserIdentity(raw, field), field);
 }

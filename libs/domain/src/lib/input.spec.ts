@@ -1,7 +1,7 @@
 import { ValidationFailed } from './domain-error';
 import { InputFields } from './input';
 
-describe('InputFields (CONTRACT §4: field names in any case)', () => {
+describe('InputFields (field names in any case)', () => {
   it('reads a field by its name in any case', () => {
     const fields = InputFields.ofBody({ IDENTITY: 'a', phoneNumber: 'b', Email: null });
     expect(fields.get('identity')).toBe('a');

@@ -12,7 +12,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export const BODY_NOT_AN_OBJECT = 'The request body must be a JSON object.';
 
 /**
- * The fields of a JSON object a client sent, read by name in any case (CONTRACT §4): existing clients
+ * The fields of a JSON object a client sent, read by name in any case: existing clients
  * send `Identity`, `identity` or `IDENTITY` for one field. When one field comes twice in different
  * cases, the first spelling wins. A value is still `unknown` here: each endpoint's parser judges it.
  */

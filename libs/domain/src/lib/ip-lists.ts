@@ -3,7 +3,7 @@ import { ValidationFailed } from './domain-error';
 import { isUuid } from './record-id';
 
 /**
- * IP lists (issue 14): named sets of networks whose requests are let in without a code (`Bypass`) or
+ * IP lists: named sets of networks whose requests are let in without a code (`Bypass`) or
  * refused (`Deny`), for every resource of the account or for the ones named. The rules of a list's
  * name, action, ranges and resources (the API reads its body with them), and matching an address against an account's lists with a binary prefix trie: the
  * work per address is bounded by its bit length (32 or 128 steps), whatever the number of ranges.

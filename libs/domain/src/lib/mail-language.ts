@@ -1,7 +1,7 @@
 import { isGiven } from './input';
 import { ValidationFailed } from './domain-error';
 
-/** The languages mails are written in (issue 14); Russian unless the caller says otherwise, as the pages. */
+/** The languages mails are written in; Russian unless the caller says otherwise, as the pages. */
 export type MailLanguage = 'ru' | 'en';
 export const DEFAULT_MAIL_LANGUAGE: MailLanguage = 'ru';
 

@@ -16,7 +16,7 @@ function parseNonNegativeInteger(name: string, raw: unknown): number | undefined
   return Number(text);
 }
 
-/** CONTRACT §4: offset default 0, limit default 100 and at most 1000; negative or non-integer is refused. */
+/** Offset default 0, limit default 100 and at most 1000; negative or non-integer is refused. */
 export function parsePage(rawOffset: unknown, rawLimit: unknown): Page {
   const offset = parseNonNegativeInteger('offset', rawOffset) ?? 0;
   const limit = parseNonNegativeInteger('limit', rawLimit) ?? DEFAULT_PAGE_LIMIT;

@@ -40,7 +40,7 @@ export const DAY_SETTLES_AFTER_MS = 15 * 60 * 1000;
 
 /**
  * A settled day receives no new journal events or access requests: the rows it holds change only by
- * deletion. Its page totals can therefore be counted once and remembered (issue 11).
+ * deletion. Its page totals can therefore be counted once and remembered.
  */
 export function isSettledDay(day: DayRange, now: Date): boolean {
   return now.getTime() >= day.to.getTime() + DAY_SETTLES_AFTER_MS;

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ValidationFailed } from './domain-error';
 import { cutText } from './text';
 
-/** SPEC.md "Limits": at most 5 numbers per V3 phone update. */
+/** At most 5 numbers per V3 phone update. */
 export const MAX_PHONES_PER_REQUEST = 5;
 export const PHONE_LIST_SEPARATOR = ';';
 
@@ -19,7 +19,7 @@ export function normalizePhoneNumber(raw: unknown): string {
 }
 
 /**
- * SPEC.md rule 8 with CONTRACT §6: `PhoneNumbers` is one string of numbers separated by semicolons;
+ * `PhoneNumbers` is one string of numbers separated by semicolons;
  * null or empty, more than 5 numbers, or any incorrect number refuses the whole request. Returns the
  * distinct numbers in E.164, in the order sent.
  */
@@ -36,7 +36,7 @@ export function parsePhoneNumberList(raw: unknown): string[] {
 }
 
 /**
- * SPEC.md rules 6-7: the sent list becomes the stored set. With nothing stored every number is added
+ * The sent list becomes the stored set. With nothing stored every number is added
  * (which enables SMS); otherwise numbers missing from the list go and new ones come.
  */
 export function planPhoneReplacement(stored: readonly string[], wanted: readonly string[]): { add: string[]; remove: string[] } {

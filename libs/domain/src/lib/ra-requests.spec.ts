@@ -1,7 +1,7 @@
 import { ValidationFailed } from './domain-error';
 import { parsePassCode, raSuccess } from './ra-requests';
 
-describe('the ra family (CONTRACT §8.2-8.5)', () => {
+describe('the ra family', () => {
   it('tells the first step, a delivery letter and a code apart', () => {
     expect(parsePassCode(undefined, 'PassCode')).toEqual({ kind: 'none' });
     expect(parsePassCode(null, 'PassCode')).toEqual({ kind: 'none' });

@@ -1,12 +1,12 @@
 import { ValidationFailed } from './domain-error';
 
 /**
- * The rules of the `ra` family of CONTRACT §8.2-8.4: `POST /access/requests/ra`, `/ra/challenge` and
+ * The rules of the `ra` family: `POST /access/requests/ra`, `/ra/challenge` and
  * `/md`, used by clients without a browser (a RADIUS adapter in front of a VPN, a directory server's
  * LDAP bind). Their bodies are parsed beside their controller (apps/api/src/access/ra/ra.commands.ts).
  */
 
-/** CONTRACT §8.2: a RADIUS client parses the status into an enum of exactly these and fails on any other. */
+/** A RADIUS client parses the status into an enum of exactly these and fails on any other. */
 export const RA_STATUSES = ['AwaitingAuthentication', 'Granted', 'Denied'] as const;
 export type RaStatus = (typeof RA_STATUSES)[number];
 
@@ -14,7 +14,7 @@ export type RaStatus = (typeof RA_STATUSES)[number];
 export const PASS_CODE_MAX_CHARS = 64;
 
 /**
- * CONTRACT §8.3: `passCode` letters that ask for a delivery method instead of carrying a code
+ * `passCode` letters that ask for a delivery method instead of carrying a code
  * (Telegram, mobile push, SMS, call). Twofold delivers none of them yet.
  */
 export const DELIVERY_METHODS = { t: 'telegram', m: 'push', s: 'sms', c: 'call' } as const;
@@ -24,8 +24,8 @@ export type DeliveryMethod = (typeof DELIVERY_METHODS)[keyof typeof DELIVERY_MET
 export type PassCodeIntent = { kind: 'none' } | { kind: 'delivery'; method: DeliveryMethod } | { kind: 'code'; code: string };
 
 /**
- * A `passCode` or `challenge`: null, absent or blank is no code yet (the two-step flow's first call,
- * CONTRACT §8.3); one of the letters `t m s c` asks for a delivery method; anything else is a code to
+ * A `passCode` or `challenge`: null, absent or blank is no code yet (the two-step flow's first call);
+ * one of the letters `t m s c` asks for a delivery method; anything else is a code to
  * check (spaces inside are what people type from a token's display, so they are dropped).
  */
 export function parsePassCode(raw: unknown, field: string): PassCodeIntent {
@@ -39,7 +39,7 @@ export function parsePassCode(raw: unknown, field: string): PassCodeIntent {
   return { kind: 'code', code: text };
 }
 
-/** CONTRACT §8.2: `success` is true exactly when the status is Granted or AwaitingAuthentication. */
+/** `success` is true exactly when the status is Granted or AwaitingAuthentication. */
 export function raSuccess(status: RaStatus): boolean {
   return status !== 'Denied';
 }

@@ -1,7 +1,7 @@
 import { ValidationFailed } from './domain-error';
 import { RESOURCE_FRAME_ORIGINS_MAX, validateFrameOrigin, validateFrameOrigins, validateTokenFormat } from './resources';
 
-describe('resource rules (CONTRACT §8.8, §8.9)', () => {
+describe('resource rules', () => {
   it.each([
     ['JwtHS256', 'JwtHS256'],
     ['JwtRS256', 'JwtRS256'],

@@ -3,14 +3,14 @@ import { cutText } from './text';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-requests';
 
 /**
- * How a resource's access tokens are signed (CONTRACT §8.9): `JwtHS256` keyed by the resource's API
+ * How a resource's access tokens are signed: `JwtHS256` keyed by the resource's API
  * secret (the default), or `JwtRS256` with the service's RSA key, published at /.well-known/jwks.json.
  */
 export const TOKEN_FORMATS = ['JwtHS256', 'JwtRS256'] as const;
 export type TokenFormatName = (typeof TOKEN_FORMATS)[number];
 export const DEFAULT_TOKEN_FORMAT: TokenFormatName = 'JwtHS256';
 
-/** CONTRACT §8.8: at most this many origins may frame a resource's pages. */
+/** At most this many origins may frame a resource's pages. */
 export const RESOURCE_FRAME_ORIGINS_MAX = 20;
 /** One origin of frameOrigins, as sent: longer is not an origin anyone uses. */
 export const RESOURCE_FRAME_ORIGIN_MAX_CHARS = 300;
@@ -42,7 +42,7 @@ const PLAIN_HOST = /^(?:(?:[a-z0-9-]+\.)*[a-z0-9-]+|\[[0-9a-f:.]+\])$/i;
 const ORIGIN_SHAPE = /^https?:\/\/[^/?#@\\\s]+\/?$/i;
 
 /**
- * One origin allowed to frame a resource's pages (CONTRACT §8.8): `http(s)://host[:port]`, at most a
+ * One origin allowed to frame a resource's pages: `http(s)://host[:port]`, at most a
  * trailing `/`. Normalized as the browser writes it (`new URL(x).origin`: lower case, no default port),
  * because it is compared with `postMessage` target origins and written into `frame-ancestors`.
  */

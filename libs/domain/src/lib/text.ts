@@ -1,7 +1,7 @@
 /**
  * The first `max` UTF-16 units of `text`, less a high surrogate the cut would leave alone: a lone
  * surrogate is refused by jsonb (the journal) and turned into U+FFFD by text columns, and an astral
- * character (an emoji) cut in two made a refused input a 500 (found by the fuzz run, issue 13).
+ * character (an emoji) cut in two made a refused input a 500 (found by the fuzz run).
  */
 export function cutText(text: string, max: number): string {
   const cut = text.slice(0, max);

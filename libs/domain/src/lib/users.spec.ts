@@ -51,7 +51,7 @@ describe('user fields', () => {
   });
 });
 
-describe('licenses (CONTRACT §6)', () => {
+describe('licenses', () => {
   it('refuses a user beyond the licensed count with the exact message', () => {
     expect(() => assertWithinLicenses(4, 5)).not.toThrow();
     expect(messageOf(() => assertWithinLicenses(5, 5))).toBe('Users quota exceeded');

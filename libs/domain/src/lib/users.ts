@@ -7,7 +7,7 @@ export const USER_IDENTITY_MAX_LENGTH = 256;
 export const USER_NAME_MAX_LENGTH = 200;
 export const USER_EMAIL_MAX_LENGTH = 254;
 
-/** Where a user came from (CONTRACT §6, rule 4): the API, or a directory synchronization agent. */
+/** Where a user came from: the API, or a directory synchronization agent. */
 export const USER_SOURCES = ['Api', 'Directory'] as const;
 export type UserSourceName = (typeof USER_SOURCES)[number];
 
@@ -55,12 +55,12 @@ export function validateUserSource(raw: unknown): UserSourceName {
   return match;
 }
 
-/** CONTRACT §6: a new user beyond the account's licensed count is refused. */
+/** A new user beyond the account's licensed count is refused. */
 export function assertWithinLicenses(currentUsers: number, licenses: number): void {
   if (currentUsers >= licenses) throw new DomainError('USERS_QUOTA_EXCEEDED', ErrorMessages.usersQuotaExceeded);
 }
 
-/** The fields PUT /v2/users/{id} may set (SPEC.md rule 1). */
+/** The fields PUT /v2/users/{id} may set. */
 export const V2_USER_FIELD_NAMES = ['Identity', 'Name', 'Email'] as const;
 
 export interface UserFieldChanges {
@@ -70,8 +70,8 @@ export interface UserFieldChanges {
 }
 
 /**
- * SPEC.md "Users" rule 1: Fields must not be empty, each Name is Identity, Name or Email (matched
- * case-insensitively like every input name, CONTRACT §4) and given once, Email must be an e-mail
+ * Fields must not be empty, each Name is Identity, Name or Email (matched
+ * case-insensitively like every input name) and given once, Email must be an e-mail
  * address (null clears it), Identity must not be empty.
  */
 export function parseV2UserFields(raw: unknown): UserFieldChanges {
@@ -96,7 +96,7 @@ export function parseV2UserFields(raw: unknown): UserFieldChanges {
   return changes;
 }
 
-/** CONTRACT §6, rule 4: custom fields of a Directory user change only while synchronization is off. */
+/** Custom fields of a Directory user change only while synchronization is off. */
 export function assertCustomFieldsEditable(user: { source: string }, directorySyncEnabled: boolean): void {
   if (user.source === 'Directory' && directorySyncEnabled) {
     throw new DomainError('DIRECTORY_SYNC_ENABLED', ErrorMessages.directorySyncEnabled);

@@ -1,7 +1,7 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds SPEC.md "Events" exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and Accounts ChangeDisplayName', () => {
+  it('holds the journal constants of the API exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and Accounts ChangeDisplayName', () => {
     expect(JOURNAL_EVENTS).toEqual({
       AccessRequest: ['Bypass', 'Reject'],
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],

@@ -1,16 +1,17 @@
 /**
- * The one source of journal objects and their actions: SPEC.md "Events", plus what SPEC.md saw in
- * event records (EnrollmentLink Send) and CONTRACT.md §5 adds (Employee Create), and the directory sync switch of CONTRACT §6.
+ * The one source of journal objects and their actions: the API's journal constants, plus what its
+ * event records show (EnrollmentLink Send), the registration of an administrator (Employee Create) and
+ * the directory synchronization switch.
  */
 export const JOURNAL_EVENTS = {
   /** Reject is ours: the user answered "it wasn't me" to an approval request on their phone */
   AccessRequest: ['Bypass', 'Reject'],
-  /** ChangeDisplayName is ours (issue 14): the customer's name on pages, mails and authenticator apps */
+  /** ChangeDisplayName is ours: the customer's name on pages, mails and authenticator apps */
   Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
   AdminPanel: ['SignIn'],
   /** ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start` */
   Authenticator: ['Disable', 'Enable', 'Bind'],
-  /** ours (CONTRACT §6): the account's directory synchronization switch */
+  /** ours: the account's directory synchronization switch */
   DirectorySync: ['Update'],
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
   EnrollmentLink: ['Send'],
@@ -28,7 +29,7 @@ export const JOURNAL_EVENTS = {
 export type JournalObject = keyof typeof JOURNAL_EVENTS;
 export type JournalAction<O extends JournalObject = JournalObject> = (typeof JOURNAL_EVENTS)[O][number];
 
-/** Keys of additionalFields seen in SPEC.md, named once. */
+/** Keys of additionalFields that the API's journal events carry, named once. */
 export const JournalField = {
   twoFactorMethod: '2FAMethod',
   userIp: 'UserIp',
@@ -43,7 +44,7 @@ export function isJournalEvent(object: string, action: string): boolean {
   return actions !== undefined && actions.includes(action);
 }
 
-/** Keys of additionalFields that Twofold adds beyond SPEC.md's (ids and names of what an event touched, counts). */
+/** Keys of additionalFields that Twofold adds beyond the API's own (ids and names of what an event touched, counts). */
 export const OUR_JOURNAL_FIELDS = [
   'AccessRequestId',
   'AuthenticatorAlgorithm',

@@ -3,7 +3,7 @@ import { GroupsRepository } from './repositories/groups.repository';
 import { UsersRepository } from './repositories/users.repository';
 
 /**
- * DESIGN.md: a query without its account does not compile. These calls are type-checked by ts-jest
+ * Tenancy by type: a query without its account does not compile. These calls are type-checked by ts-jest
  * when the suite runs: should a swapped or unscoped call compile, `@ts-expect-error` itself becomes the
  * error and this file fails. Nothing here runs a query.
  */

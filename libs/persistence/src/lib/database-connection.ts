@@ -14,7 +14,7 @@ export function resolveDataDir(env: NodeJS.ProcessEnv): string {
 export class SettingError extends Error {}
 
 /**
- * SECRET_ENCRYPTION_KEY (CONTRACT §1). The embedded default generates it once into the data
+ * SECRET_ENCRYPTION_KEY. The embedded default generates it once into the data
  * directory; with an external database (production) it must be given, since losing it makes every
  * stored secret unreadable. The API and the CLI read it the same way, so they agree on the key.
  */

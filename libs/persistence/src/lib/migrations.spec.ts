@@ -89,7 +89,7 @@ describe('migrations', () => {
         expect(indexNames).toContain(expected);
       }
 
-      // the per-user sum of recent wrong codes gave way to wrong_code_streaks (issue 13, finding 4)
+      // the per-user sum of recent wrong codes gave way to wrong_code_streaks
       expect(indexNames).not.toContain('access_requests_user_wrong_codes');
       // the primary key's (account_id, user_id) prefix serves the users list's lockouts
       expect(indexNames).not.toContain('wrong_code_streaks_locked');

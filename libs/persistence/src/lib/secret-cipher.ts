@@ -148,7 +148,7 @@ function open(key: Buffer, aad: Buffer, sealed: Buffer): Buffer | null {
   }
 }
 
-/** Accepts 32 bytes written as 64 hex characters or as base64 (CONTRACT §1). */
+/** Accepts 32 bytes written as 64 hex characters or as base64. */
 export function parseEncryptionKey(text: string, name = 'SECRET_ENCRYPTION_KEY'): Buffer {
   const trimmed = text.trim();
   if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');

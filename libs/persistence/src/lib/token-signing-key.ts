@@ -9,7 +9,7 @@ export const TOKEN_SIGNING_KEY_PURPOSE = 'token.signing-key';
 export type NewTokenSigningKey = Omit<TokenSigningKeyEntity, 'retiredAt'>;
 
 /**
- * A fresh RSA key for JwtRS256 access tokens (CONTRACT §8.9): the private half as PKCS#8, encrypted;
+ * A fresh RSA key for JwtRS256 access tokens: the private half as PKCS#8, encrypted;
  * the public half as the JWK the JWKS publishes, its `kid` the RFC 7638 thumbprint.
  */
 export async function generateTokenSigningKey(cipher: SecretCipher, now: Date): Promise<NewTokenSigningKey> {

@@ -2,10 +2,10 @@ import { HOTP_LOOK_AHEAD, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/d
 import { OtpAlgorithm, verifyHotp, verifyTotp } from '@twofold/otp';
 import { AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
 
-/** The kinds whose codes the access page and /access/requests/ra check (CONTRACT §7). */
+/** The kinds whose codes the access page and /access/requests/ra check. */
 export const OTP_KINDS: readonly AuthenticatorKind[] = ['Totp', 'TotpToken', 'HotpToken'];
 
-/** The ones whose codes are checked: of an OTP kind, with a secret, and not disabled by an administrator (issue 14). */
+/** The ones whose codes are checked: of an OTP kind, with a secret, and not disabled by an administrator. */
 export function otpAuthenticators(all: readonly AuthenticatorEntity[]): AuthenticatorEntity[] {
   return all.filter(
     (authenticator) => OTP_KINDS.includes(authenticator.kind) && authenticator.secretEnc !== null && !authenticator.disabled,
@@ -20,7 +20,7 @@ function algorithmOf(authenticator: AuthenticatorEntity): OtpAlgorithm {
 /**
  * What a code check came to. `replayed`: a code of a time step or counter already spent (sent again
  * by a retransmitting RADIUS client, or spent by a parallel submission first): no grant, but not a
- * guess either, so it counts as no wrong code (issue 13, finding 4).
+ * guess either, so it counts as no wrong code.
  */
 export type OtpCheck = { result: 'granted'; authenticator: AuthenticatorEntity } | { result: 'wrong' } | { result: 'replayed' };
 

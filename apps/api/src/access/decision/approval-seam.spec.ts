@@ -3,7 +3,7 @@ import { Db } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { Client } from 'pg';
 import { ResourcePrincipal } from '../../auth/principal';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 import { RaAttempts } from '../ra/ra-attempts';
 import { AccessDecisionService } from './access-decision.service';
 import { CodeFactorCheck } from './code-factor.check';

@@ -1,16 +1,16 @@
 import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 /**
- * Issue 13, finding 4: lockouts were a weapon. Ten wrong codes in 15 minutes locked the user out
+ * Lockouts were a weapon. Ten wrong codes in 15 minutes locked the user out
  * everywhere (the right code refused on /ra and the page), anyone holding any resource key kept it
  * so with ~40 calls an hour, nothing was journaled, and retransmitted codes counted as wrong. Now
  * wrong codes lock the user's codes from one address network, or through one resource, with
  * exponential back-off; the guess budget per day is in libs/domain code-lockouts.spec.ts.
  */
-describe('code lockouts per address and per resource (issue 13, finding 4)', () => {
+describe('code lockouts per address and per resource', () => {
   let t: TestApp;
   let accountId: AccountId;
   let accountAuth: string;

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../../app/create-app';
 import { AppConfig } from '../../config/app-config';
-import { startTestApp, TestApp, TEST_NOW } from '../../testing/test-app';
+import { startTestApp, TestApp, TEST_NOW } from '../../../test/testing/test-app';
 
 const KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 
@@ -20,11 +20,11 @@ interface JournalEvent {
 }
 
 /**
- * Issue 14: IP lists judge every access request by the user's address: the page (the visitor behind
+ * IP lists judge every access request by the user's address: the page (the visitor behind
  * TRUSTED_PROXIES), `ra` and `md` (the `ip` the client sends, else its `callingStationId`),
  * `ra/challenge` (the address its `ra` step recorded). Deny refuses, Bypass grants without a code.
  */
-describe('IP lists on access requests (issue 14)', () => {
+describe('IP lists on access requests', () => {
   let t: TestApp;
   beforeAll(async () => {
     // the page's visitor address comes from X-Forwarded-For, as behind a load balancer

@@ -7,10 +7,10 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../../app/create-app';
 import { AppConfig } from '../../config/app-config';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 /**
- * CONTRACT §7 / issue 6: a code is accepted once also when two API instances serve one database.
+ * A code is accepted once also when two API instances serve one database.
  * The second instance has its own connection pool and its own Nest container; nothing but
  * PostgreSQL is shared, as between two processes.
  */

@@ -1,7 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 const KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 

@@ -99,7 +99,7 @@ export class AccessPageController {
 
 /**
  * Strict CSP with a fresh nonce. The success page may run its one script: the auto-submit posting to
- * the callback's origin, or, for a postMessage callback (CONTRACT §8.8), the fixed script handing the
+ * the callback's origin, or, for a postMessage callback, the fixed script handing the
  * token to `window.parent` (no form, so `form-action 'self'`); the enrollment view may run its Copy
  * button's script. Pages of a request meant for a frame may be framed by the origins the service
  * computed (the resource's frameOrigins, or `*`), without X-Frame-Options; every other page, the

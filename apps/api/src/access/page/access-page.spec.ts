@@ -1,10 +1,10 @@
 import { AccountId } from '@twofold/domain';
 import { generateHotp, generateTotp, parseBase32Key } from '@twofold/otp';
 import { jwtVerify } from 'jose';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 import { POST_MESSAGE_SCRIPT } from './access-page.view';
 
-describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
+describe('access page $ACCESS_URL/<id>', () => {
   let t: TestApp;
   let accountId: AccountId;
   let accountAuth: string;
@@ -129,7 +129,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(nonce).toBeDefined();
     expect(granted.text).toContain(`<script nonce="${nonce}">document.getElementById('callback').submit();</script>`);
     expect(csp).toContain("form-action 'self' https://app.example;");
-    // CONTRACT §8.7: exactly one field, named accessToken (some clients read it case-sensitively)
+    // Exactly one field, named accessToken (some clients read it case-sensitively)
     expect(granted.text.match(/<input[^>]*>/g)).toEqual([
       expect.stringMatching(/^<input type="hidden" name="accessToken" value="[^"]+">$/),
     ]);
@@ -146,7 +146,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       aud: resource.apiKey,
       sub: 'alice',
       jti: request.id,
-      // a code was checked (issue 14: a bypass says "bypass")
+      // a code was checked (a bypass says "bypass")
       amr: ['otp'],
       iat: t.clock.now().getTime() / 1000,
       exp: t.clock.now().getTime() / 1000 + 3600,
@@ -369,7 +369,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     expect(authenticators).toEqual([{ kind: 'Totp' }]);
   });
 
-  describe('framed pages and postMessage callbacks (CONTRACT §8.8)', () => {
+  describe('framed pages and postMessage callbacks', () => {
     // what the AD FS adapter sends; in a template literal the backtick and the dollar sign are escaped
     const POST_MESSAGE = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
     const frameAncestorsOf = (res: { headers: Record<string, string> }) =>
@@ -562,7 +562,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
       .send({ identity: 'kate', language: 'en' });
     expect(created.body.success).toBe(true);
     expect((await t.http().post('/users').set('Authorization', full.authorization).send({ Identity: 'first.come' })).status).toBe(200);
-    // CONTRACT §8.1: a new request for an unknown identity is now refused at once; kate's was made before
+    // A new request for an unknown identity is now refused at once; kate's was made before
     expect(
       (await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate' })).body,
     ).toEqual({
@@ -590,7 +590,7 @@ describe('access page $ACCESS_URL/<id> (CONTRACT §7)', () => {
     const dump = JSON.stringify(await t.database.dataSource.query('SELECT * FROM access_requests WHERE id = $1', [request.id]));
     expect(dump).not.toContain(page.text.match(/data-testid="secret">([A-Z2-7]+)</)?.[1] as string);
   });
-  describe('login CSRF: the form is bound to the browser that loaded the page, and to our origin (issue 13, finding 7)', () => {
+  describe('login CSRF: the form is bound to the browser that loaded the page, and to our origin', () => {
     const FORGED = 'The form could not be accepted';
     const cookieOf = (res: { headers: Record<string, unknown> }) => {
       const cookies = (res.headers['set-cookie'] ?? []) as string[];

@@ -82,7 +82,7 @@ ${expiryHint(lang, model.expiry)}<form method="post">
 }
 
 /**
- * The one script of a postMessage callback's success page (CONTRACT §8.8), the same text for every
+ * The one script of a postMessage callback's success page, the same text for every
  * request: the token and the target origins are data of the page (an escaped hidden input and its
  * attribute), never part of the script. Posts once per origin, only when the page is in a frame.
  */
@@ -93,7 +93,7 @@ export const POST_MESSAGE_SCRIPT =
 
 /**
  * Success: a form posting the accessToken to the client's callback, submitted by a nonce-guarded
- * script; the visible button is the path without script. A postMessage callback (CONTRACT §8.8) posts
+ * script; the visible button is the path without script. A postMessage callback posts
  * no form: the fixed POST_MESSAGE_SCRIPT hands the token to `window.parent`, for each of
  * `targetOrigins` (the resource's frameOrigins, or `*`).
  */

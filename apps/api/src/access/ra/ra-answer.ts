@@ -9,7 +9,7 @@ import { RaReply, raRefusalMessage, raReplyText } from './ra-replies';
 export type RaFacts = Partial<Pick<RaModelDto, 'id' | 'identity' | 'authenticator' | 'authenticatorId' | 'account' | 'phone' | 'bypassed'>>;
 
 /**
- * One answer of the `ra` family (CONTRACT §8.1-8.2): HTTP 200 whatever the outcome, the whole model
+ * One answer of the `ra` family: HTTP 200 whatever the outcome, the whole model
  * every time, `success` true exactly for Granted and AwaitingAuthentication, and for a refusal the
  * `message` clients match on.
  */

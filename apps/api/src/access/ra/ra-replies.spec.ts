@@ -1,7 +1,7 @@
 import { ACCESS_LANGUAGES, DELIVERY_METHODS } from '@twofold/domain';
 import { RaReply, raRefusalMessage, raReplyText, USER_NOT_REGISTERED } from './ra-replies';
 
-/** CONTRACT §8.2: the VPN shows replyMessage as the RADIUS Reply-Message: at most 253 bytes, in the request's language. */
+/** The VPN shows replyMessage as the RADIUS Reply-Message: at most 253 bytes, in the request's language. */
 describe('ra replies', () => {
   const methods = Object.values(DELIVERY_METHODS);
   const every: RaReply[] = [

@@ -1,7 +1,7 @@
 import { AccessLanguage, ACCESS_REQUEST_MAX_FAILED_CODES, DeliveryMethod } from '@twofold/domain';
 
 /**
- * The `replyMessage` of the `ra` family (CONTRACT §8.2): a VPN shows it to the user as the RADIUS
+ * The `replyMessage` of the `ra` family: a VPN shows it to the user as the RADIUS
  * Reply-Message, so it is short (at most 253 bytes of UTF-8, tested), in the request's language, and
  * never holds a code or key. The envelope's `message` of a refusal is the English text, except for
  * the strings clients look for (`UserNotRegistered`).
@@ -20,9 +20,9 @@ export type RaReply =
   | { kind: 'locked' }
   | { kind: 'noSecondFactor' }
   | { kind: 'unusableSecondFactor' }
-  /** every authenticator of the user was disabled by an administrator (issue 14) */
+  /** every authenticator of the user was disabled by an administrator */
   | { kind: 'secondFactorDisabled' }
-  /** the user's address is on a Deny IP list (issue 14) */
+  /** the user's address is on a Deny IP list */
   | { kind: 'networkDenied' }
   | { kind: 'deliveryUnavailable'; method: DeliveryMethod }
   | { kind: 'deliveryUnavailableRetry'; method: DeliveryMethod }
@@ -120,7 +120,7 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
   },
 };
 
-/** CONTRACT §8.1: the exact string clients look for when the identity is unknown to the account. */
+/** The exact string clients look for when the identity is unknown to the account. */
 export const USER_NOT_REGISTERED = 'UserNotRegistered';
 
 export function raReplyText(reply: RaReply, language: AccessLanguage): string {

@@ -11,9 +11,9 @@ import { ApiFeature, ApiResourceAuth, ApiRoute } from '../../openapi/api-route';
 import { ACCESS_DOCS } from '../access.openapi';
 
 /**
- * The `ra` family (CONTRACT §8.2-8.4), resource credentials: `POST /access/requests/ra` (a RADIUS
+ * The `ra` family, resource credentials: `POST /access/requests/ra` (a RADIUS
  * adapter's first step, or one step with the code), `/ra/challenge` (its second step) and `/md` (a
- * directory server's LDAP bind). Every outcome is 200 with the whole model (§8.1), refusals of a body
+ * directory server's LDAP bind). Every outcome is 200 with the whole model, refusals of a body
  * it could not use included: the exception filter answers them with `raBadRequestAnswer`.
  */
 @ModelEnvelopeErrors()

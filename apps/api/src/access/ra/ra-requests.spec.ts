@@ -1,7 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { generateHotp, generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 describe('the ra family: ra, md, ra/challenge', () => {
   let t: TestApp;
@@ -135,7 +135,7 @@ describe('the ra family: ra, md, ra/challenge', () => {
       expect((await ra({ identity: 'ken', passCode: totpNow(), ip: '192.0.2.33' })).body.model.status).toBe('Granted');
     });
 
-    it('answers unusable input with 200 and a Denied model (CONTRACT §8.1), wrong credentials with 401', async () => {
+    it('answers unusable input with 200 and a Denied model, wrong credentials with 401', async () => {
       for (const body of [{ passCode: '123456' }, { identity: 'gus', passCode: 123456 }, { identity: ['gus'], passCode: '123456' }]) {
         const res = await ra(body);
         expect({ body, status: res.status }).toEqual({ body, status: 200 });

@@ -1,7 +1,7 @@
 import { RaStatus } from '@twofold/domain';
 
 /**
- * The model of every `ra`-family answer (CONTRACT §8.2), refusals included: clients deserialize each
+ * The model of every `ra`-family answer, refusals included: clients deserialize each
  * field (a directory server crashes on `model: null`). Unknown values are null; `id` is null only when
  * no request was recorded. Geo fields are null: there is no geo database.
  */

@@ -11,7 +11,7 @@ import { ACCESS_DOCS } from '../access.openapi';
 import { AccessRequestRateGuard } from '../access-request-throttle';
 
 /**
- * `/access/requests` (CONTRACT §7); the `ra` family is RaRequestsController. Registered before the
+ * `/access/requests`; the `ra` family is RaRequestsController. Registered before the
  * access page's `/access/:id`, so that the page's one-segment route never shadows these.
  */
 @ModelEnvelopeErrors()

@@ -1,7 +1,7 @@
 import { AccessRequestStatusName, effectiveAccessStatus } from '@twofold/domain';
 import { AccessHistoryRow } from '@twofold/persistence';
 
-/** The history item of SPEC.md, camelCase; geo fields are null (no geo database is configured). */
+/** A history item, camelCase; geo fields are null (no geo database is configured). */
 export interface AccessRequestDto {
   id: string;
   identity: string;
@@ -16,7 +16,7 @@ export interface AccessRequestDto {
   remoteHost: string | null;
   ip: string | null;
   twoFADeviceIp: string | null;
-  /** granted without a code: the user's address is on a Bypass IP list (issue 14) */
+  /** granted without a code: the user's address is on a Bypass IP list */
   bypassed: boolean;
 }
 

@@ -20,7 +20,7 @@ import { AccessRequestDto, CreatedAccessRequestDto, toAccessRequestDto } from '.
 import { AccessHistoryQuery } from './access-history.query';
 
 /**
- * The API side of access requests (CONTRACT §7): create, poll and history. The browserless `ra`
+ * The API side of access requests: create, poll and history. The browserless `ra`
  * family is RaRequestsService.
  */
 @Injectable()
@@ -34,7 +34,7 @@ export class AccessRequestsService {
 
   /**
    * POST /access/requests. An identity the account does not know while every licence is in use gets
-   * no request: 200 `{success: false, message: 'Users quota exceeded'}` (CONTRACT §8.1), which clients
+   * no request: 200 `{success: false, message: 'Users quota exceeded'}`, which clients
    * match on; a known identity always gets its request.
    */
   async create(principal: ResourcePrincipal, input: AccessRequestInput): Promise<ModelEnvelope<CreatedAccessRequestDto | null>> {
@@ -65,7 +65,7 @@ export class AccessRequestsService {
     return ok(toAccessRequestDto(row, names.get(row.resourceId) ?? null, this.clock.now()));
   }
 
-  /** GET /access/requests: one past UTC day of the account's history (SPEC.md "History"). */
+  /** GET /access/requests: one past UTC day of the account's history. */
   async history(accountId: AccountId, { day, page, identity }: AccessHistoryQuery): Promise<ModelEnvelope<PagedModel<AccessRequestDto>>> {
     const now = this.clock.now();
     await this.requests.expireStale(accountId, new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000));

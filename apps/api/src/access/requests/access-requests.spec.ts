@@ -1,9 +1,9 @@
 import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../../testing/test-app';
+import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
-describe('access requests API (CONTRACT §7)', () => {
+describe('access requests API', () => {
   let t: TestApp;
   let accountId: AccountId;
   let accountAuth: string;
@@ -91,7 +91,7 @@ describe('access requests API (CONTRACT §7)', () => {
       expect(row).toEqual({ language: 'ru', callback_action: null });
     });
 
-    it('refuses bad input with 200 success:false (CONTRACT §8.1); only malformed JSON is 400', async () => {
+    it('refuses bad input with 200 success:false; only malformed JSON is 400', async () => {
       for (const body of [
         {},
         { identity: '' },

@@ -2,7 +2,7 @@ import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type AccessRequestStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied' | 'Expired';
-/** page: POST /access/requests and its access page; ra, md: the browserless `ra` family (CONTRACT §8.3-8.4) */
+/** page: POST /access/requests and its access page; ra, md: the browserless `ra` family */
 export type AccessRequestChannel = 'page' | 'ra' | 'md';
 
 @Entity('access_requests')
@@ -34,6 +34,6 @@ export class AccessRequestEntity {
   @Column({ name: 'remote_host', type: 'text', nullable: true }) remoteHost!: string | null;
   @Column({ type: 'text', nullable: true }) ip!: string | null;
   @Column({ name: 'two_fa_device_ip', type: 'text', nullable: true }) twoFADeviceIp!: string | null;
-  /** granted without a code: the user's address is on a Bypass IP list (issue 14) */
+  /** granted without a code: the user's address is on a Bypass IP list */
   @Column({ type: 'boolean', default: false }) bypassed!: boolean;
 }

@@ -12,7 +12,7 @@ export class AccountEntity {
   @Column({ name: 'api_secret_enc', type: 'bytea', nullable: true }) apiSecretEnc!: Buffer | null;
   /** the customer's name on pages, mails and authenticator apps; null: the account's name (see effectiveDisplayName) */
   @Column({ name: 'display_name', type: 'text', nullable: true }) displayName!: string | null;
-  /** how identities received for this account are written (issue 14): AsIs or Login */
+  /** how identities received for this account are written: AsIs or Login */
   @Column({ name: 'identity_format', type: 'text', default: 'AsIs' }) identityFormat!: IdentityFormat;
   @Column({ name: 'directory_sync', type: 'boolean', default: false }) directorySync!: boolean;
   /** kept by the triggers users_count_inserted/deleted; never written by the application */

@@ -1,7 +1,7 @@
 import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** How the access token of a resource is signed (CONTRACT §8.9). */
+/** How the access token of a resource is signed. */
 export type TokenFormat = 'JwtHS256' | 'JwtRS256';
 
 @Entity('resources')

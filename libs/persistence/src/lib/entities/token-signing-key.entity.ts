@@ -11,7 +11,7 @@ export interface PublicSigningJwk {
 }
 
 /**
- * The service's RSA keys signing JwtRS256 access tokens (CONTRACT §8.9). Not an account's row: one
+ * The service's RSA keys signing JwtRS256 access tokens. Not an account's row: one
  * key signs for every account, so these rows have no account id. At most one key is active
  * (`retired_at IS NULL`, a partial unique index); a retired key stays published until the tokens it
  * signed have expired.

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * When an administrator first became Active. Unlock returns an administrator to Active, or to Pending
- * when they never were (CONTRACT §5); the status alone cannot tell once it is Locked.
+ * when they never were; the status alone cannot tell once it is Locked.
  */
 export class AdministratorActivation1763900000000 implements MigrationInterface {
   name = 'AdministratorActivation1763900000000';

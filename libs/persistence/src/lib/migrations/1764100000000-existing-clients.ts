@@ -1,13 +1,13 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §8 (existing clients):
- * - resources choose their token format (§8.9) and the origins allowed to frame their pages and
- *   receive a postMessage token (§8.8);
+ * What the existing clients (RADIUS adapters, directory servers, AD FS and Keycloak) need:
+ * - resources choose their token format and the origins allowed to frame their pages and
+ *   receive a postMessage token;
  * - an access request remembers the channel it came through (the access page, or the `ra` family
  *   of a RADIUS adapter or directory server), so a `ra/challenge` never continues a page's request
  *   and a page never shows an `ra` request;
- * - `groupPolicyPreset.signUpGroups` of a request (§8.5): the groups a user registered by it joins.
+ * - `groupPolicyPreset.signUpGroups` of a request: the groups a user registered by it joins.
  */
 export class ExistingClients1764100000000 implements MigrationInterface {
   name = 'ExistingClients1764100000000';

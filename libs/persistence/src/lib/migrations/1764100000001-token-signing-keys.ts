@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §8.9: the RSA keys signing JwtRS256 access tokens, private halves encrypted. At most one
+ * The RSA keys signing JwtRS256 access tokens, private halves encrypted. At most one
  * key is active: the partial unique index lets two API instances starting at once on an empty table
  * insert one key between them (the loser's insert does nothing and it reads the winner's key).
  */

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Every code check sums the user's wrong codes of the last 15 minutes (the per-user cap). Through
  * (account_id, created_at) that read every request of the account in the window — all of a login
- * storm's. Only requests with a wrong code matter, so the index holds just those (issue 11).
+ * storm's. Only requests with a wrong code matter, so the index holds just those.
  */
 export class WrongCodesIndex1764200000000 implements MigrationInterface {
   name = 'WrongCodesIndex1764200000000';

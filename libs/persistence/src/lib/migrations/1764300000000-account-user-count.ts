@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The number of users of an account, kept on the account row by a trigger on users (issue 11): the
+ * The number of users of an account, kept on the account row by a trigger on users: the
  * licence check counted every user of the account while holding the account lock (a sequential scan
  * of 100 000 users, ~25 ms, `npm run bench:api`), which serialised POST /users at ~50 users/s and made
  * POST /access/requests for an unknown identity scan the users too. The trigger runs in the inserting

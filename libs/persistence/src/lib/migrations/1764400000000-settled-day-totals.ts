@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Remembered page totals of settled days (issue 11). `totalElements` of a journal or history day page
+ * Remembered page totals of settled days. `totalElements` of a journal or history day page
  * counted every row of the day on each call (95-150 ms at 250 000-1 000 000 rows, while the page itself
  * takes under a millisecond). A settled day (`isSettledDay`) gets no new rows, so its total per filter
  * is counted once and kept here.

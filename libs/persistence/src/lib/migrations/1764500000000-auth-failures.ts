@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Failed Basic-auth attempts per client and per API key, in the window that started with the first
- * failure (CONTRACT §4, issue 13): in the database, so that every instance of the API counts the same
+ * failure: in the database, so that every instance of the API counts the same
  * failures. A row is written only by a failed attempt; successful calls never touch the table.
  */
 export class AuthFailures1764500000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Wrong codes per user in two scopes (issue 13, finding 4): one row per (user, address network) and
+ * Wrong codes per user in two scopes: one row per (user, address network) and
  * per (user, resource) that saw a wrong code, with the lockout it is in. Written only by wrong codes
  * and cleared by a granted code or an unlock: a user who types right codes never has a row. The
  * user's rows go with the user (a resource's `scope_key` is its id, without a reference: a lockout

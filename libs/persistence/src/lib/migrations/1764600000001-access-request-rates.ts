@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Access requests created per resource in the current one-minute window (issue 13): in the database,
+ * Access requests created per resource in the current one-minute window: in the database,
  * so that every instance of the API counts against one limit. One row per resource, rewritten in
  * place (no row per request).
  */

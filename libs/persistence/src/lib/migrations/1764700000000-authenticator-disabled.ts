@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * An administrator can disable an authenticator without deleting it (issue 14): it stays listed and
+ * An administrator can disable an authenticator without deleting it: it stays listed and
  * keeps its secret and replay state, but no code of it is accepted until it is enabled again.
  */
 export class AuthenticatorDisabled1764700000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The customer's own name on its pages, mails and authenticator-app entries (issue 14). NULL means the
+ * The customer's own name on its pages, mails and authenticator-app entries. NULL means the
  * account's name: an account created before this column, or one whose display name was reset, follows
  * a later rename of the account instead of keeping a copy of the old name.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The language an administrator was invited in (issue 14): a re-sent invitation
+ * The language an administrator was invited in: a re-sent invitation
  * (`resend-invitation-email`, which has no body) is written in it. NULL for administrators invited
  * before this column: their re-sent invitation keeps the default language, as before.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * IP lists (issue 14): an account's named networks whose access requests are let in without a code
+ * IP lists: an account's named networks whose access requests are let in without a code
  * (`Bypass`) or refused (`Deny`), for every resource or the ones named in ip_list_resources.
  *
  * `accounts.ip_lists_revision` is how the hot paths learn, in a query they already make, whether an

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** A request granted without a code because the user's address is on a Bypass IP list (issue 14). */
+/** A request granted without a code because the user's address is on a Bypass IP list. */
 export class AccessRequestBypassed1764800000001 implements MigrationInterface {
   name = 'AccessRequestBypassed1764800000001';
 

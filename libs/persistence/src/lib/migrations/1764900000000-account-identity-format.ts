@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * How the account writes its users' identities (issue 14): `AsIs` (what clients send, the behaviour
+ * How the account writes its users' identities: `AsIs` (what clients send, the behaviour
  * before this column) or `Login` (`CORP\jane` and `jane@corp.example` are `jane`). Read with the API
  * credentials (the principal carries it), so the hot paths pay no round trip for it.
  */

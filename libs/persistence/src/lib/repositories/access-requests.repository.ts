@@ -11,7 +11,7 @@ export type NewAccessRequest = Pick<
 > &
   Partial<Pick<AccessRequestEntity, 'channel' | 'signUpGroups' | 'ip' | 'remoteHost'>>;
 
-/** What a decision writes beside the status (SPEC.md history item). */
+/** What a decision writes beside the status (the fields of a history item). */
 export type AccessDecision = Partial<
   Pick<
     AccessRequestEntity,
@@ -49,7 +49,7 @@ export interface AccessHistoryFilter {
  * "Still awaiting", as a change of one request by id says it. Written `status = 'AwaitingAuthentication'`,
  * it lets the planner use the partial index of awaiting requests (account_id, created_at) for the change
  * and read every awaiting request of the account instead of one row by primary key: 20 ms per decision
- * at 40 000 awaiting requests in `npm run bench:api` (issue 11). The statuses are a closed set (CHECK
+ * at 40 000 awaiting requests in `npm run bench:api`. The statuses are a closed set (CHECK
  * constraint), so "none of the decided ones" means the same and cannot be matched to that index.
  */
 const STILL_AWAITING = "status NOT IN ('Granted', 'Denied', 'Expired')";
@@ -86,9 +86,9 @@ export class AccessRequestsRepository {
   }
 
   /**
-   * POST /access/requests in one statement (issue 11: the licence check, BEGIN, INSERT and COMMIT were
+   * POST /access/requests in one statement (the licence check, BEGIN, INSERT and COMMIT were
    * four round trips; `npm run bench:api`): the request is inserted only when its identity is a user
-   * of the account, or a licence is free for the page to register them (CONTRACT §8.1). Returns the
+   * of the account, or a licence is free for the page to register them. Returns the
    * new request's id, or null when every licence is in use. The page's registration counts again
    * under the account lock: this is the early answer, not the guarantee.
    */
@@ -106,7 +106,7 @@ export class AccessRequestsRepository {
   }
 
   /**
-   * A request of the `ra` family written once, with its outcome (issue 11: insert, then decide, then
+   * A request of the `ra` family written once, with its outcome (insert, then decide, then
    * the user's lastLogin were three round trips; `npm run bench:api`). A Granted one also sets the
    * user's lastLogin, in the same statement. Returns the request's id.
    */

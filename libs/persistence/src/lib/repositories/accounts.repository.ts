@@ -47,7 +47,7 @@ export class AccountsRepository {
 
   /**
    * What the access page reads of the account at every visit, in one round trip: the name it shows
-   * and `ip_lists_revision` (null: the account never had an IP list, issue 14). Null for no such account.
+   * and `ip_lists_revision` (null: the account never had an IP list). Null for no such account.
    */
   async accessPageFactsOf(accountId: AccountId): Promise<{ displayName: string; ipListsRevision: string | null } | null> {
     const rows: { shown: string; revision: string | null }[] = await this.db
@@ -57,7 +57,7 @@ export class AccountsRepository {
   }
 
   /**
-   * The identity format (issue 14). Every API instance's verified credentials carry it in their
+   * The identity format. Every API instance's verified credentials carry it in their
    * principals, so the change is announced like a change of credentials (same transaction): the
    * account's and its resources' cached pairs are verified, with the new format, at their next use.
    */

@@ -31,7 +31,7 @@ export function isIpListResourceInUse(error: unknown): boolean {
 }
 
 /**
- * IP lists (issue 14). Every change takes a new `accounts.ip_lists_revision` in its transaction: the
+ * IP lists. Every change takes a new `accounts.ip_lists_revision` in its transaction: the
  * access paths read that value with a query they already make and compile the lists again only when
  * it moved (apps/api/src/ip-lists/ip-list-policy.ts).
  */

@@ -7,7 +7,7 @@ import { Db } from '../transaction-context';
 const ROTATION_LOCK_ID = 7_276_365_001;
 
 /**
- * The service's RSA signing keys (CONTRACT §8.9). The one repository without an account first: these
+ * The service's RSA signing keys. The one repository without an account first: these
  * keys belong to the service, not to an account.
  */
 export class TokenSigningKeysRepository {

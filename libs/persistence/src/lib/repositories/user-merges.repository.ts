@@ -5,7 +5,7 @@ import { USER_COLUMNS, UserRow } from './user-row';
 
 /**
  * Every table with a `user_id` column, and what renaming and merging users to an identity format
- * (issue 14, `POST /settings/identity-format/apply`) does with its rows. A test compares these names
+ * (`POST /settings/identity-format/apply`) does with its rows. A test compares these names
  * with the migrated schema, so a new table keyed by user cannot be forgotten by the merge.
  */
 export const USER_ID_TABLES = {

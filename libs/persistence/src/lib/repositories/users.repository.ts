@@ -62,7 +62,7 @@ export interface UserForCodeCheck {
   authenticators: AuthenticatorEntity[];
   /**
    * the account's `ip_lists_revision`, read with the user at no extra round trip: null when the account
-   * never had an IP list (issue 14; apps/api/src/ip-lists/ip-list-policy.ts)
+   * never had an IP list (apps/api/src/ip-lists/ip-list-policy.ts)
    */
   ipListsRevision: string | null;
 }
@@ -184,7 +184,7 @@ export class UsersRepository {
   }
 
   /**
-   * What a code check of the `ra` family needs, in one round trip (issue 11, `npm run bench:api`):
+   * What a code check of the `ra` family needs, in one round trip (`npm run bench:api`):
    * the user by identity (`ra`, `md`) or id (`ra/challenge`), its row locked for the rest of the
    * transaction (one user's checks queue up behind it, so the wrong-code count read next is exact), its
    * first phone for the answer, and its authenticators in creation order. Null when the account has no
@@ -250,7 +250,7 @@ export class UsersRepository {
   }
 
   /**
-   * One page of users with their details in one round trip (issue 11: `GET /users?identity=` made
+   * One page of users with their details in one round trip (`GET /users?identity=` made
    * six, measured by `npm run bench:api`): the groups, authenticator kinds, phones and custom fields
    * are aggregated per user by index look-ups on (user_id, …). Same order and contents as `list` +
    * `detailsOf`.
@@ -326,8 +326,8 @@ export class UsersRepository {
   }
 
   /**
-   * The user's stored phone numbers, in number order. They are also the user's SMS method (CONTRACT
-   * §6: a user with a phone lists `Sms`), which the authenticator API shows and removes by phone id.
+   * The user's stored phone numbers, in number order. They are also the user's SMS method (a user with
+   * a phone lists `Sms`), which the authenticator API shows and removes by phone id.
    */
   phoneRowsOf(accountId: AccountId, userId: string): Promise<PhoneEntity[]> {
     return this.db
