@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
-import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { startTestApp, TestApp, asCaller } from '../../test/testing/test-app';
 
 /**
  * Access requests created per resource are throttled (ACCESS_REQUESTS_PER_MINUTE), one
@@ -37,7 +37,9 @@ describe('access request creation throttled per resource, across instances', () 
 
   const servers = () => [t.app.getHttpServer(), second.getHttpServer()];
   const create = (server: number, resource = flooding) =>
-    request(servers()[server]).post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'flood' });
+    asCaller(resource, () => request(servers()[server]))
+      .post('/access/requests')
+      .send({ identity: 'flood' });
   const requestsOf = async (resourceId: string) =>
     (await t.database.dataSource.query('SELECT count(*)::int AS n FROM access_requests WHERE resource_id = $1', [resourceId]))[0].n;
 
@@ -53,9 +55,8 @@ describe('access request creation throttled per resource, across instances', () 
       expect(refused.body).toMatchObject({ message: 'Too many access requests from this resource. Try again later.' });
     }
     // the ra family creates requests too, and is refused alike (429: clients read it as Denied)
-    const ra = await request(servers()[1])
+    const ra = await asCaller(flooding, () => request(servers()[1]))
       .post('/access/requests/ra')
-      .set('Authorization', flooding.authorization)
       .send({ identity: 'flood' });
     expect(ra.status).toBe(429);
     expect(await requestsOf(flooding.resource.id)).toBe(LIMIT);
@@ -88,9 +89,8 @@ describe('access request throttle: counted in batches of 1% of the limit', () =>
       expect(
         (
           await t
-            .http()
+            .as(resource)
             .post('/access/requests')
-            .set('Authorization', resource.authorization)
             .send({ identity: `b${n}` })
         ).status,
       ).toBe(200);

@@ -23,11 +23,7 @@ describe('disabling an authenticator', () => {
   async function setup() {
     const { account, authorization } = await t.newAccount();
     const resource = await t.newResource(account.id, 'VPN');
-    const http = {
-      get: (path: string) => t.as(authorization).get(path),
-      post: (path: string, body: object = {}) => t.as(authorization).post(path).send(body),
-      patch: (path: string, body: object) => t.as(authorization).patch(path).send(body),
-    };
+    const api = t.as(authorization);
     const userWithTotp = async (identity: string, keys: { name: string; key: Buffer }[] = [{ name: 'Phone', key: KEY }]) => {
       const user = await newUser(t.db, account.id, identity, { now: t.clock.now() });
       const ids: string[] = [];
@@ -54,7 +50,7 @@ describe('disabling an authenticator', () => {
       expect(res.status).toBe(200);
       return new URL(res.body.model.url).pathname;
     };
-    return { account, http, userWithTotp, journal, ra, challenge, createRequest };
+    return { account, api, userWithTotp, journal, ra, challenge, createRequest };
   }
 
   const codeOf = (key: Buffer) => generateTotp({ secret: key, time: t.clock.now().getTime() });
@@ -75,14 +71,14 @@ describe('disabling an authenticator', () => {
       ]);
       const [phone, tablet] = ids;
 
-      const disabled = await s.http.post(path(userId, phone, 'disable'));
+      const disabled = await s.api.post(path(userId, phone, 'disable')).send({});
       expect(disabled.status).toBe(200);
       expect(disabled.body).toEqual({
         model: { id: phone, name: 'Phone', disabled: true },
         success: true,
         message: 'Authenticator disabled.',
       });
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({
         Totp: [
           { id: phone, name: 'Phone', disabled: true },
           { id: tablet, name: 'Tablet' },
@@ -90,21 +86,21 @@ describe('disabling an authenticator', () => {
       });
       expect((await t.database.dataSource.getRepository(AuthenticatorEntity).findOneByOrFail({ id: phone })).disabled).toBe(true);
       // again: still disabled, still 200; the type in any case
-      expect((await s.http.post(path(userId, phone, 'disable', 'TOTP'))).status).toBe(200);
+      expect((await s.api.post(path(userId, phone, 'disable', 'TOTP')).send({})).status).toBe(200);
 
-      const enabled = await s.http.post(path(userId, phone, 'enable'));
+      const enabled = await s.api.post(path(userId, phone, 'enable')).send({});
       expect(enabled.status).toBe(200);
       expect(enabled.body).toEqual({ model: { id: phone, name: 'Phone' }, success: true, message: 'Authenticator enabled.' });
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({
         Totp: [
           { id: phone, name: 'Phone' },
           { id: tablet, name: 'Tablet' },
         ],
       });
       // the user object's kinds count a disabled authenticator as configured
-      await s.http.post(path(userId, phone, 'disable'));
-      await s.http.post(path(userId, tablet, 'disable'));
-      const users = await s.http.get('/users?limit=1000');
+      await s.api.post(path(userId, phone, 'disable')).send({});
+      await s.api.post(path(userId, tablet, 'disable')).send({});
+      const users = await s.api.get('/users?limit=1000');
       expect(users.body.model.find((u: { id: string }) => u.id === userId)).toMatchObject({ authenticators: ['Totp'], isEnrolled: true });
 
       const events = await s.journal();
@@ -134,20 +130,20 @@ describe('disabling an authenticator', () => {
       const theirs = await other.userWithTotp('mallory');
       const unknown = '00000000-0000-4000-8000-000000000000';
       for (const action of ['disable', 'enable'] as const) {
-        expect((await s.http.post(path(unknown, ids[0], action))).status).toBe(404);
-        expect((await s.http.post(path(userId, unknown, action))).status).toBe(404);
-        expect((await s.http.post(path(userId, 'xyz', action))).status).toBe(404);
-        expect((await s.http.post(path(theirs.userId, theirs.ids[0], action))).status).toBe(404);
-        expect((await s.http.post(path(userId, theirs.ids[0], action))).status).toBe(404);
-        expect((await s.http.post(path(userId, ids[0], action, 'totptoken'))).status).toBe(404);
-        expect((await s.http.post(path(userId, ids[0], action, 'fido'))).status).toBe(404);
+        expect((await s.api.post(path(unknown, ids[0], action)).send({})).status).toBe(404);
+        expect((await s.api.post(path(userId, unknown, action)).send({})).status).toBe(404);
+        expect((await s.api.post(path(userId, 'xyz', action)).send({})).status).toBe(404);
+        expect((await s.api.post(path(theirs.userId, theirs.ids[0], action)).send({})).status).toBe(404);
+        expect((await s.api.post(path(userId, theirs.ids[0], action)).send({})).status).toBe(404);
+        expect((await s.api.post(path(userId, ids[0], action, 'totptoken')).send({})).status).toBe(404);
+        expect((await s.api.post(path(userId, ids[0], action, 'fido')).send({})).status).toBe(404);
       }
-      const notFound = await s.http.post(path(userId, unknown, 'disable'));
+      const notFound = await s.api.post(path(userId, unknown, 'disable')).send({});
       expect(notFound.body).toMatchObject({ model: null, success: false, message: 'Authenticator not found.' });
       expect((await t.http().post(path(userId, ids[0], 'disable'))).status).toBe(401);
       // nothing changed, here or in the other account
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({ Totp: [{ id: ids[0], name: 'Phone' }] });
-      expect((await other.http.get(`/users/${theirs.userId}/authenticators`)).body.model).toEqual({
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({ Totp: [{ id: ids[0], name: 'Phone' }] });
+      expect((await other.api.get(`/users/${theirs.userId}/authenticators`)).body.model).toEqual({
         Totp: [{ id: theirs.ids[0], name: 'Phone' }],
       });
 
@@ -156,8 +152,8 @@ describe('disabling an authenticator', () => {
         `INSERT INTO phones (account_id, user_id, number, created_at) VALUES ($1, $2, '+15555550100', now())`,
         [s.account.id, userId],
       );
-      const smsId = (await s.http.get(`/users/${userId}/authenticators`)).body.model.Sms[0].id;
-      const sms = await s.http.post(path(userId, smsId, 'disable', 'sms'));
+      const smsId = (await s.api.get(`/users/${userId}/authenticators`)).body.model.Sms[0].id;
+      const sms = await s.api.post(path(userId, smsId, 'disable', 'sms')).send({});
       expect(sms.status).toBe(400);
       expect(sms.body.message).toBe('An SMS authenticator is a phone number: remove it with the phone endpoints of the user API.');
 
@@ -171,13 +167,13 @@ describe('disabling an authenticator', () => {
       const s = await setup();
       const { userId } = await s.userWithTotp('cid', []);
       const { userId: targetId } = await s.userWithTotp('dot', []);
-      const registered = await s.http.post(`/users/${userId}/authenticators/totptoken`, { Name: 'Fob', Key: KEY_HEX });
+      const registered = await s.api.post(`/users/${userId}/authenticators/totptoken`).send({ Name: 'Fob', Key: KEY_HEX });
       expect(registered.status).toBe(200);
       const token = registered.body.model.id;
-      expect((await s.http.post(path(userId, token, 'disable', 'totptoken'))).status).toBe(200);
-      const copied = await s.http.patch(`/users/${userId}/authenticators/totptoken/${token}`, { users: [targetId] });
+      expect((await s.api.post(path(userId, token, 'disable', 'totptoken')).send({})).status).toBe(200);
+      const copied = await s.api.patch(`/users/${userId}/authenticators/totptoken/${token}`).send({ users: [targetId] });
       expect(copied.status).toBe(200);
-      expect((await s.http.get(`/users/${targetId}/authenticators`)).body.model).toEqual({
+      expect((await s.api.get(`/users/${targetId}/authenticators`)).body.model).toEqual({
         TotpToken: [{ id: copied.body.model.copies[0].id, name: 'Fob', disabled: true }],
       });
     });
@@ -190,20 +186,20 @@ describe('disabling an authenticator', () => {
         { name: 'Phone', key: KEY },
         { name: 'Tablet', key: OTHER_KEY },
       ]);
-      await s.http.post(path(userId, ids[0], 'disable'));
+      await s.api.post(path(userId, ids[0], 'disable')).send({});
       const refused = await s.ra({ identity: 'eve', passCode: codeOf(KEY), language: 'en' });
       expect(refused.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: wrong code.' });
       expect((await s.ra({ identity: 'eve', passCode: codeOf(OTHER_KEY), language: 'en' })).model.status).toBe('Granted');
 
       t.clock.advance(30_000);
-      await s.http.post(path(userId, ids[0], 'enable'));
+      await s.api.post(path(userId, ids[0], 'enable')).send({});
       expect((await s.ra({ identity: 'eve', passCode: codeOf(KEY), language: 'en' })).model.status).toBe('Granted');
     });
 
     it('denies a user whose every authenticator is disabled, telling them to contact the administrator; enable restores', async () => {
       const s = await setup();
       const { userId, ids } = await s.userWithTotp('fay');
-      await s.http.post(path(userId, ids[0], 'disable'));
+      await s.api.post(path(userId, ids[0], 'disable')).send({});
       for (const language of ['en', 'ru']) {
         const denied = await s.ra({ identity: 'fay', passCode: codeOf(KEY), language });
         expect(denied.model.status).toBe('Denied');
@@ -218,7 +214,7 @@ describe('disabling an authenticator', () => {
       const [row] = await t.database.dataSource.query(`SELECT last_time_step FROM authenticators WHERE id = $1`, [ids[0]]);
       expect(row.last_time_step).toBeNull();
 
-      await s.http.post(path(userId, ids[0], 'enable'));
+      await s.api.post(path(userId, ids[0], 'enable')).send({});
       expect((await s.ra({ identity: 'fay', passCode: codeOf(KEY), language: 'en' })).model.status).toBe('Granted');
     });
 
@@ -227,7 +223,7 @@ describe('disabling an authenticator', () => {
       const { userId, ids } = await s.userWithTotp('gil');
       const started = await s.ra({ identity: 'gil', language: 'en' });
       expect(started.model.status).toBe('AwaitingAuthentication');
-      await s.http.post(path(userId, ids[0], 'disable'));
+      await s.api.post(path(userId, ids[0], 'disable')).send({});
       const denied = await s.challenge({ identity: 'gil', challenge: codeOf(KEY), requestId: started.model.id });
       expect(denied.model).toMatchObject({
         status: 'Denied',
@@ -245,7 +241,7 @@ describe('disabling an authenticator', () => {
         { name: 'Phone', key: KEY },
         { name: 'Tablet', key: OTHER_KEY },
       ]);
-      await s.http.post(path(userId, ids[0], 'disable'));
+      await s.api.post(path(userId, ids[0], 'disable')).send({});
       const browser = t.browser();
       const page = await s.createRequest('hal');
       const form = await browser.get(page);
@@ -266,7 +262,7 @@ describe('disabling an authenticator', () => {
     it('shows a user whose every authenticator is disabled a refusal, not an enrollment; the request is Denied; enable restores', async () => {
       const s = await setup();
       const { userId, ids } = await s.userWithTotp('ivy');
-      await s.http.post(path(userId, ids[0], 'disable'));
+      await s.api.post(path(userId, ids[0], 'disable')).send({});
       const browser = t.browser();
       const page = await s.createRequest('ivy');
       const refused = await browser.get(page);
@@ -277,16 +273,16 @@ describe('disabling an authenticator', () => {
       const [row] = await t.database.dataSource.query(`SELECT status FROM access_requests WHERE identity = 'ivy'`);
       expect(row.status).toBe('Denied');
       // nothing was enrolled over the disabled factor
-      expect((await s.http.get(`/users/${userId}/authenticators`)).body.model).toEqual({
+      expect((await s.api.get(`/users/${userId}/authenticators`)).body.model).toEqual({
         Totp: [{ id: ids[0], name: 'Phone', disabled: true }],
       });
 
       // a form loaded before the disabling: the code is not looked at, the request is Denied
-      await s.http.post(path(userId, ids[0], 'enable'));
+      await s.api.post(path(userId, ids[0], 'enable')).send({});
       const next = await s.createRequest('ivy');
       const form = await browser.get(next);
       expect(form.status).toBe(200);
-      await s.http.post(path(userId, ids[0], 'disable'));
+      await s.api.post(path(userId, ids[0], 'disable')).send({});
       const submitted = await browser
         .post(next)
         .type('form')
@@ -294,7 +290,7 @@ describe('disabling an authenticator', () => {
       expect(submitted.status).toBe(403);
       expect(submitted.text).toContain('Your second factor has been disabled. Contact your administrator.');
 
-      await s.http.post(path(userId, ids[0], 'enable'));
+      await s.api.post(path(userId, ids[0], 'enable')).send({});
       const again = await s.createRequest('ivy');
       const codeForm = await browser.get(again);
       const granted = await browser

@@ -14,36 +14,23 @@ describe('IP lists API', () => {
     const { account, authorization, apiKey } = await t.newAccount();
     const vpn = await t.newResource(account.id, 'VPN');
     const portal = await t.newResource(account.id, 'Portal');
-    const http = {
-      get: (path: string) => t.as(authorization).get(path),
-      post: (path: string, body: unknown) =>
-        t
-          .as(authorization)
-          .post(path)
-          .send(body as object),
-      put: (path: string, body: unknown) =>
-        t
-          .as(authorization)
-          .put(path)
-          .send(body as object),
-      delete: (path: string) => t.as(authorization).delete(path),
-    };
+    const api = t.as(authorization);
     const journal = () => journalOfToday(t, authorization, 'object=IpList');
-    return { account, apiKey, vpn, portal, http, journal };
+    return { account, apiKey, vpn, portal, api, journal };
   }
 
   const OFFICE = { name: 'Office', ranges: ['10.0.0.0/8', '2001:db8::/32', '192.0.2.7'], action: 'Bypass', resources: [] as string[] };
 
   it('creates, lists, replaces and deletes a list, each change journaled with IpList and its action', async () => {
     const s = await setup();
-    const created = await s.http.post('/ip-lists', OFFICE);
+    const created = await s.api.post('/ip-lists').send(OFFICE);
     expect(created.status).toBe(201);
     const id = created.body.model.id;
     expect(created.body).toEqual({ model: { id, ...OFFICE }, success: true, message: null });
-    expect((await s.http.get('/ip-lists')).body).toEqual({ model: [{ id, ...OFFICE }], success: true, message: null });
+    expect((await s.api.get('/ip-lists')).body).toEqual({ model: [{ id, ...OFFICE }], success: true, message: null });
 
     // keys in any case; the whole list is replaced
-    const replaced = await s.http.put(`/ip-lists/${id}`, {
+    const replaced = await s.api.put(`/ip-lists/${id}`).send({
       NAME: 'Lab',
       Ranges: ['198.51.100.0/24'],
       ACTION: 'Deny',
@@ -51,14 +38,14 @@ describe('IP lists API', () => {
     });
     expect(replaced.status).toBe(200);
     expect(replaced.body.model).toEqual({ id, name: 'Lab', ranges: ['198.51.100.0/24'], action: 'Deny', resources: [s.vpn.resource.id] });
-    expect((await s.http.get('/ip-lists')).body.model).toEqual([replaced.body.model]);
+    expect((await s.api.get('/ip-lists')).body.model).toEqual([replaced.body.model]);
     // replaced again without resources: every resource
-    expect((await s.http.put(`/ip-lists/${id}`, { ...OFFICE, name: 'Lab' })).body.model.resources).toEqual([]);
+    expect((await s.api.put(`/ip-lists/${id}`).send({ ...OFFICE, name: 'Lab' })).body.model.resources).toEqual([]);
 
-    const deleted = await s.http.delete(`/ip-lists/${id}`);
+    const deleted = await s.api.delete(`/ip-lists/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ model: null, success: true, message: 'IP list deleted.' });
-    expect((await s.http.get('/ip-lists')).body.model).toEqual([]);
+    expect((await s.api.get('/ip-lists')).body.model).toEqual([]);
 
     const events = await s.journal();
     expect(events.map((e) => [e.object, e.action, e.success])).toEqual([
@@ -87,7 +74,7 @@ describe('IP lists API', () => {
   it('refuses with 400 and a message naming the culprit, journaled as a failure', async () => {
     const s = await setup();
     const refusal = async (body: unknown) => {
-      const res = await s.http.post('/ip-lists', body);
+      const res = await s.api.post('/ip-lists').send(body as object);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ model: null, success: false });
       return res.body.message;
@@ -102,7 +89,7 @@ describe('IP lists API', () => {
     );
     const many = Array.from({ length: 1001 }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`);
     expect(await refusal({ ...OFFICE, ranges: many })).toBe('ranges holds 1001 ranges; a list holds at most 1000.');
-    expect((await s.http.post('/ip-lists', { ...OFFICE, name: 'Big', ranges: many.slice(0, 1000) })).status).toBe(201);
+    expect((await s.api.post('/ip-lists').send({ ...OFFICE, name: 'Big', ranges: many.slice(0, 1000) })).status).toBe(201);
     expect(await refusal({ ...OFFICE, action: 'Allow' })).toBe('action must be "Bypass" or "Deny".');
     expect(await refusal({ ...OFFICE, name: '' })).toBe('name must be a non-empty string.');
 
@@ -115,10 +102,10 @@ describe('IP lists API', () => {
       'resources[0] "00000000-0000-4000-8000-000000000000" is not a resource of this account.',
     );
     expect(await refusal({ ...OFFICE, resources: ['VPN'] })).toBe('resources[0] "VPN" is not a resource of this account.');
-    expect((await s.http.get('/ip-lists')).body.model.map((l: { name: string }) => l.name)).toEqual(['Big']);
+    expect((await s.api.get('/ip-lists')).body.model.map((l: { name: string }) => l.name)).toEqual(['Big']);
 
     // a name is unique in the account, in any case
-    const taken = await s.http.post('/ip-lists', { ...OFFICE, name: 'BIG' });
+    const taken = await s.api.post('/ip-lists').send({ ...OFFICE, name: 'BIG' });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toBe('An IP list named BIG already exists.');
 
@@ -130,31 +117,31 @@ describe('IP lists API', () => {
   it('an unknown id is 404, as elsewhere in the API', async () => {
     const s = await setup();
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
-      const put = await s.http.put(`/ip-lists/${id}`, OFFICE);
+      const put = await s.api.put(`/ip-lists/${id}`).send(OFFICE);
       expect([put.status, put.body.message]).toEqual([404, 'IP list not found.']);
-      expect((await s.http.delete(`/ip-lists/${id}`)).status).toBe(404);
+      expect((await s.api.delete(`/ip-lists/${id}`)).status).toBe(404);
     }
   });
 
   it('scopes every query to the account: another account can neither see, replace nor delete a list', async () => {
     const a = await setup();
     const b = await setup();
-    const id = (await a.http.post('/ip-lists', OFFICE)).body.model.id;
-    expect((await b.http.get('/ip-lists')).body.model).toEqual([]);
-    expect((await b.http.put(`/ip-lists/${id}`, { ...OFFICE, name: 'Taken over' })).status).toBe(404);
-    expect((await b.http.delete(`/ip-lists/${id}`)).status).toBe(404);
+    const id = (await a.api.post('/ip-lists').send(OFFICE)).body.model.id;
+    expect((await b.api.get('/ip-lists')).body.model).toEqual([]);
+    expect((await b.api.put(`/ip-lists/${id}`).send({ ...OFFICE, name: 'Taken over' })).status).toBe(404);
+    expect((await b.api.delete(`/ip-lists/${id}`)).status).toBe(404);
     // the same name is free in another account
-    expect((await b.http.post('/ip-lists', OFFICE)).status).toBe(201);
-    expect((await a.http.get('/ip-lists')).body.model).toEqual([{ id, ...OFFICE }]);
+    expect((await b.api.post('/ip-lists').send(OFFICE)).status).toBe(201);
+    expect((await a.api.get('/ip-lists')).body.model).toEqual([{ id, ...OFFICE }]);
   });
 
   it('refuses to delete a resource a list names (the list would otherwise apply to every resource)', async () => {
     const s = await setup();
-    const id = (await s.http.post('/ip-lists', { ...OFFICE, resources: [s.portal.resource.id] })).body.model.id;
-    const refused = await s.http.delete(`/resources/${s.portal.resource.id}`);
+    const id = (await s.api.post('/ip-lists').send({ ...OFFICE, resources: [s.portal.resource.id] })).body.model.id;
+    const refused = await s.api.delete(`/resources/${s.portal.resource.id}`);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('The resource is named by the IP list Office: remove it from the list first.');
-    await s.http.put(`/ip-lists/${id}`, { ...OFFICE, resources: [s.vpn.resource.id] });
-    expect((await s.http.delete(`/resources/${s.portal.resource.id}`)).status).toBe(200);
+    await s.api.put(`/ip-lists/${id}`).send({ ...OFFICE, resources: [s.vpn.resource.id] });
+    expect((await s.api.delete(`/resources/${s.portal.resource.id}`)).status).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import { createApp, initApp } from '../app/create-app';
 import { APP_CONFIG } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
 import { FakeTelegram } from '../../test/testing/fake-telegram';
-import { startTestApp, TestApp, testConfig } from '../../test/testing/test-app';
+import { startTestApp, TestApp, testConfig, asCaller } from '../../test/testing/test-app';
 import { TelegramBindingService } from './telegram-binding.service';
 import { TelegramPolling } from './telegram.module';
 
@@ -63,14 +63,14 @@ describe('Telegram bot (long polling)', () => {
     const bind = async (app: NestFastifyApplication, chatId: number) => {
       const http = () => request(app.getHttpServer());
       const identity = `user-${randomBytes(4).toString('hex')}`;
-      const user = await http().post('/users').set('Authorization', account.authorization).send({ Identity: identity }).expect(200);
+      const user = await asCaller(account, http).post('/users').send({ Identity: identity }).expect(200);
       const link = await app.get(TelegramBindingService).createLink(account.account.id, user.body.model.id);
       const updateId = fake.upcomingUpdateId;
       expect(
         await fake.sendText({ id: chatId, languageCode: 'en' }, `/start ${new URL(link.url as string).searchParams.get('start')}`),
       ).toBeNull();
       await fake.confirmed(updateId);
-      const listed = await http().get(`/users/${user.body.model.id}/authenticators`).set('Authorization', account.authorization);
+      const listed = await asCaller(account, http).get(`/users/${user.body.model.id}/authenticators`);
       return listed.body.model;
     };
     expect(await bind(polling(a.app) ? b : a.app, 6_000_001)).toEqual({ Telegram: [{ id: expect.any(String), name: 'Telegram' }] });

@@ -38,7 +38,7 @@ describe('Telegram bot (webhook)', () => {
     const account = await t.newAccount({ name: 'Acme' });
     accountAuth = account.authorization;
     accountId = account.account.id;
-    await t.http().put('/settings/branding').set('Authorization', accountAuth).send({ displayName: 'Acme Bank' }).expect(200);
+    await t.as(accountAuth).put('/settings/branding').send({ displayName: 'Acme Bank' }).expect(200);
     resourceId = (await t.newResource(account.account.id, 'Staff VPN')).resource.id;
   });
   afterAll(async () => {
@@ -55,7 +55,7 @@ describe('Telegram bot (webhook)', () => {
 
   async function newUser(): Promise<{ id: string; identity: string }> {
     const identity = `user-${randomBytes(4).toString('hex')}`;
-    const res = await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: identity }).expect(200);
+    const res = await t.as(accountAuth).post('/users').send({ Identity: identity }).expect(200);
     return { id: res.body.model.id, identity };
   }
 
@@ -71,7 +71,7 @@ describe('Telegram bot (webhook)', () => {
     const user = await newUser();
     const { payload } = await linkPayload(user.id);
     expect(await fake.sendText(chat, `/start ${payload}`)).toBe(200);
-    const listed = await t.http().get(`/users/${user.id}/authenticators`).set('Authorization', accountAuth).expect(200);
+    const listed = await t.as(accountAuth).get(`/users/${user.id}/authenticators`).expect(200);
     return { ...user, authenticatorId: listed.body.model.Telegram[0].id };
   }
 
@@ -123,7 +123,7 @@ describe('Telegram bot (webhook)', () => {
         authenticatorId: null,
       });
       expect(await fake.sendText(chat, `/start ${payload}`)).toBe(200);
-      const listed = await t.http().get(`/users/${user.id}/authenticators`).set('Authorization', accountAuth).expect(200);
+      const listed = await t.as(accountAuth).get(`/users/${user.id}/authenticators`).expect(200);
       expect(listed.body.model).toEqual({ Telegram: [{ id: expect.any(String), name: 'Telegram @jane_tg' }] });
       const authenticatorId = listed.body.model.Telegram[0].id;
       expect(await t.app.get(TelegramBindingService).linkState(accountId as never, linkId)).toEqual({ bound: true, authenticatorId });
@@ -142,7 +142,7 @@ describe('Telegram bot (webhook)', () => {
           '2FAMethod': 'Telegram',
         }),
       });
-      const users = await t.http().get(`/users?identity=${user.identity}`).set('Authorization', accountAuth).expect(200);
+      const users = await t.as(accountAuth).get(`/users?identity=${user.identity}`).expect(200);
       expect(JSON.stringify(users.body)).toContain('"authenticators":["Telegram"]');
     });
 
@@ -165,7 +165,7 @@ describe('Telegram bot (webhook)', () => {
       const long = newChat();
       await fake.sendText(long, `/start ${'a'.repeat(65)}`);
       expect(fake.lastBotMessage(long.id)?.text).toBe(invalid);
-      const listed = await t.http().get(`/users/${user.id}/authenticators`).set('Authorization', accountAuth).expect(200);
+      const listed = await t.as(accountAuth).get(`/users/${user.id}/authenticators`).expect(200);
       expect(listed.body.model.Telegram).toHaveLength(1);
     });
 
@@ -176,7 +176,7 @@ describe('Telegram bot (webhook)', () => {
       expect(fake.lastBotMessage(chat.id)?.text).toBe('Готово: в этом чате вы будете подтверждать входы в Acme Bank.');
       await fake.sendText(chat, `/start ${(await linkPayload(user.id)).payload}`);
       expect(fake.lastBotMessage(chat.id)?.text).toBe('Этот чат уже подтверждает ваши входы.');
-      const listed = await t.http().get(`/users/${user.id}/authenticators`).set('Authorization', accountAuth).expect(200);
+      const listed = await t.as(accountAuth).get(`/users/${user.id}/authenticators`).expect(200);
       expect(listed.body.model.Telegram).toHaveLength(1);
       const stranger = newChat();
       await fake.sendText(stranger, '/start');
@@ -287,12 +287,12 @@ describe('Telegram bot (webhook)', () => {
       const opened = await waiting(user);
       const question = fake.lastBotMessage(chat.id)!;
       const base = `/users/${user.id}/authenticators/telegram/${user.authenticatorId}`;
-      await t.http().post(`${base}/disable`).set('Authorization', accountAuth).expect(200);
+      await t.as(accountAuth).post(`${base}/disable`).expect(200);
       await fake.press(chat, question.messageId, question.keyboard![0][0].callback_data);
       expect(lastAnswer()).toBe(EXPIRED);
-      await t.http().post(`${base}/enable`).set('Authorization', accountAuth).expect(200);
-      await t.http().put(base).set('Authorization', accountAuth).send({ Name: 'My phone' }).expect(200);
-      await t.http().delete(base).set('Authorization', accountAuth).expect(200);
+      await t.as(accountAuth).post(`${base}/enable`).expect(200);
+      await t.as(accountAuth).put(base).send({ Name: 'My phone' }).expect(200);
+      await t.as(accountAuth).delete(base).expect(200);
       await fake.press(chat, question.messageId, question.keyboard![0][0].callback_data);
       expect(lastAnswer()).toBe(EXPIRED);
       expect(await statusOf(opened)).toBe('Pending');

@@ -55,7 +55,7 @@ describe('enrollment links of users', () => {
     expect((await t.as(authorization).get('/users?identity=no.user')).body.model).toEqual([]);
   });
 
-  it('rule 9: POST /users/{id}/enroll without Email returns {url, expiresAt} and sends nothing', async () => {
+  it('POST /users/{id}/enroll without Email returns {url, expiresAt} and sends nothing', async () => {
     const id = (await t.as(authorization).post('/users').send({ Identity: 'enroll.me', Email: 'enroll.me@example.test' })).body.model.id;
     const before = mails().length;
     const res = await t.as(authorization).post(`/users/${id}/enroll`).send({ Ttl: 15 });

@@ -25,7 +25,7 @@ describe('users V2', () => {
     return res.body.model.find((u: { id: string }) => u.id === id);
   };
 
-  describe('rule 1: PUT /v2/users/{id}', () => {
+  describe('PUT /v2/users/{id}', () => {
     it('sets Identity, Name and Email from Fields and answers {id, identity, name, email}', async () => {
       const { id } = await newUser();
       const res = await t
@@ -90,8 +90,8 @@ describe('users V2', () => {
     });
   });
 
-  describe('rules 2-4: custom fields', () => {
-    it('rule 2: updates case-insensitively, creates missing, keeps unlisted, ignores empty names; answers {success, message, data}', async () => {
+  describe('custom fields', () => {
+    it('updates case-insensitively, creates missing, keeps unlisted, ignores empty names; answers {success, message, data}', async () => {
       const { id } = await newUser();
       const first = await t
         .as(authorization)
@@ -123,7 +123,7 @@ describe('users V2', () => {
       ]);
     });
 
-    it('rule 3: deletes only listed names case-insensitively, ignores unknown and empty names, an empty list changes nothing', async () => {
+    it('deletes only listed names case-insensitively, ignores unknown and empty names, an empty list changes nothing', async () => {
       const { id, identity } = await newUser();
       await t
         .as(authorization)
@@ -166,7 +166,7 @@ describe('users V2', () => {
       expect(res.body).toMatchObject({ success: false, message: 'fields must be an array of {name, value}.', traceId: expect.any(String) });
     });
 
-    it("rule 4: a Directory user's fields change only while directory synchronization is disabled", async () => {
+    it("a Directory user's fields change only while directory synchronization is disabled", async () => {
       const { id } = await newUser({ Source: 'Directory' });
       const apiUser = await newUser();
       const put = (userId: string) =>
@@ -226,7 +226,7 @@ describe('users V2', () => {
     });
   });
 
-  describe('rule 5: groups', () => {
+  describe('groups', () => {
     it('adds and removes named groups and answers {id, identity, groups}', async () => {
       const { id, identity } = await newUser();
       const add = await t

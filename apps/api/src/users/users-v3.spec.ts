@@ -29,7 +29,7 @@ describe('V3 phones', () => {
     return { phones: user.phones as string[], authenticators: user.authenticators as string[], isEnrolled: user.isEnrolled as boolean };
   };
 
-  it('rule 6: with no phones stored, a valid list adds the numbers (E.164) and enables SMS', async () => {
+  it('with no phones stored, a valid list adds the numbers (E.164) and enables SMS', async () => {
     const id = await newUser();
     expect(await stored(id)).toEqual({ phones: [], authenticators: [], isEnrolled: false });
     const res = await phones(id, { PhoneNumbers: '+7 916 123-45-67; +1 650 253 0000' });
@@ -38,7 +38,7 @@ describe('V3 phones', () => {
     expect(await stored(id)).toEqual({ phones: ['+16502530000', '+79161234567'], authenticators: ['Sms'], isEnrolled: true });
   });
 
-  it('rule 7: with phones stored, the list replaces the set', async () => {
+  it('with phones stored, the list replaces the set', async () => {
     const id = await newUser();
     await phones(id, { PhoneNumbers: '+79161234567;+16502530000' });
     await phones(id, { phoneNumbers: '+16502530000;+442079460958' });
@@ -57,7 +57,7 @@ describe('V3 phones', () => {
     ],
     ['a number is incorrect', { PhoneNumbers: '+79161234567;+7 12' }, 'Phone number +7 12 is incorrect.'],
   ])(
-    'rule 8: is rejected with 400 {message, traceId} when %s, keeping the stored numbers (rules 6-7 "does nothing")',
+    'is rejected with 400 {message, traceId} when %s, keeping the stored numbers (a refused request does nothing)',
     async (_, body, message) => {
       const id = await newUser();
       await phones(id, { PhoneNumbers: '+79161234567' });
@@ -68,7 +68,7 @@ describe('V3 phones', () => {
     },
   );
 
-  it('rule 8 with nothing stored: a refused request leaves the user without phones', async () => {
+  it('with nothing stored, a refused request leaves the user without phones', async () => {
     const id = await newUser();
     expect((await phones(id, { PhoneNumbers: '' })).status).toBe(400);
     expect(await stored(id)).toEqual({ phones: [], authenticators: [], isEnrolled: false });

@@ -25,7 +25,7 @@ describe('client: AD FS adapter and Keycloak authenticator (postMessage in an if
   afterAll(() => t.close());
 
   const POST_MESSAGE = "javascript:window.parent.postMessage($`AccessToken`,'*')";
-  const create = (body: object) => t.http().post('/access/requests').set('Authorization', adfs.authorization).send(body);
+  const create = (body: object) => t.as(adfs).post('/access/requests').send(body);
   const tokenOfPostMessagePage = (html: string) => /<input type="hidden" id="accessToken" value="([^"]+)"/.exec(html)?.[1];
 
   it('AD FS: the postMessage callback is accepted, every page of the request may be framed, and the granted page hands the token to the parent', async () => {

@@ -26,9 +26,8 @@ describe('client: IIS / OWA adapter (POST /access/requests, HS256 token)', () =>
 
   const create = (body: object, traceId = randomUUID()) =>
     t
-      .http()
+      .as(owa)
       .post('/access/requests')
-      .set('Authorization', owa.authorization)
       .set('mf-trace-id', traceId)
       .set('Content-Type', 'application/json; charset=utf-8')
       .send(JSON.stringify(body));

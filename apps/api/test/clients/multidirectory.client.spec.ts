@@ -26,7 +26,7 @@ describe('client: directory server (md, accessToken, token refresh)', () => {
   afterAll(() => t.close());
 
   const call = (path: string, body: object, traceId = `md:${randomUUID()}`) =>
-    t.http().post(path).set('Authorization', directory.authorization).set('mf-trace-id', traceId).send(body);
+    t.as(directory).post(path).set('mf-trace-id', traceId).send(body);
 
   /** The directory's reading of an md answer: it indexes model.status and crashes on a null model. */
   function bindGranted(res: { status: number; body: { success: boolean; model: { status: string } | null } }): boolean {

@@ -43,9 +43,8 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
 
   async function call(path: 'ra' | 'ra/challenge', body: object, options: { resource?: typeof vpn; traceId?: string } = {}) {
     const req = t
-      .http()
+      .as((options.resource ?? vpn).authorization)
       .post(`/access/requests/${path}`)
-      .set('Authorization', (options.resource ?? vpn).authorization)
       .set('Content-Type', 'application/json; charset=utf-8');
     if (options.traceId) req.set('mf-trace-id', options.traceId);
     return req.send(JSON.stringify(body));
@@ -105,7 +104,7 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
       account: 'Key fob',
       bypassed: false,
     });
-    const polled = await t.http().get(`/access/requests/${first.id}`).set('Authorization', vpn.authorization);
+    const polled = await t.as(vpn).get(`/access/requests/${first.id}`);
     expect(polled.body.model).toMatchObject({ status: 'Granted', authenticator: 'TotpToken', ip: '198.51.100.23', resourceName: 'VPN' });
   });
 
@@ -191,7 +190,7 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
 
   it('a request of the access page cannot be continued through ra/challenge', async () => {
     await totpUser(t, accountId, 'fedor');
-    const created = await t.http().post('/access/requests').set('Authorization', vpn.authorization).send({ identity: 'fedor' });
+    const created = await t.as(vpn).post('/access/requests').send({ identity: 'fedor' });
     const pageRequest = created.body.model.id;
     expect(asAdapter(await call('ra/challenge', { identity: 'fedor', challenge: totpCode(t), requestId: pageRequest })).status).toBe(
       'Denied',
@@ -235,17 +234,12 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
 
   it('the OpenVPN Access Server script: PascalCase {Identity, Ip}, then {Identity, Challenge, RequestId}', async () => {
     await totpUser(t, accountId, 'oleg');
-    const first = await t
-      .http()
-      .post('/access/requests/ra')
-      .set('Authorization', vpn.authorization)
-      .send({ Identity: 'oleg', Ip: '203.0.113.9' });
+    const first = await t.as(vpn).post('/access/requests/ra').send({ Identity: 'oleg', Ip: '203.0.113.9' });
     expect(first.status).toBe(200);
     expect(first.body.model).toMatchObject({ status: 'AwaitingAuthentication', id: expect.any(String) });
     const second = await t
-      .http()
+      .as(vpn)
       .post('/access/requests/ra/challenge')
-      .set('Authorization', vpn.authorization)
       .send({ Identity: 'oleg', Challenge: totpCode(t), RequestId: first.body.model.id });
     expect(second.status).toBe(200);
     expect(second.body.model.status).toBe('Granted');

@@ -24,11 +24,7 @@ describe('client: self-service portals (RS256 tokens checked against the JWKS, r
     const account = await t.newAccount();
     accountId = account.account.id;
     accountAuth = account.authorization;
-    const created = await t
-      .http()
-      .post('/resources')
-      .set('Authorization', accountAuth)
-      .send({ name: 'Self-service', tokenFormat: 'JwtRS256' });
+    const created = await t.as(accountAuth).post('/resources').send({ name: 'Self-service', tokenFormat: 'JwtRS256' });
     expect(created.body.model.tokenFormat).toBe('JwtRS256');
     const { apiKey, apiSecret } = created.body.model;
     portal = { apiKey, apiSecret, authorization: basicAuthorization(apiKey, apiSecret) };
@@ -37,10 +33,10 @@ describe('client: self-service portals (RS256 tokens checked against the JWKS, r
   });
   afterAll(() => t.close());
 
-  const create = (body: object) => t.http().post('/access/requests').set('Authorization', portal.authorization).send(body);
+  const create = (body: object) => t.as(portal).post('/access/requests').send(body);
 
   it('Linux portal: camelCase body with NETBIOS\\user, any language, signUpGroups; its RS256 token verifies against the JWKS', async () => {
-    await t.http().post('/groups').set('Authorization', accountAuth).send({ name: 'Portal users' });
+    await t.as(accountAuth).post('/groups').send({ name: 'Portal users' });
     const created = await create({
       identity: 'CORP\\new.hire',
       callback: { action: 'https://sspr.corp.example/mfa/callback', target: '_self' },
@@ -59,7 +55,7 @@ describe('client: self-service portals (RS256 tokens checked against the JWKS, r
     expect(page.text).toContain('lang="ru"'); // `de` is not offered: the default, Russian
 
     // the page registered the user into the one sign-up group that exists
-    const users = await t.http().get('/users?identity=CORP%5Cnew.hire').set('Authorization', accountAuth);
+    const users = await t.as(accountAuth).get('/users?identity=CORP%5Cnew.hire');
     expect(users.body.model[0].groups.sort()).toEqual(['AllUsers', 'Portal users']);
 
     await totpUser(t, accountId, 'CORP\\enrolled');
@@ -92,9 +88,8 @@ describe('client: self-service portals (RS256 tokens checked against the JWKS, r
     });
     const token = hiddenInputs((await submitCodeOnPage(t, created.body.model.url, totpCode(t))).text).get('accessToken') as string;
     const refreshed = await t
-      .http()
+      .as(portal)
       .post('/token/refresh')
-      .set('Authorization', portal.authorization)
       .send({ AccessToken: token, Claims: { rawUserName: 'someone.else', admin: true } });
     expect(refreshed.body).toMatchObject({ success: true, model: expect.any(String) });
     const jwks = createRemoteJWKSet(new URL(`${baseUrl}/.well-known/jwks.json`));

@@ -38,7 +38,7 @@ describe('users API compliance', () => {
       expect((await listed('grouped.camel')).groups).toEqual(['AllUsers', 'Ops']);
     });
 
-    it('refuses an unknown group or AllUsers with 400 and creates no user (rule 5)', async () => {
+    it('refuses an unknown group or AllUsers with 400 and creates no user', async () => {
       const unknown = await t
         .as(auth)
         .post('/users')

@@ -12,7 +12,7 @@ const stored = [
   { name: 'Floor', value: '3' },
 ];
 
-describe('rule 2: custom field update', () => {
+describe('custom field update', () => {
   it('does work bounded by the field limit, not by the number of updates sent', () => {
     /** updates whose names count how often they are read */
     let reads = 0;
@@ -91,7 +91,7 @@ describe('rule 2: custom field update', () => {
   });
 });
 
-describe('rule 3: custom field delete', () => {
+describe('custom field delete', () => {
   it('removes only the listed names, compared case-insensitively', () => {
     expect(removeCustomFields(stored, ['floor'])).toEqual([{ name: 'Department', value: 'Sales' }]);
   });

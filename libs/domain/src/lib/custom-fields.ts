@@ -15,7 +15,7 @@ const sameName = (a: string, b: string): boolean => a.toLowerCase() === b.toLowe
 
 /**
  * The `fields` of PUT /v2/users/{id}/customfields: an array of {name, value}. Entries with an empty
- * name are ignored (rule 2); a value is a string (a number or boolean is written as text, null as '').
+ * name are ignored; a value is a string (a number or boolean is written as text, null as '').
  */
 export function parseCustomFieldUpdates(raw: unknown): CustomField[] {
   if (!Array.isArray(raw)) throw new ValidationFailed('fields must be an array of {name, value}.');

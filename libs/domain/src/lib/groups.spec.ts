@@ -20,7 +20,7 @@ describe('group rules', () => {
   });
 });
 
-describe('rule 5: group add and remove', () => {
+describe('group add and remove', () => {
   it('GroupNames must not be empty', () => {
     expect(() => parseGroupNames([], 'GroupNames', { allowEmpty: false })).toThrow('GroupNames must not be empty.');
     expect(() => parseGroupNames(undefined, 'GroupNames', { allowEmpty: false })).toThrow('GroupNames must not be empty.');

@@ -15,7 +15,7 @@ describe('phone numbers', () => {
   });
 });
 
-describe('rule 8: V3 phone update is rejected', () => {
+describe('V3 phone update is rejected', () => {
   it('when PhoneNumbers is null, missing or empty', () => {
     for (const empty of [null, undefined, '', ' ; ; ']) {
       expect(() => parsePhoneNumberList(empty)).toThrow('PhoneNumbers must not be empty.');
@@ -41,7 +41,7 @@ describe('rule 8: V3 phone update is rejected', () => {
   });
 });
 
-describe('rules 6-7: the list replaces the stored set', () => {
+describe('the list replaces the stored set', () => {
   it('adds every number when none is stored', () => {
     expect(planPhoneReplacement([], ['+79161234567'])).toEqual({ add: ['+79161234567'], remove: [] });
   });

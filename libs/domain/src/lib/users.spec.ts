@@ -59,7 +59,7 @@ describe('licenses', () => {
   });
 });
 
-describe('rule 1: V2 user update fields', () => {
+describe('V2 user update fields', () => {
   it('takes Identity, Name and Email, names matched case-insensitively', () => {
     expect(
       parseV2UserFields([
@@ -115,7 +115,7 @@ describe('rule 1: V2 user update fields', () => {
   });
 });
 
-describe('rule 4: custom fields of a directory user', () => {
+describe('custom fields of a directory user', () => {
   it('are editable unless the user comes from the directory while synchronization is on', () => {
     expect(() => assertCustomFieldsEditable({ source: 'Api' }, true)).not.toThrow();
     expect(() => assertCustomFieldsEditable({ source: 'Directory' }, false)).not.toThrow();

@@ -43,9 +43,8 @@ describe('code lockouts per address and per resource', () => {
   };
   const ra = (body: Record<string, unknown>, resource = vpn) =>
     t
-      .http()
+      .as(resource)
       .post('/access/requests/ra')
-      .set('Authorization', resource.authorization)
       .send({ language: 'en', ...body });
   const reply = async (body: Record<string, unknown>, resource = vpn) => {
     const res = await ra(body, resource);
@@ -64,7 +63,7 @@ describe('code lockouts per address and per resource', () => {
       [accountId, identity],
     );
   const usersListed = async (identity: string) => {
-    const res = await t.http().get(`/users?identity=${identity}`).set('Authorization', accountAuth);
+    const res = await t.as(accountAuth).get(`/users?identity=${identity}`);
     expect(res.status).toBe(200);
     return res.body.model[0];
   };
@@ -136,9 +135,8 @@ describe('code lockouts per address and per resource', () => {
       await totpUser('uli');
       for (let n = 0; n < 5; n += 1) await reply({ identity: 'uli', passCode: wrongCode(), ip: '198.51.100.77' }, portal);
       const created = await t
-        .http()
+        .as(vpn)
         .post('/access/requests')
-        .set('Authorization', vpn.authorization)
         .send({ identity: 'uli', language: 'en', callback: { action: 'https://app.example/cb', target: '_self' } });
       const path = new URL(created.body.model.url).pathname;
       const browser = t.browser();
@@ -194,11 +192,7 @@ describe('code lockouts per address and per resource', () => {
     const started = await reply({ identity: 'eli', ip: '198.51.100.40' });
     expect(started.status).toBe('AwaitingAuthentication');
     const challenge = (answer: string) =>
-      t
-        .http()
-        .post('/access/requests/ra/challenge')
-        .set('Authorization', vpn.authorization)
-        .send({ identity: 'eli', challenge: answer, requestId: started.id });
+      t.as(vpn).post('/access/requests/ra/challenge').send({ identity: 'eli', challenge: answer, requestId: started.id });
     const again = await challenge(code);
     expect(again.body.model).toMatchObject({
       status: 'AwaitingAuthentication',
@@ -215,15 +209,13 @@ describe('code lockouts per address and per resource', () => {
     const started = await reply({ identity: 'fox', ip: '198.51.100.50' });
     for (let n = 0; n < 4; n += 1) await reply({ identity: 'fox', passCode: wrongCode(), ip: '198.51.100.50' });
     const fifth = await t
-      .http()
+      .as(vpn)
       .post('/access/requests/ra/challenge')
-      .set('Authorization', vpn.authorization)
       .send({ identity: 'fox', challenge: wrongCode(), requestId: started.id });
     expect(fifth.body.model.status).toBe('AwaitingAuthentication');
     const refused = await t
-      .http()
+      .as(vpn)
       .post('/access/requests/ra/challenge')
-      .set('Authorization', vpn.authorization)
       .send({ identity: 'fox', challenge: codeNow(), requestId: started.id });
     expect(refused.body.model).toMatchObject({
       status: 'Denied',
@@ -265,7 +257,7 @@ describe('code lockouts per address and per resource', () => {
       { scope: 'address', address: '198.51.100.60', resource: { id: vpn.resource.id, name: 'VPN' }, wrongCodes: 5, lockedUntil },
     ]);
 
-    const unlocked = await t.http().post(`/v2/users/${user.id}/unlock`).set('Authorization', accountAuth);
+    const unlocked = await t.as(accountAuth).post(`/v2/users/${user.id}/unlock`);
     expect(unlocked.body).toEqual({ model: null, success: true, message: 'User unlocked.' });
     expect((await usersListed('gil')).codeLockouts).toEqual([]);
     expect(await streaksOf(user.id)).toEqual([]);
@@ -319,11 +311,7 @@ describe('code lockouts per address and per resource', () => {
 
   describe('on the access page', () => {
     const pageRequest = async (identity: string, resource = vpn) => {
-      const created = await t
-        .http()
-        .post('/access/requests')
-        .set('Authorization', resource.authorization)
-        .send({ identity, language: 'en' });
+      const created = await t.as(resource).post('/access/requests').send({ identity, language: 'en' });
       return new URL(created.body.model.url).pathname;
     };
     /** A browser at `address` (behind the trusted proxy) submits `code` on a fresh page of the request. */

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../../app/create-app';
 import { AppConfig } from '../../config/app-config';
-import { startTestApp, TestApp, TEST_NOW } from '../../../test/testing/test-app';
+import { startTestApp, TestApp, TEST_NOW, asCaller } from '../../../test/testing/test-app';
 
 const KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
 
@@ -38,24 +38,9 @@ describe('IP lists on access requests', () => {
     const { account, authorization } = await t.newAccount();
     const vpn = await t.newResource(account.id, 'VPN');
     const portal = await t.newResource(account.id, 'Portal');
-    const api = {
-      get: (path: string) => t.http().get(path).set('Authorization', authorization),
-      post: (path: string, body: unknown) =>
-        t
-          .http()
-          .post(path)
-          .set('Authorization', authorization)
-          .send(body as object),
-      put: (path: string, body: unknown) =>
-        t
-          .http()
-          .put(path)
-          .set('Authorization', authorization)
-          .send(body as object),
-      delete: (path: string) => t.http().delete(path).set('Authorization', authorization),
-    };
+    const api = t.as(authorization);
     const newList = async (name: string, action: 'Bypass' | 'Deny', ranges: string[], resources: string[] = []) => {
-      const res = await api.post('/ip-lists', { name, action, ranges, resources });
+      const res = await api.post('/ip-lists').send({ name, action, ranges, resources });
       expect(res.status).toBe(201);
       return res.body.model.id as string;
     };
@@ -66,9 +51,8 @@ describe('IP lists on access requests', () => {
     };
     const call = async (path: string, body: Record<string, unknown>, resource = vpn) => {
       const res = await t
-        .http()
+        .as(resource)
         .post(path)
-        .set('Authorization', resource.authorization)
         .send({ language: 'en', ...body });
       expect(res.status).toBe(200);
       return res.body;
@@ -91,7 +75,7 @@ describe('IP lists on access requests', () => {
       return res.body.model.data as { id: string; identity: string; status: string; bypassed: boolean; authenticator: string | null }[];
     };
     const poll = async (id: string, resource = vpn) => {
-      const res = await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization);
+      const res = await t.as(resource).get(`/access/requests/${id}`);
       expect(res.status).toBe(200);
       return res.body.model;
     };
@@ -288,9 +272,8 @@ describe('IP lists on access requests', () => {
   describe('the access page', () => {
     async function pageRequest(s: Awaited<ReturnType<typeof setup>>, identity: string, resource = s.vpn) {
       const res = await t
-        .http()
+        .as(resource)
         .post('/access/requests')
-        .set('Authorization', resource.authorization)
         .send({ identity, language: 'en', claims: { role: 'staff' }, callback: { action: 'https://app.example/cb', target: '_self' } });
       expect(res.status).toBe(200);
       return { id: res.body.model.id as string, path: new URL(res.body.model.url).pathname };
@@ -408,7 +391,7 @@ describe('IP lists on access requests', () => {
         [otpToken, ['otp']],
         [bypassToken, ['bypass']],
       ] as const) {
-        const refreshed = await t.http().post('/token/refresh').set('Authorization', s.vpn.authorization).send({ AccessToken: token });
+        const refreshed = await t.as(s.vpn).post('/token/refresh').send({ AccessToken: token });
         expect(refreshed.body.success).toBe(true);
         expect(decodeJwt(refreshed.body.model)).toMatchObject({ sub: 'ola', role: 'staff', amr });
       }
@@ -434,15 +417,14 @@ describe('IP lists on access requests', () => {
       const listId = await s.newList('Office', 'Bypass', ['10.0.0.0/8']);
       const raOnSecond = async (ip: string) =>
         (
-          await request(second.getHttpServer())
+          await asCaller(s.vpn, () => request(second.getHttpServer()))
             .post('/access/requests/ra')
-            .set('Authorization', s.vpn.authorization)
             .send({ identity: 'ivy', ip })
         ).body.model.status;
       // the second instance compiles and keeps the lists
       expect(await raOnSecond('10.0.0.1')).toBe('Granted');
       // changed through the first instance: a Bypass becomes a Deny
-      await s.api.put(`/ip-lists/${listId}`, { name: 'Office', ranges: ['10.0.0.0/8'], action: 'Deny' });
+      await s.api.put(`/ip-lists/${listId}`).send({ name: 'Office', ranges: ['10.0.0.0/8'], action: 'Deny' });
       expect(await raOnSecond('10.0.0.1')).toBe('Denied');
       await s.api.delete(`/ip-lists/${listId}`);
       expect(await raOnSecond('10.0.0.1')).toBe('AwaitingAuthentication');

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../../app/create-app';
 import { AppConfig } from '../../config/app-config';
-import { startTestApp, TestApp } from '../../../test/testing/test-app';
+import { startTestApp, TestApp, asCaller } from '../../../test/testing/test-app';
 
 /**
  * A code is accepted once also when two API instances serve one database.
@@ -46,9 +46,8 @@ describe('replay protection across two API instances on one database', () => {
     const servers = [t.app.getHttpServer(), second.getHttpServer()];
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        request(servers[i % 2])
+        asCaller(resourceAuth, () => request(servers[i % 2]))
           .post('/access/requests/ra')
-          .set('Authorization', resourceAuth)
           .send({ identity, passCode }),
       ),
     );
@@ -68,9 +67,8 @@ describe('replay protection across two API instances on one database', () => {
     const statuses = await submitEverywhere('two-hotp', generateHotp({ secret: key, counter: 3 }));
     expect(statuses.filter((s) => s === 'Granted')).toHaveLength(1);
     // the counter moved past 3: the earlier counters are spent too
-    const earlier = await request(second.getHttpServer())
+    const earlier = await asCaller(resourceAuth, () => request(second.getHttpServer()))
       .post('/access/requests/ra')
-      .set('Authorization', resourceAuth)
       .send({ identity: 'two-hotp', passCode: generateHotp({ secret: key, counter: 2 }) });
     expect(earlier.body.model.status).toBe('Denied');
   });

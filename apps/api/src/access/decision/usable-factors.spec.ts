@@ -32,7 +32,7 @@ describe('a user without a usable factor, on every entry point', () => {
 
   /** A user with a phone (a factor no entry point checks a code of) and, when asked, a TOTP token. */
   async function userWithPhone(identity: string, options: { totp: boolean }) {
-    const res = await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: identity, Phone: '+79123456789' });
+    const res = await t.as(accountAuth).post('/users').send({ Identity: identity, Phone: '+79123456789' });
     expect(res.status).toBe(200);
     const userId: string = res.body.model.id;
     const totp = options.totp
@@ -47,14 +47,11 @@ describe('a user without a usable factor, on every entry point', () => {
     return { userId: user.id, totpId: totp.id };
   }
   const disable = async (userId: string, totpId: string) =>
-    expect(
-      (await t.http().post(`/users/${userId}/authenticators/totptoken/${totpId}/disable`).set('Authorization', accountAuth)).status,
-    ).toBe(200);
+    expect((await t.as(accountAuth).post(`/users/${userId}/authenticators/totptoken/${totpId}/disable`)).status).toBe(200);
   const call = async (path: 'ra' | 'md' | 'ra/challenge', body: object) => {
     const res = await t
-      .http()
+      .as(resource)
       .post(`/access/requests/${path}`)
-      .set('Authorization', resource.authorization)
       .send({ language: 'en', ...body });
     expect(res.status).toBe(200);
     return res.body as { success: boolean; message: string | null; model: { status: string; replyMessage: string; id: string | null } };
@@ -102,7 +99,7 @@ describe('a user without a usable factor, on every entry point', () => {
 
   it('the page: a phone only is refused (never enrolled over), on the first visit and on a form posted after the factor stopped answering', async () => {
     const create = async (identity: string) => {
-      const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity, language: 'en' });
+      const res = await t.as(resource).post('/access/requests').send({ identity, language: 'en' });
       return new URL(res.body.model.url).pathname;
     };
     await userWithPhone('page.phone', { totp: false });

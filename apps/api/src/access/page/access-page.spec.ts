@@ -23,7 +23,7 @@ describe('access page $ACCESS_URL/<id>', () => {
   afterAll(() => t.close());
 
   async function createRequest(body: Record<string, unknown>): Promise<{ id: string; url: string; path: string }> {
-    const res = await t.http().post('/access/requests').set('Authorization', resource.authorization).send(body);
+    const res = await t.as(resource).post('/access/requests').send(body);
     expect(res.status).toBe(200);
     return { ...res.body.model, path: new URL(res.body.model.url).pathname };
   }
@@ -318,13 +318,12 @@ describe('access page $ACCESS_URL/<id>', () => {
   });
 
   it('accepts an HOTP token code and moves its counter; a used counter is refused', async () => {
-    const users = await t.http().post('/users').set('Authorization', accountAuth).send({ Identity: 'gina' });
+    const users = await t.as(accountAuth).post('/users').send({ Identity: 'gina' });
     expect(users.status).toBeLessThan(300);
     const key = Buffer.from('00112233445566778899aabbccddeeff00112233', 'hex');
     const registered = await t
-      .http()
+      .as(accountAuth)
       .post(`/users/${users.body.model.id}/authenticators/hotptoken`)
-      .set('Authorization', accountAuth)
       .send({ Name: 'Token', Key: key.toString('hex'), Algorithm: 'SHA256' });
     expect(registered.status).toBeLessThan(300);
     const code = generateHotp({ secret: key, counter: 3, algorithm: 'SHA256' });
@@ -387,7 +386,7 @@ describe('access page $ACCESS_URL/<id>', () => {
     const setFrameOrigins = (resourceId: string, origins: string[]) =>
       t.database.dataSource.query('UPDATE resources SET frame_origins = $1 WHERE id = $2', [origins, resourceId]);
     const createWith = async (auth: string, body: Record<string, unknown>) => {
-      const res = await t.http().post('/access/requests').set('Authorization', auth).send(body);
+      const res = await t.as(auth).post('/access/requests').send(body);
       expect(res.body).toMatchObject({ success: true });
       return { ...res.body.model, path: new URL(res.body.model.url).pathname } as { id: string; path: string };
     };
@@ -500,9 +499,8 @@ describe('access page $ACCESS_URL/<id>', () => {
       ];
       for (const action of nearMisses) {
         const res = await t
-          .http()
+          .as(resource)
           .post('/access/requests')
-          .set('Authorization', resource.authorization)
           .send({ identity: 'quinn', callback: { action, target: '_self' } });
         expect({ action, success: res.body.success }).toEqual({ action, success: false });
         expect(res.body.message).toEqual(expect.stringContaining('Callback.Action'));
@@ -555,17 +553,11 @@ describe('access page $ACCESS_URL/<id>', () => {
   it('denies a new identity when the last free license was taken after the request was created', async () => {
     const full = await t.newAccount({ licenses: 1 });
     const fullResource = await t.newResource(full.account.id);
-    const created = await t
-      .http()
-      .post('/access/requests')
-      .set('Authorization', fullResource.authorization)
-      .send({ identity: 'kate', language: 'en' });
+    const created = await t.as(fullResource).post('/access/requests').send({ identity: 'kate', language: 'en' });
     expect(created.body.success).toBe(true);
-    expect((await t.http().post('/users').set('Authorization', full.authorization).send({ Identity: 'first.come' })).status).toBe(200);
+    expect((await t.as(full).post('/users').send({ Identity: 'first.come' })).status).toBe(200);
     // A new request for an unknown identity is now refused at once; kate's was made before
-    expect(
-      (await t.http().post('/access/requests').set('Authorization', fullResource.authorization).send({ identity: 'kate' })).body,
-    ).toEqual({
+    expect((await t.as(fullResource).post('/access/requests').send({ identity: 'kate' })).body).toEqual({
       model: null,
       success: false,
       message: 'Users quota exceeded',
@@ -768,7 +760,7 @@ describe('access page behind TRUSTED_PROXIES', () => {
   it('records the address X-Forwarded-For gives when the peer is a trusted proxy', async () => {
     const account = await t.newAccount();
     const resource = await t.newResource(account.account.id);
-    const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'max' });
+    const created = await t.as(resource).post('/access/requests').send({ identity: 'max' });
     const path = new URL(created.body.model.url).pathname;
     expect((await t.http().get(path).set('X-Forwarded-For', '198.51.100.7, 127.0.0.1')).status).toBe(200);
     const [row] = await t.database.dataSource.query('SELECT ip, remote_host FROM access_requests WHERE id = $1', [created.body.model.id]);
@@ -791,7 +783,7 @@ describe('access page served over https (ACCESS_URL https://…): the cookie of 
 
   const POST_MESSAGE = `javascript:window.parent.postMessage($\`AccessToken\`,'*')`;
   const pageOf = async (body: Record<string, unknown>) => {
-    const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send(body);
+    const created = await t.as(resource).post('/access/requests').send(body);
     const path = new URL(created.body.model.url).pathname;
     const page = await t.http().get(path);
     const formToken = /name="formToken" value="([^"]+)"/.exec(page.text)?.[1] as string;

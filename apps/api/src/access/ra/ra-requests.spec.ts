@@ -33,9 +33,8 @@ describe('the ra family: ra, md, ra/challenge', () => {
   const totpNow = () => generateTotp({ secret: totpKey, time: t.clock.now().getTime() });
   const ra = (body: unknown, authorization = resource.authorization) =>
     t
-      .http()
+      .as(authorization)
       .post('/access/requests/ra')
-      .set('Authorization', authorization)
       .send(body as object);
 
   describe('POST /access/requests/ra', () => {
@@ -71,7 +70,7 @@ describe('the ra family: ra, md, ra/challenge', () => {
         authenticator: null,
         replyMessage: 'Access denied: this code has already been used. Wait for the next code.',
       });
-      const polled = await t.http().get(`/access/requests/${granted.body.model.id}`).set('Authorization', resource.authorization);
+      const polled = await t.as(resource).get(`/access/requests/${granted.body.model.id}`);
       expect(polled.body.model).toMatchObject({
         status: 'Granted',
         authenticator: 'TotpToken',
@@ -162,9 +161,8 @@ describe('the ra family: ra, md, ra/challenge', () => {
   describe('POST /access/requests/ra/challenge', () => {
     const challenge = (body: unknown) =>
       t
-        .http()
+        .as(resource)
         .post('/access/requests/ra/challenge')
-        .set('Authorization', resource.authorization)
         .send(body as object);
     const rowOf = async (id: string) =>
       (await t.database.dataSource.query('SELECT status, failed_attempts FROM access_requests WHERE id = $1', [id]))[0];

@@ -35,15 +35,13 @@ describe('access requests API', () => {
   const totpNow = () => generateTotp({ secret: totpKey, time: t.clock.now().getTime() });
   const ra = (body: unknown, authorization = resource.authorization) =>
     t
-      .http()
+      .as(authorization)
       .post('/access/requests/ra')
-      .set('Authorization', authorization)
       .send(body as object);
   const create = (body: unknown, authorization = resource.authorization) =>
     t
-      .http()
+      .as(authorization)
       .post('/access/requests')
-      .set('Authorization', authorization)
       .send(body as object);
 
   describe('POST /access/requests', () => {
@@ -107,12 +105,7 @@ describe('access requests API', () => {
       }
       const [requests] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM access_requests WHERE identity = 'zed'`);
       expect(requests.n).toBe(0);
-      const malformed = await t
-        .http()
-        .post('/access/requests')
-        .set('Authorization', resource.authorization)
-        .set('Content-Type', 'application/json')
-        .send('{"identity":');
+      const malformed = await t.as(resource).post('/access/requests').set('Content-Type', 'application/json').send('{"identity":');
       expect(malformed.status).toBe(400);
     });
 
@@ -130,7 +123,7 @@ describe('access requests API', () => {
   describe('GET /access/requests/{id}', () => {
     it('lets the resource poll its account’s request; expiry after 15 minutes is persisted', async () => {
       const id = (await create({ identity: 'cid' })).body.model.id;
-      const polled = await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization);
+      const polled = await t.as(resource).get(`/access/requests/${id}`);
       expect(polled.status).toBe(200);
       expect(polled.body).toEqual({
         model: {
@@ -153,11 +146,9 @@ describe('access requests API', () => {
         message: null,
       });
       t.clock.advance(15 * 60_000 - 1000);
-      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).body.model.status).toBe(
-        'AwaitingAuthentication',
-      );
+      expect((await t.as(resource).get(`/access/requests/${id}`)).body.model.status).toBe('AwaitingAuthentication');
       t.clock.advance(1000);
-      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', resource.authorization)).body.model.status).toBe('Expired');
+      expect((await t.as(resource).get(`/access/requests/${id}`)).body.model.status).toBe('Expired');
       const [row] = await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [id]);
       expect(row.status).toBe('Expired');
       t.clock.set(new Date('2026-05-20T10:00:00.000Z'));
@@ -165,12 +156,10 @@ describe('access requests API', () => {
 
     it('is 404 for another account’s resource, an unknown id or a malformed id; 401 for the account key', async () => {
       const id = (await create({ identity: 'dan' })).body.model.id;
-      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', otherResource.authorization)).status).toBe(404);
-      expect(
-        (await t.http().get('/access/requests/9b2f7f4e-0000-4000-8000-000000000000').set('Authorization', resource.authorization)).status,
-      ).toBe(404);
-      expect((await t.http().get('/access/requests/nope').set('Authorization', resource.authorization)).status).toBe(404);
-      expect((await t.http().get(`/access/requests/${id}`).set('Authorization', accountAuth)).status).toBe(401);
+      expect((await t.as(otherResource).get(`/access/requests/${id}`)).status).toBe(404);
+      expect((await t.as(resource).get('/access/requests/9b2f7f4e-0000-4000-8000-000000000000')).status).toBe(404);
+      expect((await t.as(resource).get('/access/requests/nope')).status).toBe(404);
+      expect((await t.as(accountAuth).get(`/access/requests/${id}`)).status).toBe(401);
     });
   });
 
@@ -185,7 +174,7 @@ describe('access requests API', () => {
       await create({ identity: 'Kim' });
       t.clock.set(new Date('2026-05-20T10:00:00.000Z'));
 
-      const res = await t.http().get('/access/requests?createdAt=2026-05-18').set('Authorization', accountAuth);
+      const res = await t.as(accountAuth).get('/access/requests?createdAt=2026-05-18');
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ success: true, message: null, model: { offset: 0, limit: 100, totalElements: 3 } });
       expect(res.body.model.data[0]).toEqual({
@@ -209,18 +198,15 @@ describe('access requests API', () => {
       const [row] = await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [second]);
       expect(row.status).toBe('Expired');
 
-      const kim = await t
-        .http()
-        .get('/access/requests?CreatedAt=2026-05-18&Identity=KIM&offset=1&limit=1')
-        .set('Authorization', accountAuth);
+      const kim = await t.as(accountAuth).get('/access/requests?CreatedAt=2026-05-18&Identity=KIM&offset=1&limit=1');
       expect(kim.body.model).toMatchObject({ offset: 1, limit: 1, totalElements: 2 });
       expect(kim.body.model.data.map((item: { identity: string }) => item.identity)).toEqual(['Kim']);
-      const empty = await t.http().get('/access/requests?createdAt=2026-05-17').set('Authorization', accountAuth);
+      const empty = await t.as(accountAuth).get('/access/requests?createdAt=2026-05-17');
       expect(empty.body.model).toEqual({ data: [], offset: 0, limit: 100, totalElements: 0 });
     });
 
     it('validates createdAt and the window', async () => {
-      const get = (query: string) => t.http().get(`/access/requests${query}`).set('Authorization', accountAuth);
+      const get = (query: string) => t.as(accountAuth).get(`/access/requests${query}`);
       for (const query of [
         '',
         '?createdAt=2026-05-20',
@@ -238,7 +224,7 @@ describe('access requests API', () => {
     });
 
     it('needs the account key: a resource key is 401', async () => {
-      expect((await t.http().get('/access/requests?createdAt=2026-05-19').set('Authorization', resource.authorization)).status).toBe(401);
+      expect((await t.as(resource).get('/access/requests?createdAt=2026-05-19')).status).toBe(401);
       expect((await t.http().get('/access/requests?createdAt=2026-05-19')).status).toBe(401);
     });
   });
