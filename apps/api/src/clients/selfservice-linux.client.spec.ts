@@ -43,7 +43,7 @@ describe('client: self-service portal, Linux (camelCase without nulls)', () => {
         })
       ).status,
     ).toBe(200);
-    const logo = await json('put', '/settings/showcase/logos/mail.png', accountAuth, { data: PNG.toString('base64') });
+    const logo = await json('post', '/settings/showcase/logos', accountAuth, { name: 'mail.png', data: PNG.toString('base64') });
     expect(logo.body).toMatchObject({ success: true, model: { name: 'mail.png', contentType: 'image/png' } });
     const showcase = await json('put', '/settings/showcase', accountAuth, {
       enabled: true,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, OTP_TOKEN_DIGITS, PRODUCT_NAME, TOTP_WINDOW_STEPS } from '@twofold/domain';
+import { Clock, NotFound, OTP_TOKEN_DIGITS, PRODUCT_NAME, TOTP_WINDOW_STEPS } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import { generateOtpauthUri, generateSecret, verifyTotp } from '@twofold/otp';
 import { AccountsRepository, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
@@ -14,7 +14,6 @@ import { openTotpKey, sealTotpKey } from './sealed-totp-key';
 export const FACTOR_REFUSALS = {
   wrongCode: 'Wrong code.',
   lastFactor: 'The last second factor cannot be removed.',
-  unknownFactor: 'No such authenticator.',
 } as const;
 
 /**
@@ -68,13 +67,13 @@ export class SelfServiceFactorsService {
     const listed = Object.values(lists)
       .flat()
       .some((factor) => factor.id === id);
-    if (!listed) return refused(FACTOR_REFUSALS.unknownFactor);
+    if (!listed) throw new NotFound('Authenticator');
     if (factorCount(lists) <= 1) return refused(FACTOR_REFUSALS.lastFactor);
     const authenticator = await this.authenticators.findOfUser(holder.accountId, user.id, id);
     if (authenticator && portalKindOf(authenticator.kind) === kind) {
       await this.authenticators.delete(holder.accountId, authenticator.id);
     } else if (!(kind === 'phone' && (await this.users.deletePhone(holder.accountId, user.id, id)))) {
-      return refused(FACTOR_REFUSALS.unknownFactor);
+      throw new NotFound('Authenticator');
     }
     await this.journal.record(holder.accountId, {
       object: 'Authenticator',

@@ -1,5 +1,4 @@
-import { Controller, Delete, Get, Put, UseGuards } from '@nestjs/common';
-import { InputFields } from '@twofold/domain';
+import { Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ShowcaseRow, SupportInfoRow } from '@twofold/persistence';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
@@ -10,7 +9,7 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { parseShowcase, parseSupportInfo } from './self-service-settings.commands';
 import { SelfServiceSettingsService } from './self-service-settings.service';
-import { parseLogoName, parseLogoUpload } from './showcase-logo';
+import { parseLogoBody, parseLogoName } from './showcase-logo';
 import { SELF_SERVICE_SETTINGS_DOCS } from './self-service.openapi';
 
 /**
@@ -64,14 +63,11 @@ export class SelfServiceSettingsController {
   }
 
   @ApiRoute(SELF_SERVICE_SETTINGS_DOCS.putLogo)
-  @Put('showcase/logos/:name')
+  @Post('showcase/logos')
+  @HttpCode(200)
   @JournaledChange('SelfService', 'UploadLogo')
-  async putLogo(
-    @CurrentPrincipal() p: AccountPrincipal,
-    @Input('path', (path) => parseLogoName(path['name'])) name: string,
-    @Input('body', (body) => parseLogoUpload(InputFields.ofBody(body).get('data'))) upload: ReturnType<typeof parseLogoUpload>,
-  ) {
-    return ok(await this.settings.putLogo(p.accountId, { name, ...upload }));
+  async putLogo(@CurrentPrincipal() p: AccountPrincipal, @Input('body', parseLogoBody) upload: ReturnType<typeof parseLogoBody>) {
+    return ok(await this.settings.putLogo(p.accountId, upload));
   }
 
   @ApiRoute(SELF_SERVICE_SETTINGS_DOCS.deleteLogo)

@@ -26,7 +26,12 @@ describe('self-service settings: support info, showcase, logos', () => {
       .put(path)
       .set('Authorization', account.authorization)
       .send(body as object);
-  const upload = (name: string, bytes: Buffer) => put(`/settings/showcase/logos/${name}`, { data: bytes.toString('base64') });
+  const upload = (name: string, bytes: Buffer) =>
+    t
+      .http()
+      .post('/settings/showcase/logos')
+      .set('Authorization', account.authorization)
+      .send({ name, data: bytes.toString('base64') });
   const journal = async () =>
     (await t.database.dataSource.query(
       `SELECT object, action, success, additional_fields AS "fields" FROM journal_events WHERE account_id = $1 AND object = 'SelfService' ORDER BY event_date, id`,

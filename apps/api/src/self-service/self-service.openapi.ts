@@ -142,7 +142,11 @@ export const SELF_SERVICE_DOCS = {
     summary: "A showcase tile's logo, as its bytes (the portal's resource key)",
     envelope: 'model',
     params: [{ name: 'image', description: LOGO_NAME.description }],
-    ok: { schema: { type: 'string', format: 'binary' }, description: 'the image: `image/png`, `image/jpeg` or `image/webp`' },
+    ok: {
+      schema: { type: 'string', format: 'binary' },
+      example: '(the image bytes)',
+      description: 'the image: `image/png`, `image/jpeg` or `image/webp`',
+    },
     errors: {
       400: 'The logo name must be 1-100 characters of A-Z, a-z, 0-9, ".", "_" and "-", not starting with ".".',
       404: 'Logo not found.',
@@ -162,6 +166,7 @@ export const SELF_SERVICE_DOCS = {
       },
     },
     ok: { schema: modelEnvelope(URL_MODEL), example: ok({ url: 'https://twofold.example/access/6b1f0e52-3d6a-4c39-8a0f-3f6b1d0c2e77' }) },
+    errors: { 400: 'Malformed JSON body.' },
   },
   startUnlockUser: {
     summary: "Start a directory account unlock (the portal's resource key)",
@@ -172,6 +177,7 @@ export const SELF_SERVICE_DOCS = {
       example: { identity: 'jane', callbackUrl: 'https://sspr.corp.example/Unlock/Complete', claims: { unlockUser: 'true' } },
     },
     ok: { schema: modelEnvelope(URL_MODEL), example: ok({ url: 'https://twofold.example/access/6b1f0e52-3d6a-4c39-8a0f-3f6b1d0c2e77' }) },
+    errors: { 400: 'Malformed JSON body.' },
   },
   newTotp: {
     summary: 'A new authenticator app for the user: a sealed key and its QR link (older portals; Bearer)',
@@ -183,7 +189,7 @@ export const SELF_SERVICE_DOCS = {
         required: ['key', 'link'],
         properties: { key: { type: 'string' }, link: { type: 'string' } },
       }),
-      example: ok({ key: 'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', link: 'otpauth://totp/Acme:jane?secret=JBSWY3DPEHPK3PXP&issuer=Acme' }),
+      example: ok({ key: 'EXAMPLE-SEALED-KEY', link: 'otpauth://totp/Acme:jane?secret=JBSWY3DPEHPK3PXP&issuer=Acme' }),
     },
   },
   addTotp: {
@@ -191,7 +197,7 @@ export const SELF_SERVICE_DOCS = {
     envelope: 'model',
     body: {
       schema: { type: 'object', required: ['key', 'otp'], properties: { key: { type: 'string' }, otp: { type: 'string' } } },
-      example: { Key: 'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', Otp: '123456' },
+      example: { key: 'EXAMPLE-SEALED-KEY', otp: '123456' },
     },
     ok: { schema: modelEnvelope(FACTOR_LISTS), example: ok(SOME_FACTORS) },
     errors: { 400: 'The key is not valid: open the page for adding an authenticator app again.' },
@@ -202,7 +208,7 @@ export const SELF_SERVICE_DOCS = {
     envelope: 'model',
     params: [{ name: 'kind', enum: ['totp', 'telegram', 'mobileapp', 'phone'] }],
     ok: { schema: modelEnvelope(FACTOR_LISTS), example: ok(SOME_FACTORS) },
-    errors: { 400: 'The kind must be one of: totp, telegram, mobileapp, phone.' },
+    errors: { 400: 'The kind must be one of: totp, telegram, mobileapp, phone.', 404: 'Authenticator not found.' },
   },
   bypassSaml: {
     summary: 'SAML single sign-on bypass: not available',

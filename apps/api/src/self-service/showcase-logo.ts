@@ -1,4 +1,4 @@
-import { ValidationFailed } from '@twofold/domain';
+import { InputFields, ValidationFailed } from '@twofold/domain';
 import { ShowcaseLogoType } from '@twofold/persistence';
 
 /** A logo is a small tile image: anything bigger is refused before it is stored. */
@@ -40,4 +40,11 @@ export function parseLogoUpload(data: unknown): { contentType: ShowcaseLogoType;
   const contentType = sniffLogoType(bytes);
   if (!contentType) throw new ValidationFailed(LOGO_REFUSALS.type);
   return { contentType, bytes };
+}
+
+/** POST /settings/showcase/logos `{name, data}`: a safe name, and the image as base64 (added, or replacing the one of that name). */
+export function parseLogoBody(body: unknown): { name: string; contentType: ShowcaseLogoType; bytes: Buffer } {
+  const fields = InputFields.ofBody(body);
+  const upload = parseLogoUpload(fields.get('data'));
+  return { name: parseLogoName(fields.get('name')), ...upload };
 }
