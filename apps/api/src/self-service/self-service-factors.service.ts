@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, NotFound, OTP_TOKEN_DIGITS, PRODUCT_NAME, TOTP_WINDOW_STEPS } from '@twofold/domain';
+import { AccountId, Clock, NotFound, OTP_TOKEN_DIGITS, PRODUCT_NAME, TOTP_WINDOW_STEPS } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
 import { generateOtpauthUri, generateSecret, verifyTotp } from '@twofold/otp';
 import { AccountsRepository, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
@@ -63,26 +63,37 @@ export class SelfServiceFactorsService {
   async remove(holder: AccessTokenHolder, kind: PortalFactorKind, id: string): Promise<ModelEnvelope<PortalFactorLists | null>> {
     const user = await this.lockedUserOf(holder);
     if (!user) return refused(USER_NOT_REGISTERED);
-    const lists = await this.profiles.factorsOf(holder.accountId, user.id);
+    const removed = await this.removeOf(holder.accountId, user, id, kind);
+    if (removed === 'last') return refused(FACTOR_REFUSALS.lastFactor);
+    return ok(await this.profiles.factorsOf(holder.accountId, user.id));
+  }
+
+  /**
+   * Removes one of the user's factors (of `kind` when given), journaled as `Authenticator Disable` with
+   * `Source: self-service`; 'last' when it is the user's only one, which is kept. The caller holds the
+   * user's row lock: two removals at once cannot each leave the other's factor as the last.
+   */
+  async removeOf(accountId: AccountId, user: UserEntity, id: string, kind?: PortalFactorKind): Promise<'removed' | 'last'> {
+    const lists = await this.profiles.factorsOf(accountId, user.id);
     const listed = Object.values(lists)
       .flat()
       .some((factor) => factor.id === id);
     if (!listed) throw new NotFound('Authenticator');
-    if (factorCount(lists) <= 1) return refused(FACTOR_REFUSALS.lastFactor);
-    const authenticator = await this.authenticators.findOfUser(holder.accountId, user.id, id);
-    if (authenticator && portalKindOf(authenticator.kind) === kind) {
-      await this.authenticators.delete(holder.accountId, authenticator.id);
-    } else if (!(kind === 'phone' && (await this.users.deletePhone(holder.accountId, user.id, id)))) {
+    if (factorCount(lists) <= 1) return 'last';
+    const authenticator = await this.authenticators.findOfUser(accountId, user.id, id);
+    if (authenticator && (kind === undefined || portalKindOf(authenticator.kind) === kind)) {
+      await this.authenticators.delete(accountId, authenticator.id);
+    } else if (!((kind === undefined || kind === 'phone') && (await this.users.deletePhone(accountId, user.id, id)))) {
       throw new NotFound('Authenticator');
     }
-    await this.journal.record(holder.accountId, {
+    await this.journal.record(accountId, {
       object: 'Authenticator',
       action: 'Disable',
       subject: user.identity,
       success: true,
       additionalFields: { UserId: user.id, AuthenticatorId: id, AuthenticatorKind: authenticator?.kind ?? 'Sms', Source: 'self-service' },
     });
-    return ok(await this.profiles.factorsOf(holder.accountId, user.id));
+    return 'removed';
   }
 
   /** The token's user, locked: two removals at once cannot each leave the other's factor as the last. */

@@ -3,6 +3,8 @@ import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { AccessBypassController } from './access-bypass.controller';
 import { MyFactorsLinks } from './my-factors/my-factors-links';
+import { MyFactorsPageController } from './my-factors/my-factors-page.controller';
+import { MyFactorsPageService } from './my-factors/my-factors-page.service';
 import { SelfServiceFactorsService } from './self-service-factors.service';
 import { SelfServiceLegacyController } from './self-service-legacy.controller';
 import { SelfServicePortalSettingsController } from './self-service-portal-settings.controller';
@@ -26,6 +28,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
     SelfServiceLegacyController,
     SelfServiceSettingsController,
     AccessBypassController,
+    MyFactorsPageController,
   ],
   providers: [
     AccessTokenBearerGuard,
@@ -34,6 +37,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
     SelfServiceRecoveryService,
     SelfServiceSettingsService,
     MyFactorsLinks,
+    MyFactorsPageService,
   ],
 })
 export class SelfServiceModule {}
