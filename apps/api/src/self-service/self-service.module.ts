@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { AccessBypassController } from './access-bypass.controller';
+import { IdpController } from './idp/idp.controller';
+import { IdpLoginService } from './idp/idp-login.service';
 import { MyFactorsLinks } from './my-factors/my-factors-links';
 import { MyFactorsPageController } from './my-factors/my-factors-page.controller';
 import { MyFactorsPageService } from './my-factors/my-factors-page.service';
@@ -29,6 +31,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
     SelfServiceSettingsController,
     AccessBypassController,
     MyFactorsPageController,
+    IdpController,
   ],
   providers: [
     AccessTokenBearerGuard,
@@ -38,6 +41,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
     SelfServiceSettingsService,
     MyFactorsLinks,
     MyFactorsPageService,
+    IdpLoginService,
   ],
 })
 export class SelfServiceModule {}
