@@ -209,7 +209,11 @@ describe('operator CLI', () => {
       expect(first.code).toBe(0);
       expect(first.stdout.trim().split('\n')).toHaveLength(1);
       const { kid } = JSON.parse(first.stdout);
-      expect(JSON.parse(first.stdout)).toEqual({ kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+      // the first key has no predecessor to wait for: it signs at once
+      expect(JSON.parse(first.stdout)).toEqual({
+        kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        signsFrom: '2026-05-20T10:00:00.000Z',
+      });
       const [stored] = await keys();
       expect(stored).toMatchObject({ kid, retired_at: null, public_jwk: { kty: 'RSA', kid, alg: 'RS256', use: 'sig', e: 'AQAB' } });
       expect(stored.public_jwk).not.toHaveProperty('d');
@@ -219,14 +223,45 @@ describe('operator CLI', () => {
       expect(cipher.decryptText('token.signing-key', stored.private_key_enc)).toContain('-----BEGIN PRIVATE KEY-----');
       expect(Buffer.from(stored.private_key_enc).toString('latin1')).not.toContain('PRIVATE KEY');
 
-      const second = JSON.parse((await cli('token-key', 'rotate', '--json')).stdout);
+      const second = JSON.parse((await cli('token-key', 'rotate', '--now', '--json')).stdout);
       expect(second.kid).not.toBe(kid);
       const after = await keys();
       expect(after.map((k) => [k.kid, k.retired_at?.toISOString() ?? null])).toEqual([
         [kid, '2026-05-20T10:00:00.000Z'],
         [second.kid, null],
       ]);
-      expect((await cli('token-key', 'rotate')).stdout).toMatch(/^kid: [A-Za-z0-9_-]{43}\n$/);
+      expect((await cli('token-key', 'rotate', '--now')).stdout).toMatch(/^kid: [A-Za-z0-9_-]{43}\nsignsFrom: 2026-05-20T10:00:00.000Z\n$/);
+    });
+
+    it('publishes the next key ahead: the old one signs until TOKEN_KEY_PUBLISH_AHEAD (default 24 h) has passed', async () => {
+      await database.dataSource.query('DELETE FROM token_signing_keys');
+      const withEnv = async (env: NodeJS.ProcessEnv, ...argv: string[]) => {
+        let stdout = '';
+        let stderr = '';
+        const code = await runCli(
+          argv,
+          { out: (t) => (stdout += t), err: (t) => (stderr += t) },
+          async () => ({ provisioning, dataSource: database.dataSource, close: async () => undefined }),
+          env,
+        );
+        return { code, stdout, stderr };
+      };
+      const first = JSON.parse((await withEnv({}, 'token-key', 'rotate', '--json')).stdout);
+      const second = JSON.parse((await withEnv({}, 'token-key', 'rotate', '--json')).stdout);
+      expect(second.signsFrom).toBe('2026-05-21T10:00:00.000Z');
+      expect((await keys()).map((k) => [k.kid, k.retired_at?.toISOString() ?? null])).toEqual([
+        [first.kid, '2026-05-21T10:00:00.000Z'],
+        [second.kid, null],
+      ]);
+      const third = JSON.parse((await withEnv({ TOKEN_KEY_PUBLISH_AHEAD: '90m' }, 'token-key', 'rotate', '--json')).stdout);
+      expect(third.signsFrom).toBe('2026-05-20T11:30:00.000Z');
+      const refused = await withEnv({ TOKEN_KEY_PUBLISH_AHEAD: 'soon' }, 'token-key', 'rotate', '--json');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('TOKEN_KEY_PUBLISH_AHEAD');
+      // an emergency: every key still signing stops now
+      await withEnv({}, 'token-key', 'rotate', '--now', '--json');
+      const retired = (await keys()).filter((k) => k.retired_at !== null).map((k) => k.retired_at?.toISOString());
+      expect(retired).toEqual(['2026-05-20T10:00:00.000Z', '2026-05-20T10:00:00.000Z', '2026-05-20T10:00:00.000Z']);
     });
 
     it('deletes keys retired so long ago that every token they signed has expired', async () => {

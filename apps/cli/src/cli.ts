@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { DomainError, effectiveDisplayName } from '@twofold/domain';
+import { DomainError, effectiveDisplayName, parsePublishAhead } from '@twofold/domain';
 import {
   DEFAULT_ROTATION_BATCH_SIZE,
   migrationStatus,
@@ -158,12 +158,26 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'token-key rotate',
-    summary: 'a new RSA key signs JwtRS256 access tokens; the old one stays published until its tokens expire',
-    flags: {},
+    summary:
+      'a new RSA key for JwtRS256 access tokens, published in the JWKS at once and signing after TOKEN_KEY_PUBLISH_AHEAD (default 24h: portals that load the JWKS once see it first); the old one signs until then and stays published until its tokens expire',
+    flags: {
+      now: {
+        type: 'boolean',
+        help: 'emergency: the new key signs at once and every older key stops signing; restart the self-service portals afterwards',
+      },
+    },
     example: 'token-key rotate --json',
-    build:
-      () =>
-      async ({ provisioning }) => ({ ...(await provisioning.rotateTokenKey()) }),
+    build: (values, env) => {
+      let aheadSeconds = 0;
+      if (values['now'] !== true) {
+        try {
+          aheadSeconds = parsePublishAhead(env['TOKEN_KEY_PUBLISH_AHEAD']);
+        } catch (error) {
+          throw new UsageError((error as Error).message);
+        }
+      }
+      return async ({ provisioning }) => ({ ...(await provisioning.rotateTokenKey({ aheadSeconds })) });
+    },
   },
   {
     name: 'secrets rotate-key',

@@ -159,12 +159,18 @@ export class Provisioning {
    * retired in the same transaction and stays in the JWKS until the tokens it signed have expired.
    * Keys retired longer ago than that are deleted. Not journaled: the key is the service's, no account's.
    */
-  async rotateTokenKey(): Promise<{ kid: string }> {
+  /**
+   * A new signing key, published at once and signing after `aheadSeconds` (0: at once, an emergency
+   * rotation that also stops every earlier key from signing).
+   */
+  async rotateTokenKey(options: { aheadSeconds?: number } = {}): Promise<{ kid: string; signsFrom: string }> {
     const now = this.clock.now();
     const key = await generateTokenSigningKey(this.cipher, now);
     const forgetBefore = new Date(now.getTime() - TOKEN_SIGNING_KEY_RETENTION_SECONDS * 1000);
-    await new TokenSigningKeysRepository(this.db).rotate(key, now, forgetBefore);
-    return { kid: key.kid };
+    const signsFrom = new Date(now.getTime() + (options.aheadSeconds ?? 0) * 1000);
+    const { retired } = await new TokenSigningKeysRepository(this.db).rotate(key, now, forgetBefore, signsFrom);
+    // the first key has no predecessor to wait for: it signs at once
+    return { kid: key.kid, signsFrom: (retired === null ? now : signsFrom).toISOString() };
   }
 
   list(): Promise<AccountEntity[]> {

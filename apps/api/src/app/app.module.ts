@@ -13,6 +13,7 @@ import { MetricsController } from '../metrics/metrics.controller';
 import { FaviconController } from '../pages/favicon.controller';
 import { PingController } from '../ping/ping.controller';
 import { ResourcesModule } from '../resources/resources.module';
+import { SelfServiceModule } from '../self-service/self-service.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TelegramModule } from '../telegram/telegram.module';
 import { TokensModule } from '../tokens/tokens.module';
@@ -38,6 +39,8 @@ export class AppModule {
         AuthenticatorsModule,
         TokensModule,
         AccessModule,
+        // the self-service portals' family, after the access page's `/access/:id`
+        SelfServiceModule,
         // out-of-band approval and its first transport; the access pipeline does not call them yet
         ApprovalsModule,
         TelegramModule,

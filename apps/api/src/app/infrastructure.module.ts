@@ -20,6 +20,7 @@ import {
   ResourcesRepository,
   SecretCipher,
   TelegramBindingsRepository,
+  SelfServiceRepository,
   TokenSigningKeysRepository,
   UsersRepository,
   WrongCodeStreaksRepository,
@@ -67,6 +68,7 @@ const REPOSITORIES = [
   ApiKeysRepository,
   ApprovalsRepository,
   TelegramBindingsRepository,
+  SelfServiceRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -102,6 +102,11 @@ function acceptsForms(req: FastifyRequest): boolean {
   return (req.routeOptions?.config as RouteRules | undefined)?.formBody === true;
 }
 
+/** Whether the matched route reads no body (declared with @IgnoredBody()): any content type is read and dropped. */
+function ignoresBody(req: FastifyRequest): boolean {
+  return (req.routeOptions?.config as RouteRules | undefined)?.ignoredBody === true;
+}
+
 /**
  * The body parsers of every route: JSON everywhere; HTML forms on the pages' routes only (on the JSON
  * API a form is what another site can make a browser send with its cached Basic credentials: 415); any
@@ -127,6 +132,7 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
     }
   });
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (req, body, done) => {
+    if (ignoresBody(req)) return done(null, undefined);
     try {
       done(null, parseJson(req, body as Buffer));
     } catch (error) {
@@ -134,10 +140,11 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
     }
   });
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (req, body, done) => {
+    if (ignoresBody(req)) return done(null, undefined);
     if (!acceptsForms(req)) return done(notJson(), undefined);
     done(null, parseUrlencoded(body as string));
   });
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (req, _body, done) =>
-    done(acceptsForms(req) ? null : notJson(), undefined),
+    done(acceptsForms(req) || ignoresBody(req) ? null : notJson(), undefined),
   );
 }

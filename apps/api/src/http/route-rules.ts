@@ -20,6 +20,12 @@ export interface RouteRules {
    * text/plain, the only bodies a form can send without the site's consent) to call the JSON API
    */
   formBody?: true;
+  /**
+   * the route reads no body at all: whatever is sent (a client that posts an empty form, a JSON string)
+   * is read within the size bound and dropped. Only for routes no browser can be made to call with
+   * credentials it holds: a Bearer token is never sent by a browser on its own
+   */
+  ignoredBody?: true;
 }
 
 /**
@@ -56,6 +62,14 @@ export function SignInCall(refusal: 'plain' | SignInRefusal): MethodDecorator {
 export function FormBody(): MethodDecorator {
   return (_target, _key, descriptor) => {
     addRules(descriptor.value as object, { formBody: true });
+    return descriptor;
+  };
+}
+
+/** A route that reads no body, whatever its content type (see RouteRules.ignoredBody). */
+export function IgnoredBody(): MethodDecorator {
+  return (_target, _key, descriptor) => {
+    addRules(descriptor.value as object, { ignoredBody: true });
     return descriptor;
   };
 }

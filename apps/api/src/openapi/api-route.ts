@@ -2,6 +2,7 @@ import { applyDecorators, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import {
   ApiBasicAuth,
+  ApiBearerAuth,
   ApiBody,
   ApiConsumes,
   ApiExtraModels,
@@ -29,6 +30,8 @@ export type ErrorEnvelope = 'plain' | 'model';
 /** The names of the two security schemes of the document; `openapi.spec.ts` checks them against the guards. */
 export const ACCOUNT_AUTH = 'account';
 export const RESOURCE_AUTH = 'resource';
+/** an access token the service issued, as `Authorization: Bearer` (AccessTokenBearerGuard) */
+export const ACCESS_TOKEN_AUTH = 'accessToken';
 /** Telegram's webhook secret header (telegram/telegram-webhook.guard.ts) */
 export const TELEGRAM_SECRET_AUTH = 'telegramSecret';
 
@@ -158,6 +161,25 @@ export function ApiAccountAuth(envelope: ErrorEnvelope): ClassDecorator & Method
 /** HTTP Basic with a resource's key and secret (`ResourceAuthGuard`), and its 401/429. */
 export function ApiResourceAuth(envelope: ErrorEnvelope): ClassDecorator & MethodDecorator {
   return applyDecorators(ApiBasicAuth(RESOURCE_AUTH), ...authResponses(envelope, false));
+}
+
+/** An access token the service issued, as Bearer (`AccessTokenBearerGuard`), and its 401/429. */
+export function ApiAccessTokenAuth(): ClassDecorator & MethodDecorator {
+  const example = (message: string) => ({ model: null, success: false, message, traceId: EXAMPLE.traceId });
+  return applyDecorators(
+    ApiBearerAuth(ACCESS_TOKEN_AUTH),
+    ApiResponse({
+      status: 401,
+      description: 'no token, or one that is malformed, expired, not issued by this service or of a resource that no longer exists',
+      content: json(ref(EnvelopeErrorBody), example('Authentication required.')),
+    }),
+    ApiResponse({
+      status: 429,
+      description: 'more than 20 failed authentications from this client within a minute',
+      headers: RETRY_AFTER,
+      content: json(ref(EnvelopeErrorBody), example('Too many failed authentication attempts. Try again later.')),
+    }),
+  );
 }
 
 /** `X-Telegram-Bot-Api-Secret-Token` (TelegramWebhookGuard) and its 401. */

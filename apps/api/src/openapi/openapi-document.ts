@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH } from './api-route';
+import { ACCESS_TOKEN_AUTH, ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH } from './api-route';
 import { referencedModels } from './common.openapi';
 
 const DESCRIPTION = [
@@ -40,6 +40,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         description: "TELEGRAM_WEBHOOK_SECRET, as the CLI registered it with Telegram (`telegram set-webhook`): for Telegram's calls only.",
       },
       TELEGRAM_SECRET_AUTH,
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          'An access token this service issued (the `accessToken` of a granted access request, or a refreshed one): the self-service portals.',
+      },
+      ACCESS_TOKEN_AUTH,
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {

@@ -10,8 +10,9 @@ import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
 import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
 import { TEST_NOW, testConfig } from '../../test/testing/test-app';
-import { ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH } from './api-route';
+import { ACCESS_TOKEN_AUTH, ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH } from './api-route';
 import { TelegramWebhookGuard } from '../telegram/telegram-webhook.guard';
+import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from './api-docs';
 import { generateOpenApiFileText, OPENAPI_FILE } from '../app/document-app';
 import { examplesOf, OpenApiDocument, operationsOf, schemaValidator } from './openapi.testing';
@@ -28,6 +29,7 @@ function expectedSecurity(guards: unknown[]): Record<string, string[]>[] | undef
   if (guards.includes(AccountAuthGuard)) return [{ [ACCOUNT_AUTH]: [] }];
   if (guards.includes(ResourceAuthGuard)) return [{ [RESOURCE_AUTH]: [] }];
   if (guards.includes(TelegramWebhookGuard)) return [{ [TELEGRAM_SECRET_AUTH]: [] }];
+  if (guards.includes(AccessTokenBearerGuard)) return [{ [ACCESS_TOKEN_AUTH]: [] }];
   return undefined;
 }
 
@@ -140,7 +142,9 @@ describe('OpenAPI document', () => {
     }
     figures['securityChecks'] = checked;
     expect(mismatches).toEqual([]);
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH].sort());
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(
+      [ACCESS_TOKEN_AUTH, ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH].sort(),
+    );
   });
 
   it(`is committed as ${OPENAPI_FILE}, as \`npm run openapi\` writes it (run it after changing a route)`, async () => {

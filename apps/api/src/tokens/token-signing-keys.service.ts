@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, isSigningKeyPublished, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
+import { Clock, isSigningKeyPublished, signingKeyAt, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
 import {
   generateTokenSigningKey,
   PublicSigningJwk,
@@ -36,7 +36,8 @@ interface PublishedKey {
 
 interface KeyCache {
   loadedAt: number;
-  active: ActiveSigningKey;
+  /** every key published, with its private half once it was needed to sign */
+  rows: TokenSigningKeyEntity[];
   published: PublishedKey[];
 }
 
@@ -60,9 +61,22 @@ export class TokenSigningKeysService implements OnModuleInit {
     await this.current(true);
   }
 
-  /** The key new RS256 tokens are signed with. */
+  private readonly privateKeys = new Map<string, CryptoKey>();
+
+  /**
+   * The key new RS256 tokens are signed with, chosen at each use: a key published ahead of a rotation
+   * takes over at its predecessor's retirement, on time, whatever the age of the cache.
+   */
   async activeKey(): Promise<ActiveSigningKey> {
-    return (await this.current()).active;
+    const cache = await this.current();
+    const row = signingKeyAt(cache.rows, this.clock.now());
+    if (!row) throw new Error('no token signing key signs now');
+    let privateKey = this.privateKeys.get(row.kid);
+    if (!privateKey) {
+      privateKey = await signingPrivateKey(this.cipher, row);
+      this.privateKeys.set(row.kid, privateKey);
+    }
+    return { kid: row.kid, privateKey };
   }
 
   /** The public JWKs of GET /.well-known/jwks.json: the active key, then retired keys whose tokens may still be valid. */
@@ -109,15 +123,11 @@ export class TokenSigningKeysService implements OnModuleInit {
       await this.keys.insertIfNoneActive(await generateTokenSigningKey(this.cipher, now));
       rows = await this.keys.listPublishable(new Date(now.getTime() - TOKEN_SIGNING_KEY_RETENTION_SECONDS * 1000));
     }
-    const activeRow = rows.find((row) => row.retiredAt === null);
-    if (!activeRow) throw new Error('no active token signing key after inserting one');
+    if (!rows.some((row) => row.retiredAt === null)) throw new Error('no active token signing key after inserting one');
     const previous = this.cache;
-    const active =
-      previous?.active.kid === activeRow.kid
-        ? previous.active
-        : { kid: activeRow.kid, privateKey: await signingPrivateKey(this.cipher, activeRow) };
     const published = await Promise.all(rows.map((row) => this.publishedKey(row, previous)));
-    const cache = { loadedAt: now.getTime(), active, published };
+    for (const kid of this.privateKeys.keys()) if (!rows.some((row) => row.kid === kid)) this.privateKeys.delete(kid);
+    const cache = { loadedAt: now.getTime(), rows, published };
     this.cache = cache;
     return cache;
   }

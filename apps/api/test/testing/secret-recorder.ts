@@ -12,6 +12,7 @@ const KIND_OF_PURPOSE: Record<SecretPurpose, SecretKind> = {
   'authenticator.secret': 'otp-key',
   'authenticator.private-id': 'authenticator-private-id',
   'token.signing-key': 'token-signing-key',
+  'self-service.totp-key': 'otp-key',
 };
 
 /** A JWT (access tokens of the access page and the `ra` family); they appear in 2xx bodies only. */

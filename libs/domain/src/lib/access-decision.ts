@@ -42,14 +42,25 @@ export interface SignInRules {
    * the code again); otherwise the request keeps waiting (the page: the user goes on once it ends).
    */
   lockoutDenies: boolean;
+  /**
+   * An address on a Bypass IP list grants without a second factor. Not for a self-service portal's
+   * password reset or account unlock: the portal acts on the directory on the strength of that token
+   * alone, so a network that skips the second factor must not skip the proof of who resets.
+   */
+  bypassable: boolean;
 }
 
 /** The rules of each way of signing in. */
 export const SIGN_IN_RULES = {
-  page: { oneCall: false, registersNewcomers: true, enrollsNewcomers: true, lockoutDenies: false },
-  ra: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true },
-  md: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true },
-  raChallenge: { oneCall: false, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true },
+  page: { oneCall: false, registersNewcomers: true, enrollsNewcomers: true, lockoutDenies: false, bypassable: true },
+  ra: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true, bypassable: true },
+  md: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true, bypassable: true },
+  raChallenge: { oneCall: false, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true, bypassable: true },
+  /**
+   * the access page of a self-service portal's password reset or account unlock: whoever knows a
+   * login could otherwise enroll a factor for a user who has none yet and reset that user's password
+   */
+  recovery: { oneCall: false, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: false, bypassable: false },
 } as const satisfies Record<string, SignInRules>;
 
 /** What the user answered: the page merely shown (`visit`), nothing yet, a delivery letter, or a code. */
@@ -177,7 +188,7 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
   if (facts.network === undefined) return read('network');
   if (facts.network === 'deny') return deny({ kind: 'networkDenied' });
   // no factor is looked at, a code sent along neither checked nor counted
-  if (facts.network === 'bypass') return { kind: 'bypass' };
+  if (facts.network === 'bypass' && rules.bypassable) return { kind: 'bypass' };
 
   const chosen = chooseFactor(rules, facts);
   if (chosen.kind !== 'factor') return chosen;

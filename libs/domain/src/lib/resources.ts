@@ -86,3 +86,35 @@ export const TOKEN_SIGNING_KEY_RETENTION_SECONDS = ACCESS_TOKEN_TTL_SECONDS + TO
 export function isSigningKeyPublished(retiredAt: Date | null, now: Date): boolean {
   return retiredAt === null || retiredAt.getTime() + TOKEN_SIGNING_KEY_RETENTION_SECONDS * 1000 > now.getTime();
 }
+
+/**
+ * How long a rotated key is published before it signs (`TOKEN_KEY_PUBLISH_AHEAD`): self-service
+ * portals load the JWKS once per process, so a key they have not seen must not sign their tokens
+ * until they were likely restarted or reloaded. During that time the previous key goes on signing:
+ * its `retired_at` is set to the moment the new key takes over.
+ */
+export const DEFAULT_TOKEN_KEY_PUBLISH_AHEAD_SECONDS = 24 * 60 * 60;
+const DURATION_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `TOKEN_KEY_PUBLISH_AHEAD`: seconds, or a number with `s`, `m`, `h` or `d`; absent: 24 h; at most 30 days. */
+export function parsePublishAhead(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_KEY_PUBLISH_AHEAD_SECONDS;
+  const match = /^\s*(\d{1,7})\s*([smhd]?)\s*$/i.exec(raw);
+  const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2].toLowerCase()] : NaN;
+  if (!Number.isFinite(seconds) || seconds > 30 * 86_400)
+    throw new ValidationFailed('TOKEN_KEY_PUBLISH_AHEAD must be a duration such as 86400, 90m, 24h or 2d (at most 30 days).');
+  return seconds;
+}
+
+/**
+ * The key that signs at `now`: of the keys still signing (not retired, or retired in the future
+ * because a successor is published ahead), the one retiring first; the newest key, without a
+ * retirement, signs only once every earlier key's retirement has come.
+ */
+export function signingKeyAt<K extends { retiredAt: Date | null }>(keys: readonly K[], now: Date): K | null {
+  const signing = keys.filter((key) => key.retiredAt === null || key.retiredAt.getTime() > now.getTime());
+  const retiringFirst = signing
+    .filter((key) => key.retiredAt !== null)
+    .sort((a, b) => (a.retiredAt as Date).getTime() - (b.retiredAt as Date).getTime())[0];
+  return retiringFirst ?? signing.find((key) => key.retiredAt === null) ?? null;
+}

@@ -18,6 +18,7 @@ describe('journal events table', () => {
       Api: ['Enable', 'Disable'],
       PublicApiSecret: ['Update', 'Display'],
       Resource: ['Create', 'Update', 'Delete', 'DisplayResourceSecret'],
+      SelfService: ['ChangeSupportInfo', 'ChangeShowcase', 'UploadLogo', 'DeleteLogo'],
       User: ['Create', 'Update', 'Delete'],
     });
   });

@@ -23,6 +23,8 @@ export const JOURNAL_EVENTS = {
   Api: ['Enable', 'Disable'],
   PublicApiSecret: ['Update', 'Display'],
   Resource: ['Create', 'Update', 'Delete', 'DisplayResourceSecret'],
+  /** ours: what the account shows on the self-service portals (support contact, showcase tiles and their logos) */
+  SelfService: ['ChangeSupportInfo', 'ChangeShowcase', 'UploadLogo', 'DeleteLogo'],
   User: ['Create', 'Update', 'Delete'],
 } as const;
 
@@ -73,6 +75,7 @@ export const OUR_JOURNAL_FIELDS = [
   'IpListResources',
   'LockedUntil',
   'LockoutScope',
+  'LogoName',
   'Merged',
   'PhonesAdded',
   'PhonesRemoved',

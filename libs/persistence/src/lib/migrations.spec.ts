@@ -33,6 +33,7 @@ describe('migrations', () => {
         'RefreshedTokens1765000000000',
         'UsersIdentityKey1765000000001',
         'Approvals1765200000000',
+        'SelfService1765500000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -57,11 +58,14 @@ describe('migrations', () => {
         'ip_list_resources',
         'ip_lists',
         'journal_events',
+        'my_factors_pages',
         'phones',
         'refreshed_tokens',
         'resources',
         'schema_migrations',
+        'self_service_settings',
         'settled_day_totals',
+        'showcase_logos',
         'telegram_binding_links',
         'telegram_bindings',
         'token_signing_keys',

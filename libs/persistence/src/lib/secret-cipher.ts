@@ -15,7 +15,9 @@ export type SecretPurpose =
   | 'resource.api-secret'
   | 'authenticator.secret'
   | 'authenticator.private-id'
-  | 'token.signing-key';
+  | 'token.signing-key'
+  // the sealed TOTP key older self-service portals carry through the user's browser
+  | 'self-service.totp-key';
 
 export class SecretDecryptionError extends Error {
   constructor(message = 'A stored secret could not be decrypted: wrong SECRET_ENCRYPTION_KEY or corrupted data.') {

@@ -88,6 +88,11 @@ export class AccessPageVisits {
     await this.requests.recordVisit(row.accountId, row.id, { ip: visitor.ip, remoteHost: visitor.ip });
     const found = await this.newcomers.existingUser(row);
     if (found) return { found };
+    // a portal's reset or unlock names a user who existed when it was made: nobody is registered for it
+    if (row.purpose !== 'signIn') {
+      await this.requests.decide(row.accountId, row.id, 'Denied');
+      return final('unknown');
+    }
     const verdict = await this.ipLists.verdict(row.accountId, ipListsRevision, visitor.ip, row.resourceId);
     if (verdict.decision === 'deny') {
       await this.requests.decide(row.accountId, row.id, 'Denied');

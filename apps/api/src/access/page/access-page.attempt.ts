@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SIGN_IN_RULES, SignInAnswer } from '@twofold/domain';
+import { SIGN_IN_RULES, SignInAnswer, SignInRules } from '@twofold/domain';
 import { AccessRequestEntity, AccessRequestsRepository, UserForCodeCheck, UsersRepository } from '@twofold/persistence';
 import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { StoredRequestLedger } from '../decision/request-ledgers';
@@ -16,7 +16,8 @@ import { Visitor } from './access-page.outcome';
  * request as decided on.
  */
 export class AccessPageAttempt implements SignInAttempt {
-  readonly rules = SIGN_IN_RULES.page;
+  /** a portal's reset or unlock request never enrolls and is never bypassed */
+  readonly rules: SignInRules;
   request: AccessRequestEntity | null;
   accessToken: string | null = null;
 
@@ -29,6 +30,7 @@ export class AccessPageAttempt implements SignInAttempt {
     private readonly user: UserForCodeCheck | null,
   ) {
     this.request = found;
+    this.rules = found.purpose === 'signIn' ? SIGN_IN_RULES.page : SIGN_IN_RULES.recovery;
   }
 
   async open(): Promise<OpenedAttempt> {

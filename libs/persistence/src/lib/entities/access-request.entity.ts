@@ -4,6 +4,11 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 export type AccessRequestStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied' | 'Expired';
 /** page: POST /access/requests and its access page; ra, md: the browserless `ra` family */
 export type AccessRequestChannel = 'page' | 'ra' | 'md';
+/**
+ * What the request's token is for: signing in, or a self-service portal's password reset or account
+ * unlock, whose token alone lets the portal act on the directory (never enrolled, never bypassed).
+ */
+export type AccessRequestPurpose = 'signIn' | 'resetPassword' | 'unlockUser';
 
 @Entity('access_requests')
 export class AccessRequestEntity {
@@ -36,4 +41,5 @@ export class AccessRequestEntity {
   @Column({ name: 'two_fa_device_ip', type: 'text', nullable: true }) twoFADeviceIp!: string | null;
   /** granted without a code: the user's address is on a Bypass IP list */
   @Column({ type: 'boolean', default: false }) bypassed!: boolean;
+  @Column({ type: 'text', default: 'signIn' }) purpose!: AccessRequestPurpose;
 }

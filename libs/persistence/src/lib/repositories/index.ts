@@ -19,3 +19,4 @@ export * from './refreshed-tokens.repository';
 export * from './api-keys.repository';
 export * from './approvals.repository';
 export * from './telegram-bindings.repository';
+export * from './self-service.repository';

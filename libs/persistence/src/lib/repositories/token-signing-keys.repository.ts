@@ -49,16 +49,23 @@ export class TokenSigningKeysRepository {
   }
 
   /**
-   * Retires the active key (if any) at `at` and makes `key` the active one, in one transaction;
-   * rotations of two operators at once run one after the other. Keys retired before `forgetBefore`
-   * (no token they signed is valid any more) are deleted with their private halves. Returns the kid retired.
+   * Makes `key` the newest key, in one transaction; rotations of two operators at once run one after
+   * the other. The key is published at once and signs from `signsFrom`: the key signing until then
+   * is retired at that moment (a retirement in the future). An emergency rotation (`signsFrom` not
+   * after `at`) retires at `at` every key still signing, those of earlier rotations published ahead
+   * included. Keys retired before `forgetBefore` (no token they signed is valid any more) are deleted
+   * with their private halves. Returns the kid retired (the one without a retirement before).
    */
-  rotate(key: NewTokenSigningKey, at: Date, forgetBefore: Date): Promise<{ retired: string | null }> {
+  rotate(key: NewTokenSigningKey, at: Date, forgetBefore: Date, signsFrom: Date = at): Promise<{ retired: string | null }> {
     return this.db.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [ROTATION_LOCK_ID]);
       const repo = manager.getRepository(TokenSigningKeyEntity);
       const active = await repo.findOneBy({ retiredAt: IsNull() });
-      if (active) await repo.update({ kid: active.kid }, { retiredAt: at });
+      if (signsFrom.getTime() <= at.getTime()) {
+        await manager.query('UPDATE token_signing_keys SET retired_at = $1 WHERE retired_at IS NULL OR retired_at > $1', [at]);
+      } else if (active) {
+        await repo.update({ kid: active.kid }, { retiredAt: signsFrom });
+      }
       await repo.insert({ ...key, retiredAt: null });
       await repo.delete({ retiredAt: LessThan(forgetBefore) });
       return { retired: active?.kid ?? null };

@@ -1,0 +1,97 @@
+import { EnrollmentFormModel, enrollmentSection } from '../../pages/enrollment-section';
+import { codeField } from '../../pages/form-fields';
+import { html, Html } from '../../pages/html';
+import { PageLanguage } from '../../pages/i18n/languages';
+import { IconName } from '../../pages/icons';
+import { renderLayout, renderStatusPage, StatusTone } from '../../pages/layout';
+import { PortalFactorKind } from '../self-service-factors';
+import { MyFactorsFinalReason, myFactorsMessagesOf, MyFactorsNotice } from './my-factors.messages';
+
+export interface MyFactorsListModel {
+  identity: string;
+  factors: { id: string; kind: PortalFactorKind; label: string; renamable: boolean }[];
+  /** a factor was confirmed on this page a moment ago: changes are offered */
+  checked: boolean;
+  /** the user has a factor whose code this page can check */
+  canCheck: boolean;
+  notice?: MyFactorsNotice;
+  wrongCode?: { attemptsLeft: number };
+}
+
+/** One form of the page: what it does is its `action` field. */
+function actionForm(action: string, body: Html, fields: Record<string, string> = {}): Html {
+  return html`<form method="post" class="inline"><input type="hidden" name="action" value="${action}">${Object.entries(fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}${body}</form>`;
+}
+
+/**
+ * The page where a user manages their own factors, opened from a self-service portal: the factors,
+ * and once the user confirmed a code of one of them, rename, remove (never the only one) and add an
+ * authenticator app. Everything the user or an administrator named is escaped by `html`.
+ */
+export function renderMyFactorsList(lang: PageLanguage, nonce: string, brand: string, model: MyFactorsListModel): Html {
+  const t = myFactorsMessagesOf(lang);
+  const notice = model.notice ? html`<p class="notice" role="status">${t.notices[model.notice]}</p>` : null;
+  const onlyOne = model.factors.length <= 1;
+  const rows = model.factors.map((factor) => {
+    const changes = model.checked
+      ? html`${
+          factor.renamable
+            ? actionForm(
+                'rename',
+                html`<label for="name-${factor.id}">${t.nameLabel}</label><input id="name-${factor.id}" name="name" value="${factor.label}" maxlength="64" required><button type="submit">${t.rename}</button>`,
+                { id: factor.id },
+              )
+            : null
+        }${onlyOne ? html`<p class="muted">${t.onlyOne}</p>` : actionForm('remove', html`<button type="submit" class="danger">${t.remove}</button>`, { id: factor.id })}`
+      : null;
+    return html`<li data-testid="factor" data-kind="${factor.kind}"><span class="muted">${t.kinds[factor.kind]}</span> <strong data-testid="factor-label">${factor.label}</strong>${changes}</li>`;
+  });
+  const list = model.factors.length > 0 ? html`<ul class="factors">${rows}</ul>` : html`<p>${t.none}</p>`;
+  let next: Html | null = null;
+  if (model.checked) {
+    next = actionForm('add-start', html`<button type="submit">${t.add}</button>`);
+  } else if (model.canCheck) {
+    const error = model.wrongCode ? t.wrongCode(model.wrongCode.attemptsLeft) : null;
+    next = html`<p>${t.confirmIntro}</p>${actionForm('check', html`${codeField(t.codeLabel, error, { title: t.codeTitle })}<button type="submit">${t.confirm}</button>`)}`;
+  } else {
+    next = html`<p class="muted">${t.cannotConfirm}</p>`;
+  }
+  return renderLayout(
+    lang,
+    nonce,
+    brand,
+    t.title,
+    html`<h1>${t.title}</h1>
+<p>${t.intro(model.identity)}</p>
+${notice}${list}
+${next}`,
+  );
+}
+
+/** Adding an authenticator app: the enrollment section of the other pages, its form confirming the app's first code. */
+export function renderMyFactorsEnroll(lang: PageLanguage, nonce: string, brand: string, model: EnrollmentFormModel): Html {
+  const t = myFactorsMessagesOf(lang);
+  return renderLayout(
+    lang,
+    nonce,
+    brand,
+    t.addTitle,
+    html`<h1>${t.addTitle}</h1>\n${enrollmentSection(lang, nonce, { ...model, hidden: { action: 'add-confirm' } })}`,
+  );
+}
+
+const FINAL_LOOK: Record<MyFactorsFinalReason, [StatusTone, IconName]> = {
+  unknown: ['info', 'question'],
+  expired: ['warn', 'clock'],
+  otherBrowser: ['stop', 'cross'],
+  tooManyCodes: ['stop', 'cross'],
+  forged: ['stop', 'cross'],
+};
+
+export function renderMyFactorsFinal(lang: PageLanguage, nonce: string, brand: string, reason: MyFactorsFinalReason): Html {
+  const t = myFactorsMessagesOf(lang);
+  const [tone, icon] = FINAL_LOOK[reason];
+  return renderStatusPage(lang, nonce, brand, tone, icon, t.finalTitle[reason], t.final[reason]);
+}
