@@ -86,7 +86,7 @@ describe('the built API and CLI on DATABASE_URL', () => {
       body: '{"name":',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+    expect(await res.json()).toEqual({ model: null, success: false, message: 'Malformed JSON body.', traceId: expect.any(String) });
   });
 
   it('works through `npm run --silent cli`, stdout holding exactly the JSON', () => {

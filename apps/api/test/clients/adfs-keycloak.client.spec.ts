@@ -80,7 +80,7 @@ describe('client: AD FS adapter and Keycloak authenticator (postMessage in an if
     ]) {
       const res = await create({ Identity: 'CORP\\adfs.user', Callback: { Action: action, Target: '_self' } });
       expect(clientReading(res.status)).toBe('answer');
-      expect(res.body).toMatchObject({ model: null, success: false, message: expect.any(String) });
+      expect(res.body).toMatchObject({ model: null, success: false, message: 'Callback.Action must be an absolute http or https URL.' });
     }
   });
 

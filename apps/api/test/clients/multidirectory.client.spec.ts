@@ -120,6 +120,6 @@ describe('client: directory server (md, accessToken, token refresh)', () => {
     t.clock.advance(2 * 3600_000);
     const expired = await call('/token/refresh', { AccessToken: token });
     expect(expired.status).toBe(200);
-    expect(expired.body).toMatchObject({ success: false, model: null, message: expect.any(String) });
+    expect(expired.body).toMatchObject({ success: false, model: null, message: 'The access token has expired.' });
   });
 });

@@ -135,12 +135,17 @@ describe('the ra family: ra, md, ra/challenge', () => {
     });
 
     it('answers unusable input with 200 and a Denied model, wrong credentials with 401', async () => {
-      for (const body of [{ passCode: '123456' }, { identity: 'gus', passCode: 123456 }, { identity: ['gus'], passCode: '123456' }]) {
+      const refusals: [object, string][] = [
+        [{ passCode: '123456' }, 'Identity must not be empty.'],
+        [{ identity: 'gus', passCode: 123456 }, 'PassCode must be a string.'],
+        [{ identity: ['gus'], passCode: '123456' }, 'Identity must not be empty.'],
+      ];
+      for (const [body, message] of refusals) {
         const res = await ra(body);
         expect({ body, status: res.status }).toEqual({ body, status: 200 });
         expect(res.body).toMatchObject({
           success: false,
-          message: expect.any(String),
+          message,
           model: { id: null, status: 'Denied', bypassed: false },
         });
       }

@@ -90,18 +90,23 @@ describe('access requests API', () => {
     });
 
     it('refuses bad input with 200 success:false; only malformed JSON is 400', async () => {
-      for (const body of [
-        {},
-        { identity: '' },
-        { identity: '   ' },
-        { identity: 'zed', claims: [1, 2] },
-        { identity: 'zed', callback: { action: '/relative', target: '_self' } },
-        { identity: 'zed', callback: { action: 'javascript:alert(1)' } },
-        { identity: 'zed', callback: { action: 'https://app.example/cb', target: '_blank' } },
-      ]) {
+      const notAbsolute = 'Callback.Action must be an absolute http or https URL.';
+      const refusals: [object, string][] = [
+        [{}, 'Identity must not be empty.'],
+        [{ identity: '' }, 'Identity must not be empty.'],
+        [{ identity: '   ' }, 'Identity must not be empty.'],
+        [{ identity: 'zed', claims: [1, 2] }, 'Claims must be a JSON object.'],
+        [{ identity: 'zed', callback: { action: '/relative', target: '_self' } }, notAbsolute],
+        [{ identity: 'zed', callback: { action: 'javascript:alert(1)' } }, notAbsolute],
+        [
+          { identity: 'zed', callback: { action: 'https://app.example/cb', target: '_blank' } },
+          'Callback.Target must be one of: _self, _parent, _top.',
+        ],
+      ];
+      for (const [body, message] of refusals) {
         const res = await create(body);
         expect({ body, status: res.status }).toEqual({ body, status: 200 });
-        expect(res.body).toEqual({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+        expect(res.body).toEqual({ model: null, success: false, message, traceId: expect.any(String) });
       }
       const [requests] = await t.database.dataSource.query(`SELECT count(*)::int AS n FROM access_requests WHERE identity = 'zed'`);
       expect(requests.n).toBe(0);
@@ -207,18 +212,19 @@ describe('access requests API', () => {
 
     it('validates createdAt and the window', async () => {
       const get = (query: string) => t.as(accountAuth).get(`/access/requests${query}`);
-      for (const query of [
-        '',
-        '?createdAt=2026-05-20',
-        '?createdAt=2026-05-21',
-        '?createdAt=20260519',
-        '?createdAt=2026-02-30',
-        '?createdAt=2026-05-19&limit=1001',
-        '?createdAt=2026-05-19&offset=-1',
+      const notPast = 'createdAt must be a past day, not today or later.';
+      for (const [query, message] of [
+        ['', 'createdAt is required.'],
+        ['?createdAt=2026-05-20', notPast],
+        ['?createdAt=2026-05-21', notPast],
+        ['?createdAt=20260519', 'createdAt must be a date in the format yyyy-mm-dd.'],
+        ['?createdAt=2026-02-30', 'createdAt is not a valid date.'],
+        ['?createdAt=2026-05-19&limit=1001', 'limit must not exceed 1000.'],
+        ['?createdAt=2026-05-19&offset=-1', 'offset must be a non-negative integer.'],
       ]) {
         const res = await get(query);
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
-        expect(res.body).toMatchObject({ model: null, success: false, message: expect.any(String), traceId: expect.any(String) });
+        expect(res.body).toMatchObject({ model: null, success: false, message, traceId: expect.any(String) });
       }
       expect((await get('?createdAt=2026-05-19&limit=1000')).status).toBe(200);
     });
