@@ -51,7 +51,7 @@ describe('self-service: Bearer authentication by our own access tokens', () => {
   it('401 without a token, with Basic credentials, with garbage or an expired token', async () => {
     const token = await accessPageToken(t, a.resource.authorization, 'bob');
     expect((await t.http().get('/self-service')).status).toBe(401);
-    expect((await t.http().get('/self-service').set('Authorization', a.resource.authorization)).status).toBe(401);
+    expect((await t.as(a.resource).get('/self-service')).status).toBe(401);
     expect((await profile('not.a.token')).status).toBe(401);
     expect((await profile(`${token}x`)).status).toBe(401);
     t.clock.advance(60 * 60 * 1000 + 1000);
@@ -93,7 +93,7 @@ describe('self-service: Bearer authentication by our own access tokens', () => {
   it("a deleted user's token gets 200 success:false UserNotRegistered", async () => {
     const token = await accessPageToken(t, a.resource.authorization, 'dave');
     const id = (await profile(token)).body.model.id;
-    expect((await t.http().delete(`/users/${id}`).set('Authorization', a.authorization)).status).toBe(200);
+    expect((await t.as(a).delete(`/users/${id}`)).status).toBe(200);
     const res = await profile(token);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(false);
@@ -105,14 +105,14 @@ describe('self-service: Bearer authentication by our own access tokens', () => {
   it('a token of a deleted resource is 401', async () => {
     const gone = await t.newResource(a.accountId, 'Gone');
     const token = await accessPageToken(t, gone.authorization, 'erin');
-    await t.http().delete(`/resources/${gone.resource.id}`).set('Authorization', a.authorization);
+    await t.as(a).delete(`/resources/${gone.resource.id}`);
     expect((await profile(token)).status).toBe(401);
   });
 
   it('the Basic credentials of the portal do not open the Bearer calls, and a token does not open the Basic ones', async () => {
     const token = await accessPageToken(t, a.resource.authorization, 'frank');
     const basic = basicAuthorization(a.resource.apiKey, a.resource.apiSecret);
-    expect((await t.http().post('/self-service/create-enrollment-request').set('Authorization', basic)).status).toBe(401);
+    expect((await t.as(basic).post('/self-service/create-enrollment-request')).status).toBe(401);
     const res = await t
       .http()
       .post('/self-service/user-authenticators')

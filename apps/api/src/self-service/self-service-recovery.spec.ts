@@ -25,20 +25,12 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
     accountId = account.account.id;
     accountAuth = account.authorization;
     portal = await t.newResource(accountId, 'Portal');
-    await t
-      .http()
-      .put('/settings/support-info')
-      .set('Authorization', accountAuth)
-      .send({ adminName: 'IT desk', adminEmail: 'it@corp.example' });
+    await t.as(accountAuth).put('/settings/support-info').send({ adminName: 'IT desk', adminEmail: 'it@corp.example' });
   });
   afterAll(() => t.close());
 
   const start = (kind: 'start-reset-password' | 'start-unlock-user', identity: string, claims: object = {}) =>
-    t
-      .http()
-      .post(`/self-service/${kind}`)
-      .set('Authorization', portal.authorization)
-      .send({ identity, callbackUrl: 'https://sspr.corp.example/cb', claims });
+    t.as(portal).post(`/self-service/${kind}`).send({ identity, callbackUrl: 'https://sspr.corp.example/cb', claims });
   const factorsOf = async (userId: string) =>
     (await t.database.dataSource.query(`SELECT kind FROM authenticators WHERE user_id = $1`, [userId])) as { kind: string }[];
   const requestCount = async () =>
@@ -82,7 +74,7 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
     const user = await newUser(t.db, accountId, 'gone.user', { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
     const res = await start('start-unlock-user', 'gone.user');
-    await t.http().delete(`/users/${user.id}`).set('Authorization', accountAuth);
+    await t.as(accountAuth).delete(`/users/${user.id}`);
     const page = await visit(res.body.model.url);
     expect(page.text).not.toContain('otpauth://');
     const users = await t.database.dataSource.query(`SELECT 1 FROM users WHERE account_id = $1 AND identity = 'gone.user'`, [accountId]);
@@ -91,9 +83,8 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
 
   it('from a Bypass network the page still asks for the code, and grants only on a right one', async () => {
     const list = await t
-      .http()
+      .as(accountAuth)
       .post('/ip-lists')
-      .set('Authorization', accountAuth)
       .send({ name: 'Office', action: 'Bypass', ranges: [VISITOR] });
     expect(list.status).toBe(201);
     try {
@@ -115,14 +106,13 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
       expect(decodeJwt(token)).toMatchObject({ sub: 'in.office', resetPassword: 'true', amr: ['otp'] });
       // and a sign-in from that network is still bypassed as before
       const signIn = await t
-        .http()
+        .as(portal)
         .post('/access/requests')
-        .set('Authorization', portal.authorization)
         .send({ identity: 'in.office', callback: { action: 'https://sspr.corp.example/cb', target: '_self' } });
       const signInPage = await t.browser().get(new URL(signIn.body.model.url).pathname).set('X-Forwarded-For', VISITOR);
       expect(signInPage.text).toContain('name="accessToken"');
     } finally {
-      await t.http().delete(`/ip-lists/${list.body.model.id}`).set('Authorization', accountAuth);
+      await t.as(accountAuth).delete(`/ip-lists/${list.body.model.id}`);
     }
   });
 
@@ -146,11 +136,7 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
 
   it('a callbackUrl that is not an absolute http(s) URL is refused (200 success:false)', async () => {
     for (const callbackUrl of ['javascript:alert(1)', '/relative', null]) {
-      const res = await t
-        .http()
-        .post('/self-service/start-reset-password')
-        .set('Authorization', portal.authorization)
-        .send({ identity: 'in.office', callbackUrl });
+      const res = await t.as(portal).post('/self-service/start-reset-password').send({ identity: 'in.office', callbackUrl });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ success: false, message: 'callbackUrl must be an absolute http or https URL.' });
     }

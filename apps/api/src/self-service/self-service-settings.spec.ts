@@ -22,15 +22,13 @@ describe('self-service settings: support info, showcase, logos', () => {
 
   const put = (path: string, body: unknown) =>
     t
-      .http()
+      .as(account)
       .put(path)
-      .set('Authorization', account.authorization)
       .send(body as object);
   const upload = (name: string, bytes: Buffer) =>
     t
-      .http()
+      .as(account)
       .post('/settings/showcase/logos')
-      .set('Authorization', account.authorization)
       .send({ name, data: bytes.toString('base64') });
   const journal = async () =>
     (await t.database.dataSource.query(
@@ -45,7 +43,7 @@ describe('self-service settings: support info, showcase, logos', () => {
       success: true,
       message: null,
     });
-    const read = await t.http().get('/self-service/support-info').set('Authorization', portal.authorization);
+    const read = await t.as(portal).get('/self-service/support-info');
     expect(read.body.model).toEqual({ adminName: 'IT desk', adminEmail: 'it@corp.example', adminPhone: null });
     expect((await put('/settings/support-info', { adminEmail: 'not an email' })).status).toBe(400);
     expect((await journal()).map((e) => `${e.action} ${e.success}`).sort()).toEqual(['ChangeSupportInfo false', 'ChangeSupportInfo true']);
@@ -63,7 +61,7 @@ describe('self-service settings: support info, showcase, logos', () => {
       showcaseLinks: [{ url: 'https://a.example', title: 'App', image: 'app.webp' }],
     });
     expect(ok.status).toBe(200);
-    const read = await t.http().get('/self-service/settings/showcase').set('Authorization', portal.authorization);
+    const read = await t.as(portal).get('/self-service/settings/showcase');
     expect(read.body).toMatchObject({
       enabled: true,
       showcaseLinks: [{ resourceId: '', url: 'https://a.example/', title: 'App', image: 'app.webp', openInNewTab: false }],
@@ -84,19 +82,17 @@ describe('self-service settings: support info, showcase, logos', () => {
     expect((await upload('big.png', big)).status).toBe(400);
     const huge = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]);
     expect((await upload('huge.png', huge)).status).toBe(413);
-    const listed = await t.http().get('/settings/showcase/logos').set('Authorization', account.authorization);
+    const listed = await t.as(account).get('/settings/showcase/logos');
     expect(listed.body.model).toEqual(['a.png', 'b.jpg', 'c.png']);
 
-    const served = await t.http().get('/self-service/settings/showcase/logo/c.png').set('Authorization', portal.authorization);
+    const served = await t.as(portal).get('/self-service/settings/showcase/logo/c.png');
     expect(served.headers['content-type']).toBe('image/webp');
     expect(served.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(
-      (await t.http().get('/self-service/settings/showcase/logo/..%2F..%2Fetc').set('Authorization', portal.authorization)).status,
-    ).not.toBe(200);
+    expect((await t.as(portal).get('/self-service/settings/showcase/logo/..%2F..%2Fetc')).status).not.toBe(200);
 
-    const removed = await t.http().delete('/settings/showcase/logos/a.png').set('Authorization', account.authorization);
+    const removed = await t.as(account).delete('/settings/showcase/logos/a.png');
     expect(removed.status).toBe(200);
-    expect((await t.http().get('/self-service/settings/showcase/logo/a.png').set('Authorization', portal.authorization)).status).toBe(404);
+    expect((await t.as(portal).get('/self-service/settings/showcase/logo/a.png')).status).toBe(404);
     const actions = (await journal()).filter((e) => e.action.endsWith('Logo') && e.success).map((e) => [e.action, e.fields['LogoName']]);
     // one clock instant: the events' order is not the calls' order
     expect(actions.map((action) => action.join(' ')).sort()).toEqual([
@@ -110,10 +106,8 @@ describe('self-service settings: support info, showcase, logos', () => {
   it("another account's portal sees its own settings only", async () => {
     const other = await t.newAccount();
     const otherPortal = await t.newResource(other.account.id, 'Other');
-    const read = await t.http().get('/self-service/support-info').set('Authorization', otherPortal.authorization);
+    const read = await t.as(otherPortal).get('/self-service/support-info');
     expect(read.body.model).toEqual({ adminName: null, adminEmail: null, adminPhone: null });
-    expect((await t.http().get('/self-service/settings/showcase/logo/b.jpg').set('Authorization', otherPortal.authorization)).status).toBe(
-      404,
-    );
+    expect((await t.as(otherPortal).get('/self-service/settings/showcase/logo/b.jpg')).status).toBe(404);
   });
 });

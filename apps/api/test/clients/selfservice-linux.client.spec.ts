@@ -22,7 +22,7 @@ describe('client: self-service portal, Linux (camelCase without nulls)', () => {
   let portal: { apiKey: string; apiSecret: string; basic: string };
 
   const json = (method: 'post' | 'put', path: string, auth: string, body: unknown) =>
-    t.http()[method](path).set('Authorization', auth).set('Content-Type', 'application/json; charset=utf-8').send(linuxJson(body));
+    t.as(auth)[method](path).set('Content-Type', 'application/json; charset=utf-8').send(linuxJson(body));
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -118,21 +118,18 @@ describe('client: self-service portal, Linux (camelCase without nulls)', () => {
   });
 
   it('the access-denied page: GET "/self-service/support-info", Basic', async () => {
-    const res = await t.http().get('/self-service/support-info').set('Authorization', portal.basic);
+    const res = await t.as(portal.basic).get('/self-service/support-info');
     expect(portalModel(res.status, res.body)).toEqual({ adminName: 'IT desk', adminEmail: 'it@corp.example', adminPhone: '+1 555 0100' });
   });
 
   it('the showcase refresh: GET "self-service/settings/showcase" read at the top level, and a logo as bytes', async () => {
-    const res = await t.http().get('/self-service/settings/showcase').set('Authorization', portal.basic);
+    const res = await t.as(portal.basic).get('/self-service/settings/showcase');
     expect(res.status).toBe(200);
     expect(res.body.enabled).toBe(true);
     expect(res.body.showcaseLinks).toEqual([
       { resourceId: '', url: 'https://mail.corp.example/', title: 'Mail <b>', image: 'mail.png', openInNewTab: true },
     ]);
-    const logo = await t
-      .http()
-      .get(`/self-service/settings/showcase/logo/${res.body.showcaseLinks[0].image}`)
-      .set('Authorization', portal.basic);
+    const logo = await t.as(portal.basic).get(`/self-service/settings/showcase/logo/${res.body.showcaseLinks[0].image}`);
     expect(logo.status).toBe(200);
     expect(logo.headers['content-type']).toBe('image/png');
     expect(logo.headers['x-content-type-options']).toBe('nosniff');

@@ -28,11 +28,7 @@ describe('client: self-service portal, current releases through the login servic
   beforeAll(async () => {
     t = await startTestApp();
     const account = await t.newAccount();
-    const created = await t
-      .http()
-      .post('/resources')
-      .set('Authorization', account.authorization)
-      .send({ name: 'Portal', tokenFormat: 'JwtRS256' });
+    const created = await t.as(account).post('/resources').send({ name: 'Portal', tokenFormat: 'JwtRS256' });
     portal = { apiKey: created.body.model.apiKey, basic: basicAuthorization(created.body.model.apiKey, created.body.model.apiSecret) };
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
@@ -67,9 +63,8 @@ describe('client: self-service portal, current releases through the login servic
   });
   const post = (path: string, body: unknown) =>
     t
-      .http()
+      .as(portal.basic)
       .post(idp(path))
-      .set('Authorization', portal.basic)
       .set('Accept-Language', 'en-US')
       .set('Content-Type', 'application/json; charset=utf-8')
       .send(linuxJson(body));
@@ -98,12 +93,7 @@ describe('client: self-service portal, current releases through the login servic
     const claims = await portalVerifies(baseUrl, token, portal.apiKey, t.clock.now());
     expect(claims).toMatchObject({ sub: 'CORP\\jane', rawUserName: 'jane', amr: ['otp'] });
 
-    const completed = await t
-      .http()
-      .post(idp('login-completed'))
-      .set('Authorization', portal.basic)
-      .type('form')
-      .send({ accessToken: token });
+    const completed = await t.as(portal.basic).post(idp('login-completed')).type('form').send({ accessToken: token });
     expect(completed.status).toBe(200);
     const done = idpData<Record<string, unknown>>(completed.body);
     expect(done).toMatchObject({ success: true, action: 1, identity: 'CORP\\jane', rawUserName: 'jane', mustChangePassword: false });
@@ -130,17 +120,11 @@ describe('client: self-service portal, current releases through the login servic
     const account = await t.newAccount();
     const other = await t.newResource(account.account.id, 'Other');
     const token = await signIn('jack');
-    const foreign = await t
-      .http()
-      .post(idp('login-completed'))
-      .set('Authorization', other.authorization)
-      .type('form')
-      .send({ accessToken: token });
+    const foreign = await t.as(other).post(idp('login-completed')).type('form').send({ accessToken: token });
     expect(idpData(foreign.body)).toMatchObject({ success: false, action: 0 });
     const forged = await t
-      .http()
+      .as(portal.basic)
       .post(idp('login-completed'))
-      .set('Authorization', portal.basic)
       .type('form')
       .send({ accessToken: `${token}x` });
     expect(idpData(forged.body)).toMatchObject({ success: false, action: 0 });
@@ -149,12 +133,7 @@ describe('client: self-service portal, current releases through the login servic
 
   it('a password the directory wants changed: login-completed answers ChangePassword', async () => {
     const token = await signIn('expired.pwd', { isAuthenticated: false, userMustChangePassword: true });
-    const completed = await t
-      .http()
-      .post(idp('login-completed'))
-      .set('Authorization', portal.basic)
-      .type('form')
-      .send({ accessToken: token });
+    const completed = await t.as(portal.basic).post(idp('login-completed')).type('form').send({ accessToken: token });
     expect(idpData(completed.body)).toMatchObject({ success: true, action: 4, mustChangePassword: true });
   });
 

@@ -20,16 +20,12 @@ describe('client: self-service portal, Windows (PascalCase with nulls)', () => {
   const secrets = new Map<string, string>();
 
   const json = (path: string, auth: string, body: unknown) =>
-    t.http().post(path).set('Authorization', auth).set('Content-Type', 'application/json').send(windowsJson(body));
+    t.as(auth).post(path).set('Content-Type', 'application/json').send(windowsJson(body));
 
   beforeAll(async () => {
     t = await startTestApp();
     const account = await t.newAccount();
-    const created = await t
-      .http()
-      .post('/resources')
-      .set('Authorization', account.authorization)
-      .send({ name: 'Portal', tokenFormat: 'JwtRS256' });
+    const created = await t.as(account).post('/resources').send({ name: 'Portal', tokenFormat: 'JwtRS256' });
     portal = { apiKey: created.body.model.apiKey, basic: basicAuthorization(created.body.model.apiKey, created.body.model.apiSecret) };
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
@@ -65,7 +61,7 @@ describe('client: self-service portal, Windows (PascalCase with nulls)', () => {
 
   it('F1: profile with the four lists and the kinds policy; "configure 2FA" with the JSON string "{ }" as body', async () => {
     const token = await signIn('CORP\\win.user');
-    const res = await t.http().get('/self-service').set('Authorization', bearer(token));
+    const res = await t.as(bearer(token)).get('/self-service');
     const profile = portalModel<Record<string, unknown>>(res.status, res.body);
     // the older releases count these lists: each one present, never null
     for (const name of ['totpAuthenticators', 'telegramAuthenticators', 'mobileAppAuthenticators', 'phoneAuthenticators'])
@@ -73,14 +69,13 @@ describe('client: self-service portal, Windows (PascalCase with nulls)', () => {
     expect(profile['policy']).toMatchObject({ totp: true, mobileApp: false, phone: false });
 
     const enrollment = await t
-      .http()
+      .as(bearer(token))
       .post('/self-service/create-enrollment-request')
-      .set('Authorization', bearer(token))
       .set('Content-Type', 'application/json')
       .send(windowsJson('{ }'));
     expect(portalModel<{ url: string }>(enrollment.status, enrollment.body).url).toContain('/access/my-factors/');
 
-    const support = await t.http().get('/self-service/support-info').set('Authorization', portal.basic);
+    const support = await t.as(portal.basic).get('/self-service/support-info');
     // nothing set yet: the model is still an object, its fields null
     expect(portalModel(support.status, support.body)).toEqual({ adminName: null, adminEmail: null, adminPhone: null });
   });
@@ -89,12 +84,12 @@ describe('client: self-service portal, Windows (PascalCase with nulls)', () => {
     const token = await signIn('CORP\\refresher');
     const refreshed = await json('/token/refresh', portal.basic, { AccessToken: token, Claims: null });
     const next = portalModel<string>(refreshed.status, refreshed.body);
-    expect((await t.http().get('/self-service').set('Authorization', bearer(next))).body.model.identity).toBe('CORP\\refresher');
+    expect((await t.as(bearer(next)).get('/self-service')).body.model.identity).toBe('CORP\\refresher');
   });
 
   it('older releases: totp/new → totp {Key, Otp} adds the app; DELETE with an empty form removes one, never the last', async () => {
     const token = await signIn('CORP\\old.portal');
-    const created = await t.http().get('/self-service/totp/new').set('Authorization', bearer(token));
+    const created = await t.as(bearer(token)).get('/self-service/totp/new');
     const { key, link } = portalModel<{ key: string; link: string }>(created.status, created.body);
     expect(link).toMatch(/^otpauth:\/\/totp\//);
     const secret = parseBase32Key(new URL(link).searchParams.get('secret') as string);
@@ -108,12 +103,7 @@ describe('client: self-service portal, Windows (PascalCase with nulls)', () => {
     expect(lists.totpAuthenticators).toHaveLength(2);
 
     const remove = (id: string) =>
-      t
-        .http()
-        .delete(`/self-service/totp/${id}`)
-        .set('Authorization', bearer(token))
-        .set('Content-Type', 'application/x-www-form-urlencoded')
-        .send('');
+      t.as(bearer(token)).delete(`/self-service/totp/${id}`).set('Content-Type', 'application/x-www-form-urlencoded').send('');
     const first = await remove(lists.totpAuthenticators[0].id);
     expect(first.status).toBe(200);
     expect(portalModel<{ totpAuthenticators: unknown[] }>(first.status, first.body).totpAuthenticators).toHaveLength(1);
@@ -124,10 +114,7 @@ describe('client: self-service portal, Windows (PascalCase with nulls)', () => {
   it('older releases: a sealed key that was tampered with, expired or issued to another user is refused', async () => {
     const alice = await signIn('CORP\\alice');
     const mallory = await signIn('CORP\\mallory');
-    const issued = portalModel<{ key: string; link: string }>(
-      200,
-      (await t.http().get('/self-service/totp/new').set('Authorization', bearer(alice))).body,
-    );
+    const issued = portalModel<{ key: string; link: string }>(200, (await t.as(bearer(alice)).get('/self-service/totp/new')).body);
     const secret = parseBase32Key(new URL(issued.link).searchParams.get('secret') as string);
     t.clock.advance(30_000);
     const code = () => generateTotp({ secret, time: t.clock.now().getTime() });

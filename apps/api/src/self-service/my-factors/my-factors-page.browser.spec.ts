@@ -52,9 +52,8 @@ describeInBrowser('self-service: the "my factors" page in Chromium', () => {
     await newOtpAuthenticator(t.db, t.cipher, account.id, user.id, { kind: 'TotpToken', key: KEY, name: 'Key fob', now: t.clock.now() });
     // the portal's sign-in, then "configure 2FA" with the token as Bearer
     const request = await t
-      .http()
+      .as(portal)
       .post('/access/requests')
-      .set('Authorization', portal.authorization)
       .send({ identity: 'jane', callback: { action: 'https://sspr.corp.example/cb', target: '_self' } });
     const signInPath = new URL(request.body.model.url).pathname;
     const signIn = t.browser();

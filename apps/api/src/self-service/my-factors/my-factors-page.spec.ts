@@ -29,9 +29,8 @@ describe('self-service: the "my factors" page', () => {
     const user = await newUser(t.db, accountId, identity, { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: KEY, name: 'Key fob', now: t.clock.now() });
     const request = await t
-      .http()
+      .as(portal)
       .post('/access/requests')
-      .set('Authorization', portal.authorization)
       .send({ identity, callback: { action: 'https://sspr.corp.example/cb', target: '_self' } });
     const browser = t.browser();
     const path = new URL(request.body.model.url).pathname;
