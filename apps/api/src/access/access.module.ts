@@ -4,8 +4,11 @@ import { AppConfig } from '../config/app-config';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
 import { AccessDecisionService } from './decision/access-decision.service';
+import { ApprovalFactorCheck } from './decision/approval-factor.check';
+import { ApprovalWait } from './decision/approval-wait';
 import { CodeFactorCheck } from './decision/code-factor.check';
 import { CodeLockouts } from './decision/code-lockouts';
 import { AccessFormTokens } from './page/access-form-token';
@@ -27,12 +30,14 @@ import { AccessRequestsService } from './requests/access-requests.service';
  * through decision/ (AccessDecisionService: one access decision for every way of signing in).
  */
 @Module({
-  imports: [UsersModule, EnrollmentModule, IpListsModule],
+  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [
     AccessDecisionService,
     CodeFactorCheck,
+    ApprovalFactorCheck,
+    ApprovalWait,
     CodeLockouts,
     AccessRequestsService,
     RaAttempts,

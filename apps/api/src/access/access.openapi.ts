@@ -66,6 +66,12 @@ export class DirectoryBindBody extends PassCodeBody {
   @ApiPropertyOptional({ type: GroupPolicyPreset }) groupPolicyPreset?: GroupPolicyPreset;
 }
 
+/** The LDAP adapter's body: no code at all, the service chooses the approval factor. */
+export class LdapBindBody {
+  @ApiProperty() identity!: string;
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'ignored' }) email?: string | null;
+}
+
 export class ChallengeBody {
   @ApiProperty() identity!: string;
   @ApiProperty({ description: 'the code' }) challenge!: string;
@@ -258,6 +264,11 @@ export const ACCESS_DOCS = {
     "A directory server's LDAP bind: the same check as `ra`",
     { type: DirectoryBindBody, example: { identity: 'jane', passCode: '123456', groupPolicyPreset: { signUpGroups: 'VPN; Staff' } } },
     'CONTRACT §8.4.',
+  ),
+  ldapBind: raDoc(
+    "The LDAP adapter's bind: always an approval on the user's phone (Telegram, the mobile app); the answer is held until the user decides, at most APPROVAL_WAIT_SECONDS",
+    { type: LdapBindBody, example: { identity: 'jane', email: 'jane@example.com' } },
+    'Granted when approved; Denied when rejected, not confirmed in time, not deliverable, or when the user has no approval factor.',
   ),
 } satisfies Record<string, RouteDoc>;
 

@@ -2,8 +2,8 @@ import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type AccessRequestStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied' | 'Expired';
-/** page: POST /access/requests and its access page; ra, md: the browserless `ra` family (CONTRACT §8.3-8.4) */
-export type AccessRequestChannel = 'page' | 'ra' | 'md';
+/** page: POST /access/requests and its access page; ra, md: the browserless `ra` family; la: the LDAP adapter's approvals */
+export type AccessRequestChannel = 'page' | 'ra' | 'md' | 'la';
 
 @Entity('access_requests')
 export class AccessRequestEntity {
