@@ -42,12 +42,18 @@ const TOKEN = `7000000002:${randomBytes(24).toString('base64url')}`;
 const SECRET = randomBytes(24).toString('base64url');
 let nextChat = 6_000_000_001;
 
-export async function startPhoneApprovalKit(overrides: Partial<AppConfig> = {}): Promise<PhoneApprovalKit> {
+export async function startPhoneApprovalKit(
+  overrides: Partial<AppConfig> = {},
+  runtime: Parameters<typeof startTestApp>[1] = {},
+): Promise<PhoneApprovalKit> {
   const fake = await FakeTelegram.start({ token: TOKEN });
-  const t = await startTestApp({
-    telegram: { botToken: TOKEN, apiUrl: fake.url, updates: 'webhook', webhookSecret: SECRET },
-    ...overrides,
-  });
+  const t = await startTestApp(
+    {
+      telegram: { botToken: TOKEN, apiUrl: fake.url, updates: 'webhook', webhookSecret: SECRET },
+      ...overrides,
+    },
+    runtime,
+  );
   await t.app.listen(0, '127.0.0.1');
   fake.webhook = { url: `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}/telegram/updates`, secretToken: SECRET };
   const account = await t.newAccount({ name: 'Acme' });
