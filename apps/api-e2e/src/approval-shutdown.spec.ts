@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createEmptyDatabase } from '@twofold/persistence/testing';
-import { FakeTelegram } from '../../api/src/testing/fake-telegram';
+import { FakeTelegramProcess, startFakeTelegram } from './fake-telegram-process';
 import { basic, cleanEnv, freePort, requireBundles, RunningApi, runCli, startApi } from './processes';
 
 beforeAll(() => requireBundles());
@@ -16,19 +16,19 @@ const WAITS = 20;
  */
 describe('SIGTERM with approval waits held, on the built API', () => {
   let api: RunningApi | undefined;
-  let fake: FakeTelegram | undefined;
+  let fake: FakeTelegramProcess | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
 
   afterAll(async () => {
     if (api?.process.exitCode === null) api.process.kill('SIGKILL');
     await api?.stop();
-    await fake?.close();
+    await fake?.stop();
     await dropDatabase?.();
   });
 
   it(`answers ${WAITS} held waits 200 Denied, then exits 0`, async () => {
     const token = `7000000003:${randomBytes(24).toString('base64url')}`;
-    fake = await FakeTelegram.start({ token });
+    fake = await startFakeTelegram(token);
     const database = await createEmptyDatabase();
     dropDatabase = database.drop;
     const env = cleanEnv({
@@ -63,7 +63,7 @@ describe('SIGTERM with approval waits held, on the built API', () => {
       for (let i = 0; i < WAITS; i++) {
         const user = ((await (await post('/users', { Identity: `held-${i}` })).json()) as any).model;
         const chatId = 8_000_000_000 + i;
-        fake.addChat({ id: chatId, languageCode: 'en' });
+        await fake.send(chatId, 'hello');
         const [row] = (
           await sql.query(
             `INSERT INTO authenticators (account_id, user_id, kind, name, created_at) VALUES ($1, $2, 'Telegram', 'Telegram', now()) RETURNING id`,
@@ -86,7 +86,7 @@ describe('SIGTERM with approval waits held, on the built API', () => {
       })),
     );
     // every question was sent: each call now waits for its user
-    while (fake.callsOf('sendMessage').length < WAITS) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await fake.questions()).length < WAITS) await new Promise((resolve) => setTimeout(resolve, 20));
 
     const exitCode = await running.stop();
     const answers = await Promise.all(held);
