@@ -13,6 +13,7 @@ import { CodeFactorCheck } from './decision/code-factor.check';
 import { CodeLockouts } from './decision/code-lockouts';
 import { AccessFormTokens } from './page/access-form-token';
 import { AccessPageAttempts } from './page/access-page.attempt';
+import { AccessPageApprovals } from './page/access-page-approvals';
 import { AccessPageController } from './page/access-page.controller';
 import { AccessPageNewcomers } from './page/access-page-newcomers';
 import { AccessPageService } from './page/access-page.service';
@@ -46,6 +47,7 @@ import { AccessRequestsService } from './requests/access-requests.service';
     AccessPageVisits,
     AccessPageNewcomers,
     AccessPageAttempts,
+    AccessPageApprovals,
     AccessPageViews,
     { provide: AccessFormTokens, useFactory: (config: AppConfig) => new AccessFormTokens(config.encryptionKey), inject: [APP_CONFIG] },
     AccessRequestThrottle,

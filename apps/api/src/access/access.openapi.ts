@@ -280,6 +280,10 @@ const CODE_FORM = {
 
 /** `$ACCESS_URL/<id>`: the access page, HTML for people; the unguessable request id is the key. */
 export const ACCESS_PAGE_DOCS = {
+  approval: {
+    summary: "The access page's long poll while it waits for the user's approval on their phone (JSON)",
+    statuses: { 200: '`{"status": "pending"}` at the bound of one poll (ask again), `{"status": "decided"}` (post the page\'s form)' },
+  },
   show: {
     summary: 'The access page (HTML): enrollment of an authenticator app, or the code prompt',
     statuses: {

@@ -254,14 +254,17 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
  * Step 4 for a user with an approval factor, and for `la` (always an approval): whether a person is
  * asked to approve (planSecondFactor: a code sent is checked, a code factor's user without a code
  * gets the code prompt, a delivery letter is a preference), or why the call is refused. Null: the
- * code factor answers as for any other user. The page asks for approvals once it can show the number.
+ * code factor answers as for any other user. The page asks when it is shown (with the number to pick).
  */
 function chooseApproval(rules: SignInRules, facts: SignInFacts): SignInStep | null {
   const approvals = facts.factors.approvals ?? [];
   const { answer } = facts;
-  if (rules.call === 'page' || answer.kind === 'visit' || answer.kind === 'approvalAnswered') return null;
+  if (answer.kind === 'approvalAnswered') return null;
+  // the page asks when it is shown; a code posted on it ("enter a code instead") is checked as a code
+  if (rules.call === 'page' ? answer.kind !== 'visit' : answer.kind === 'visit') return null;
   if (approvals.length === 0 && rules.call !== 'la') return null;
-  const plan = planSecondFactor({ call: rules.call, intent: answer, hasCodeFactor: facts.factors.codes > 0, approvalFactors: approvals });
+  const intent = answer.kind === 'visit' ? ({ kind: 'none' } as const) : answer;
+  const plan = planSecondFactor({ call: rules.call, intent, hasCodeFactor: facts.factors.codes > 0, approvalFactors: approvals });
   switch (plan.step) {
     case 'approval':
       return { kind: 'check', factor: 'approval', approval: { factor: plan.factor, withNumber: plan.withNumber } };

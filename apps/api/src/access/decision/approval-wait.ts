@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SignInRefusal } from '@twofold/domain';
 import { ApprovalDecision, ApprovalsService } from '../../approvals/approvals.service';
 import { AccessDecisionService } from './access-decision.service';
-import { FactorCheckResult, SignInAttempt, SignInOutcome } from './sign-in';
+import { AcceptedFactor, FactorCheckResult, SignInAttempt, SignInOutcome } from './sign-in';
 
 /**
  * How long the answer waits for the decision's second run (the person's answer applied to the stored
@@ -54,18 +54,19 @@ export class ApprovalWait {
       const delivery = await this.approvals.deliver(pending.approval);
       if (delivery.kind === 'undeliverable') return refused('approvalUndeliverable');
       const decision = await this.approvals.awaitDecision(pending.approval, { signal });
-      return resultOf(decision, pending);
+      return approvalResultOf(decision, pending.factor);
     } catch {
       return refused('approvalCancelled');
     }
   }
 }
 
-function resultOf(decision: ApprovalDecision, pending: Pending): FactorCheckResult {
+/** What an approval came to, as the approval factor's result: granted by the factor asked, or why not. */
+export function approvalResultOf(decision: Pick<ApprovalDecision, 'outcome'>, factor: AcceptedFactor): FactorCheckResult {
   const refused = (kind: SignInRefusal['kind']) => ({ result: 'refused', refusal: { kind } }) as FactorCheckResult;
   switch (decision.outcome) {
     case 'approved':
-      return { result: 'granted', factor: pending.factor };
+      return { result: 'granted', factor };
     case 'rejected':
       return refused('approvalRejected');
     case 'undeliverable':
