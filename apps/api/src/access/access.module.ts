@@ -5,6 +5,7 @@ import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
 import { ApprovalsModule } from '../approvals/approvals.module';
+import { TelegramModule } from '../telegram/telegram.module';
 import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
 import { AccessDecisionService } from './decision/access-decision.service';
 import { ApprovalFactorCheck } from './decision/approval-factor.check';
@@ -31,7 +32,7 @@ import { AccessRequestsService } from './requests/access-requests.service';
  * through decision/ (AccessDecisionService: one access decision for every way of signing in).
  */
 @Module({
-  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule],
+  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [

@@ -280,6 +280,10 @@ const CODE_FORM = {
 
 /** `$ACCESS_URL/<id>`: the access page, HTML for people; the unguessable request id is the key. */
 export const ACCESS_PAGE_DOCS = {
+  telegram: {
+    summary: "The enrolling access page's check of its Telegram link (JSON)",
+    statuses: { 200: '`{"bound": true}` once the bot bound the user\'s chat through the link, else `{"bound": false}`' },
+  },
   approval: {
     summary: "The access page's long poll while it waits for the user's approval on their phone (JSON)",
     statuses: { 200: '`{"status": "pending"}` at the bound of one poll (ask again), `{"status": "decided"}` (post the page\'s form)' },

@@ -1,4 +1,6 @@
+import { newUser } from '@twofold/persistence/testing';
 import { ApprovalWaiter } from '../../approvals/approval-waiter';
+import { EnrollmentLinksService } from '../../enrollment/enrollment-links.service';
 import { hiddenInputs, totpCode } from '../../clients/client-kit';
 import { PhoneApprovalKit, startPhoneApprovalKit } from '../../clients/phone-approval.testing';
 
@@ -94,5 +96,42 @@ describe('the access page asking for an approval', () => {
       .send({ formToken, code: totpCode(kit.t) })
       .expect(200);
     expect(hiddenInputs(granted.text).get('accessToken')).toEqual(expect.any(String));
+  });
+
+  it('a newcomer enrolls Telegram from the first visit: the deep link binds the chat, the page notices, then asks to approve', async () => {
+    const path = await pageOf('page.newcomer');
+    const browser = kit.t.browser();
+    const enroll = await browser.get(path).expect(200);
+    const link = /id="telegram-link" href="([^"]+)"/.exec(enroll.text)?.[1] as string;
+    expect(link).toMatch(/^https:\/\/t\.me\/TwofoldTestBot\?start=[A-Za-z0-9_-]{1,64}$/);
+    const statePath = /data-state="([^"]+)"/.exec(enroll.text)?.[1].replace(/&amp;/g, '&') as string;
+    const stateUrl = `${path.slice(0, path.lastIndexOf('/') + 1)}${statePath}`;
+    expect((await browser.get(stateUrl)).body).toEqual({ bound: false });
+    const chat = { id: 6_900_000_001, languageCode: 'en' };
+    expect(await kit.fake.sendText(chat, `/start ${new URL(link).searchParams.get('start')}`)).toBe(200);
+    expect((await browser.get(stateUrl)).body).toEqual({ bound: true });
+    const after = kit.lastMessageId(chat);
+    const approval = await browser.get(path).expect(200);
+    expect(approval.text).toContain('id="approval-number"');
+    const question = await kit.fake.question(chat.id, after);
+    expect(question.keyboard?.flat()).toHaveLength(4);
+  });
+
+  it('the enrollment page offers Telegram beside the app: the deep link binds the chat, and its check says so', async () => {
+    const user = await newUser(kit.t.db, kit.accountId, 'enroll.dana', { now: kit.t.clock.now() });
+    const issued = await kit.t.app.get(EnrollmentLinksService).issue(kit.accountId, { userId: user.id }, { ttlMinutes: 60, email: null });
+    const path = new URL(issued.url).pathname;
+    const page = await kit.t.http().get(path).expect(200);
+    expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
+    const link = /id="telegram-link" href="([^"]+)"/.exec(page.text)?.[1] as string;
+    const statePath = /data-state="([^"]+)"/.exec(page.text)?.[1].replace(/&amp;/g, '&') as string;
+    const stateUrl = `${path.slice(0, path.lastIndexOf('/') + 1)}${statePath}`;
+    expect((await kit.t.http().get(stateUrl)).body).toEqual({ bound: false });
+    expect(await kit.fake.sendText({ id: 6_900_000_002, languageCode: 'ru' }, `/start ${new URL(link).searchParams.get('start')}`)).toBe(
+      200,
+    );
+    expect((await kit.t.http().get(stateUrl)).body).toEqual({ bound: true });
+    // another link id, or a link of another user, says nothing
+    expect((await kit.t.http().get(`${stateUrl.split('?')[0]}?link=${user.id}`)).body).toEqual({ bound: false });
   });
 });

@@ -70,6 +70,14 @@ export class AccessPageController {
     res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ status });
   }
 
+  /** The enrolling page's check of its Telegram link: `{bound: true}` once the bot's /start bound the user's chat. */
+  @ApiPage(ACCESS_PAGE_DOCS.telegram)
+  @Get(':id/telegram')
+  async telegram(@Param('id') id: string, @Query('link') link: string | undefined, @Res() res: FastifyReply) {
+    const bound = await this.page.telegramBound(id, typeof link === 'string' ? link : '');
+    res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ bound });
+  }
+
   @ApiPage(ACCESS_PAGE_DOCS.show)
   @Get(':id')
   async show(
@@ -129,7 +137,7 @@ function send(res: FastifyReply, outcome: AccessPageOutcome, cookies: readonly s
     formActionOrigin: postBack ? new URL(postBack.action).origin : undefined,
     frameAncestors: outcome.frameAncestors,
     // the approval view's long poll
-    connectSelf: outcome.kind === 'approval',
+    connectSelf: outcome.kind === 'approval' || (outcome.kind === 'enroll' && Boolean(outcome.model.telegram)),
   };
   switch (outcome.kind) {
     case 'enroll':

@@ -13,6 +13,7 @@ import { AccessCodeError, AccessFinalReason } from './access-page.view';
 import { AccessPageViews } from './access-page-views';
 import { AccessPageVisits, FINAL_OF_STATUS, isFrameable } from './access-page-visits';
 import { AccessPageApprovals, hasCodeFactor } from './access-page-approvals';
+import { TelegramEnrollment } from '../../telegram/telegram-enrollment';
 
 export type { AccessPageOutcome, Visitor } from './access-page.outcome';
 
@@ -40,6 +41,7 @@ export class AccessPageService {
     private readonly views: AccessPageViews,
     private readonly formTokens: AccessFormTokens,
     private readonly approvals: AccessPageApprovals,
+    private readonly telegram: TelegramEnrollment,
   ) {}
 
   /** `preferCode`: the user chose "enter a code instead" while an approval waits. */
@@ -74,6 +76,12 @@ export class AccessPageService {
     if ('kind' in admitted) return admitted;
     if (form.approval) return this.resolveApproval(found.row, visitor, found.frame, browserNonce, admitted.found);
     return this.decide(this.attempts.code(found.row, visitor, form.code), found.frame, browserNonce, admitted.found);
+  }
+
+  /** The enrolling page's Telegram link: whether it bound the request's user's chat. */
+  async telegramBound(id: string, linkId: string): Promise<boolean> {
+    const found = await this.visits.find(id, 'en');
+    return !('kind' in found) && this.telegram.bound(found.row.accountId, found.row.userId, linkId);
   }
 
   /** The page's long poll: whether the approval it asked is decided (then the page posts its form). */

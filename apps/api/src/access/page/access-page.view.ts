@@ -6,6 +6,7 @@ import { messagesOf, PageLanguage } from '../../pages/i18n/languages';
 import { IconName, ICONS } from '../../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../../pages/layout';
 import { undeliverableText } from './access-page-approval.view';
+import { telegramSection, TelegramSectionModel } from '../../pages/telegram-section';
 
 /** Why a request's page shows no form: declared with the page texts that must name each one. */
 export type { AccessFinalReason } from '../../pages/i18n/page-messages';
@@ -20,6 +21,8 @@ export interface AccessExpiry {
 export interface AccessEnrollModel extends EnrollmentFormModel {
   resourceName: string;
   expiry: AccessExpiry;
+  /** Telegram offered beside the authenticator app, when a bot is configured */
+  telegram?: TelegramSectionModel;
 }
 
 /** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
@@ -35,7 +38,9 @@ export function renderAccessEnroll(lang: PageLanguage, nonce: string, brand: str
     nonce,
     brand,
     title,
-    html`<h1>${title}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`,
+    html`<h1>${title}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}${
+      model.telegram ? telegramSection(lang, nonce, model.telegram, { continues: true }) : null
+    }`,
   );
 }
 
