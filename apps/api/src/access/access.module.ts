@@ -4,12 +4,17 @@ import { AppConfig } from '../config/app-config';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
+import { ApprovalsModule } from '../approvals/approvals.module';
+import { TelegramModule } from '../telegram/telegram.module';
 import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
 import { AccessDecisionService } from './decision/access-decision.service';
+import { ApprovalFactorCheck } from './decision/approval-factor.check';
+import { ApprovalWait } from './decision/approval-wait';
 import { CodeFactorCheck } from './decision/code-factor.check';
 import { CodeLockouts } from './decision/code-lockouts';
 import { AccessFormTokens } from './page/access-form-token';
 import { AccessPageAttempts } from './page/access-page.attempt';
+import { AccessPageApprovals } from './page/access-page-approvals';
 import { AccessPageController } from './page/access-page.controller';
 import { AccessPageNewcomers } from './page/access-page-newcomers';
 import { AccessPageService } from './page/access-page.service';
@@ -27,12 +32,14 @@ import { AccessRequestsService } from './requests/access-requests.service';
  * through decision/ (AccessDecisionService: one access decision for every way of signing in).
  */
 @Module({
-  imports: [UsersModule, EnrollmentModule, IpListsModule],
+  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [
     AccessDecisionService,
     CodeFactorCheck,
+    ApprovalFactorCheck,
+    ApprovalWait,
     CodeLockouts,
     AccessRequestsService,
     RaAttempts,
@@ -41,6 +48,7 @@ import { AccessRequestsService } from './requests/access-requests.service';
     AccessPageVisits,
     AccessPageNewcomers,
     AccessPageAttempts,
+    AccessPageApprovals,
     AccessPageViews,
     { provide: AccessFormTokens, useFactory: (config: AppConfig) => new AccessFormTokens(config.encryptionKey), inject: [APP_CONFIG] },
     AccessRequestThrottle,

@@ -69,6 +69,12 @@ export class DirectoryBindBody extends PassCodeBody {
   @ApiPropertyOptional({ type: GroupPolicyPreset }) groupPolicyPreset?: GroupPolicyPreset;
 }
 
+/** The LDAP adapter's body: no code at all, the service chooses the approval factor. */
+export class LdapBindBody {
+  @ApiProperty() identity!: string;
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'ignored' }) email?: string | null;
+}
+
 export class ChallengeBody {
   @ApiProperty() identity!: string;
   @ApiProperty({ description: 'the code' }) challenge!: string;
@@ -262,6 +268,11 @@ export const ACCESS_DOCS = {
     { type: DirectoryBindBody, example: { identity: 'jane', passCode: '123456', groupPolicyPreset: { signUpGroups: 'VPN; Staff' } } },
     'Behaves as `ra` with that passCode.',
   ),
+  ldapBind: raDoc(
+    "The LDAP adapter's bind: always an approval on the user's phone (Telegram, the mobile app); the answer is held until the user decides, at most APPROVAL_WAIT_SECONDS",
+    { type: LdapBindBody, example: { identity: 'jane', email: 'jane@example.com' } },
+    'Granted when approved; Denied when rejected, not confirmed in time, not deliverable, or when the user has no approval factor.',
+  ),
 } satisfies Record<string, RouteDoc>;
 
 const CODE_FORM = {
@@ -272,6 +283,14 @@ const CODE_FORM = {
 
 /** `$ACCESS_URL/<id>`: the access page, HTML for people; the unguessable request id is the key. */
 export const ACCESS_PAGE_DOCS = {
+  telegram: {
+    summary: "The enrolling access page's check of its Telegram link (JSON)",
+    statuses: { 200: '`{"bound": true}` once the bot bound the user\'s chat through the link, else `{"bound": false}`' },
+  },
+  approval: {
+    summary: "The access page's long poll while it waits for the user's approval on their phone (JSON)",
+    statuses: { 200: '`{"status": "pending"}` at the bound of one poll (ask again), `{"status": "decided"}` (post the page\'s form)' },
+  },
   show: {
     summary: 'The access page (HTML): enrollment of an authenticator app, or the code prompt',
     statuses: {

@@ -171,20 +171,8 @@ export class ApprovalsService {
     return this.db.transaction(async (): Promise<OpenResult> => {
       const user = await this.users.findByIdForUpdate(subject.accountId, subject.userId);
       if (!user) throw new NotFound('User');
-      const fatigue = approvalFatigue({
-        pending: await this.approvals.countPendingOfUser(subject.accountId, subject.userId, now),
-        notMeAt: await this.approvals.notMeTimesOfUser(
-          subject.accountId,
-          subject.userId,
-          new Date(now.getTime() - NOT_ME_LOOKBACK_MINUTES * 60_000),
-        ),
-        now,
-      });
-      if (!fatigue.allowed) {
-        return fatigue.reason === 'cooldown'
-          ? { kind: 'refused', reason: 'cooldown', until: fatigue.until }
-          : { kind: 'refused', reason: 'tooManyPending' };
-      }
+      const fatigue = await this.fatigueOf(subject.accountId, subject.userId, now);
+      if (fatigue) return fatigue;
       const challenge = options.withNumber ? newNumberChallenge((max) => randomInt(max)) : null;
       const approval = await this.approvals.insert(subject.accountId, {
         accessRequestId: subject.accessRequestId,
@@ -201,6 +189,22 @@ export class ApprovalsService {
       });
       return { kind: 'opened', approval: openedOf(approval) };
     });
+  }
+
+  /**
+   * Push fatigue's refusal of one more approval of the user, or null when one may be asked. Read under
+   * the user's row lock (the caller's transaction), so parallel sign-ins of one user count each other.
+   */
+  async fatigueOf(accountId: AccountId, userId: string, now: Date): Promise<Extract<OpenResult, { kind: 'refused' }> | null> {
+    const fatigue = approvalFatigue({
+      pending: await this.approvals.countPendingOfUser(accountId, userId, now),
+      notMeAt: await this.approvals.notMeTimesOfUser(accountId, userId, new Date(now.getTime() - NOT_ME_LOOKBACK_MINUTES * 60_000)),
+      now,
+    });
+    if (fatigue.allowed) return null;
+    return fatigue.reason === 'cooldown'
+      ? { kind: 'refused', reason: 'cooldown', until: fatigue.until }
+      : { kind: 'refused', reason: 'tooManyPending' };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import { Controller, Get, Head, Headers, Param, Post, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Head, Headers, Param, Post, Query, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { pageNonce, sendPage, sendPageHead } from '../pages/send-page';
 import { Input } from '../http/parsed-input';
@@ -25,6 +25,14 @@ export class EnrollmentPageController {
   @Head(':token')
   head(@Res() res: FastifyReply): void {
     sendPageHead(res);
+  }
+
+  /** The page's check of its Telegram link: `{bound: true}` once the bot's /start bound the user's chat. */
+  @ApiPage(ENROLLMENT_PAGE_DOCS.telegram)
+  @Get(':token/telegram')
+  async telegram(@Param('token') token: string, @Query('link') link: string | undefined, @Res() res: FastifyReply) {
+    const bound = await this.enrollment.telegramBound(token, typeof link === 'string' ? link : '');
+    res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ bound });
   }
 
   @ApiPage(ENROLLMENT_PAGE_DOCS.show)
@@ -54,8 +62,11 @@ function send(res: FastifyReply, acceptLanguage: string | undefined, outcome: En
   const lang = pageLanguage(acceptLanguage);
   const nonce = pageNonce();
   // the form's only script is the Copy button of the key; no page of an enrollment link may be framed
-  const policy = { scripts: outcome.kind === 'form', frameAncestors: [] };
-  if (outcome.kind === 'form') sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.brand, outcome.model));
+  // and the Telegram offer's check of its link, when a bot is configured
+  const connectSelf = outcome.kind === 'form' && Boolean(outcome.telegram);
+  const policy = { scripts: outcome.kind === 'form', frameAncestors: [], connectSelf };
+  if (outcome.kind === 'form')
+    sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.brand, outcome.model, outcome.telegram));
   else if (outcome.kind === 'done') sendPage(res, 200, nonce, policy, renderEnrollmentDone(lang, nonce, outcome.brand));
   else sendPage(res, GONE_STATUS[outcome.reason], nonce, policy, renderEnrollmentGone(lang, nonce, outcome.brand, outcome.reason));
 }

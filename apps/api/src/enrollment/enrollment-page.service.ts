@@ -15,17 +15,17 @@ import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { hashEnrollmentToken } from './enrollment-links.service';
 import { EnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
+import { TelegramSectionModel } from '../pages/telegram-section';
+import { TelegramEnrollment } from '../telegram/telegram-enrollment';
 
 /** Wrong codes allowed on one link before it is revoked. */
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What the page shows, under `brand`: the display name of the link's account, the product's name for an unknown link. */
-export type EnrollmentOutcome = { brand: string } & (
-  | { kind: 'form'; model: EnrollmentFormModel }
-  | { kind: 'done' }
-  | { kind: 'gone'; reason: GoneReason }
-);
+export type EnrollmentOutcome = { brand: string } &
+  /** `telegram`: a Telegram chat offered beside the app, when a bot is configured and the link is a user's */
+  ({ kind: 'form'; model: EnrollmentFormModel; telegram?: TelegramSectionModel } | { kind: 'done' } | { kind: 'gone'; reason: GoneReason });
 
 type Usable = { row: EnrollmentTokenEntity; holder: Holder; brand: string };
 
@@ -50,12 +50,27 @@ export class EnrollmentPageService {
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: AppMetrics,
+    private readonly telegram: TelegramEnrollment,
   ) {}
+
+  /** Whether the Telegram link `linkId` this page offered has bound the link's user's chat. */
+  async telegramBound(token: string, linkId: string): Promise<boolean> {
+    const found = await this.usableToken(token);
+    return !('reason' in found) && this.telegram.bound(found.row.accountId, found.row.userId, linkId);
+  }
+
+  /** A single-use Telegram link for the user of the enrollment link, expiring with it. */
+  private async telegramOffer(token: string, { row }: Usable): Promise<TelegramSectionModel | undefined> {
+    if (!row.userId) return undefined;
+    const offer = await this.telegram.offer(row.accountId, row.userId, row.expiresAt);
+    return offer ? { url: offer.url, qrSvg: offer.qrSvg, statePath: `${token}/telegram?link=${offer.linkId}` } : undefined;
+  }
 
   async show(token: string): Promise<EnrollmentOutcome> {
     const found = await this.usableToken(token);
     if ('reason' in found) return { kind: 'gone', ...found };
-    return { kind: 'form', brand: found.brand, model: await this.formModel(found) };
+    const telegram = await this.telegramOffer(token, found);
+    return { kind: 'form', brand: found.brand, model: await this.formModel(found), ...(telegram ? { telegram } : {}) };
   }
 
   async submit(token: string, form: EnrollmentPageForm): Promise<EnrollmentOutcome> {

@@ -9,12 +9,20 @@ import { messagesOf, PageLanguage } from '../pages/i18n/languages';
 import { GoneReason } from '../pages/i18n/page-messages';
 import { IconName } from '../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone } from '../pages/layout';
+import { telegramSection, TelegramSectionModel } from '../pages/telegram-section';
 
 export type { EnrollmentFormModel } from '../pages/enrollment-section';
 
-export function renderEnrollmentForm(lang: PageLanguage, nonce: string, brand: string, model: EnrollmentFormModel): Html {
+export function renderEnrollmentForm(
+  lang: PageLanguage,
+  nonce: string,
+  brand: string,
+  model: EnrollmentFormModel,
+  telegram?: TelegramSectionModel,
+): Html {
   const t = messagesOf(lang).enrollment;
-  return renderLayout(lang, nonce, brand, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}`);
+  const offer = telegram ? telegramSection(lang, nonce, telegram, { continues: false }) : null;
+  return renderLayout(lang, nonce, brand, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}${offer}`);
 }
 
 export function renderEnrollmentDone(lang: PageLanguage, nonce: string, brand: string): Html {

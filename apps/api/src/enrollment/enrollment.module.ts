@@ -3,8 +3,10 @@ import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { EnrollmentLinksService } from './enrollment-links.service';
 import { EnrollmentPageController } from './enrollment-page.controller';
 import { EnrollmentPageService } from './enrollment-page.service';
+import { TelegramModule } from '../telegram/telegram.module';
 
 @Module({
+  imports: [TelegramModule],
   controllers: [EnrollmentPageController],
   providers: [EnrollmentLinksService, EnrollmentPageService, AuthenticatorAppEnrollment],
   exports: [EnrollmentLinksService, AuthenticatorAppEnrollment],

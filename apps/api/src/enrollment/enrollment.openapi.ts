@@ -2,6 +2,10 @@ import { REFUSALS } from '../http/input-guard';
 
 /** `$ACCESS_URL/enroll/<token>`: the enrollment page of a user's link or an administrator's invitation; the token is the key. */
 export const ENROLLMENT_PAGE_DOCS = {
+  telegram: {
+    summary: "The enrollment page's check of its Telegram link (JSON)",
+    statuses: { 200: '`{"bound": true}` once the bot bound the user\'s chat through the link, else `{"bound": false}`' },
+  },
   show: {
     summary: 'The enrollment page (HTML): QR code, Base32 secret, otpauth:// link and the code form',
     statuses: { 200: 'the enrollment form', 404: 'unknown link', 410: 'expired, used or revoked link' },

@@ -15,6 +15,8 @@ export interface PagePolicy {
   formActionOrigin?: string;
   /** the origins that may frame the page; none: it refuses every frame (and sends X-Frame-Options: DENY) */
   frameAncestors: readonly string[];
+  /** the page's script asks its own origin (the access page waiting for an approval by long poll) */
+  connectSelf?: boolean;
 }
 
 /**
@@ -40,12 +42,13 @@ export function sendPage(
   cookies: readonly string[] = [],
 ): void {
   const scripts = policy.scripts ? `; script-src 'nonce-${nonce}'` : '';
+  const connect = policy.connectSelf ? "; connect-src 'self'" : '';
   const formAction = policy.formActionOrigin ? `'self' ${policy.formActionOrigin}` : "'self'";
   const framed = policy.frameAncestors.length > 0;
   const frameAncestors = framed ? policy.frameAncestors.join(' ') : "'none'";
   res.header(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${scripts}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'${scripts}${connect}; form-action ${formAction}; frame-ancestors ${frameAncestors}; base-uri 'none'`,
   );
   res.header('Referrer-Policy', PAGE_REFERRER_POLICY);
   if (cookies.length > 0) res.header('Set-Cookie', cookies);

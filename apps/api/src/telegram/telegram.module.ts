@@ -5,6 +5,7 @@ import { ApprovalsModule } from '../approvals/approvals.module';
 import { sessionConnectionConfig } from '../approvals/listen-connection';
 import { AppConfig } from '../config/app-config';
 import { TelegramBindingService } from './telegram-binding.service';
+import { TelegramEnrollment } from './telegram-enrollment';
 import { TelegramPoller } from './telegram-poller';
 import { TelegramRuntime } from './telegram-runtime';
 import { TelegramUpdates } from './telegram-updates';
@@ -60,10 +61,11 @@ export class TelegramPolling implements OnApplicationBootstrap, OnApplicationShu
     },
     TelegramTransport,
     TelegramBindingService,
+    TelegramEnrollment,
     TelegramUpdates,
     TelegramWebhookGuard,
     TelegramPolling,
   ],
-  exports: [TelegramRuntime, TelegramBindingService, TelegramUpdates],
+  exports: [TelegramRuntime, TelegramBindingService, TelegramUpdates, TelegramEnrollment],
 })
 export class TelegramModule {}

@@ -146,14 +146,19 @@ describe('client: RADIUS adapter (ra, ra/challenge)', () => {
     ['m', 'Push'],
     ['s', 'SMS'],
     ['c', 'call'],
-  ])('passCode "%s" asks for a delivery method Twofold does not offer: Denied, the reply names it', async (letter, name) => {
-    await totpUser(t, accountId, `letter-${letter}`);
-    const res = await call('ra', { ...firstStep(`letter-${letter}`, letter), language: 'en' });
-    const model = asAdapter(res);
-    expect(model.status).toBe('Denied');
-    expect(model.replyMessage.toLowerCase()).toContain(name.toLowerCase());
-    expect(model.replyMessage).toContain('not available');
-  });
+  ])(
+    'passCode "%s" for a user who can only answer with a code: a preference, so the code prompt, the reply naming the method',
+    async (letter, name) => {
+      await totpUser(t, accountId, `letter-${letter}`);
+      const res = await call('ra', { ...firstStep(`letter-${letter}`, letter), language: 'en' });
+      const model = asAdapter(res);
+      expect(model.status).toBe('AwaitingAuthentication');
+      expect(model.replyMessage.toLowerCase()).toContain(name.toLowerCase());
+      expect(model.replyMessage).toContain('not available');
+      const right = asAdapter(await call('ra/challenge', { identity: `letter-${letter}`, challenge: totpCode(t), requestId: model.id }));
+      expect(right.status).toBe('Granted');
+    },
+  );
 
   it('an identity the account does not know is Denied with message UserNotRegistered, the whole model, and nobody is registered', async () => {
     const res = await call('ra', firstStep('stranger', null));

@@ -131,6 +131,7 @@ export class FakeTelegram {
   private nextQueryId = 1;
   private readonly server: Server;
   private readonly confirmWaiters: { updateId: number; resolve: () => void }[] = [];
+  private readonly questionWaiters: { chatId: number; after: number; resolve: (message: FakeMessage) => void }[] = [];
 
   private constructor(
     readonly token: string,
@@ -247,6 +248,16 @@ export class FakeTelegram {
       },
     });
     return { status, queryId };
+  }
+
+  /**
+   * The next message with buttons the bot sends to the chat (an approval's question): resolves when it
+   * arrives, or at once with one already sent after `after` (a message id; default: any not yet pressed).
+   */
+  question(chatId: number, after = 0): Promise<FakeMessage> {
+    const sent = this.messagesIn(chatId).find((m) => m.fromBot && m.keyboard !== null && m.messageId > after);
+    if (sent) return Promise.resolve(sent);
+    return new Promise((resolve) => this.questionWaiters.push({ chatId, after, resolve }));
   }
 
   /** Presses the button labelled `label` on the bot's message. */
@@ -459,7 +470,13 @@ export class FakeTelegram {
     if (keyboard === 'invalid') return errorAnswer(res, 400, 'Bad Request: BUTTON_DATA_INVALID');
     const message: FakeMessage = { chatId, messageId: this.nextMessageId++, fromBot: true, text, keyboard, edits: 0 };
     this.messages.push(message);
-    return okAnswer(res, this.messageObject(message));
+    okAnswer(res, this.messageObject(message));
+    if (keyboard) {
+      for (const waiter of this.questionWaiters.filter((w) => w.chatId === chatId && message.messageId > w.after)) {
+        this.questionWaiters.splice(this.questionWaiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
   }
 
   private editMessageText(p: Record<string, unknown>, res: ServerResponse): void {

@@ -43,7 +43,10 @@ const disabled = { factors: { codes: 0, hasSecondFactor: true, everyFactorDisabl
 const page = SIGN_IN_RULES.page;
 const ra = SIGN_IN_RULES.ra;
 const challenge = SIGN_IN_RULES.raChallenge;
-const everyWay = Object.entries(SIGN_IN_RULES) as [string, SignInRules][];
+const md = SIGN_IN_RULES.md;
+const la = SIGN_IN_RULES.la;
+/** Every way of signing in that can take a code (`la` never does: it is always an approval). */
+const everyWay = (Object.entries(SIGN_IN_RULES) as [string, SignInRules][]).filter(([name]) => name !== 'la');
 
 describe('decideSignIn on the access page: what a submitted code does before it is checked', () => {
   it('checks the code against the authenticators of an enrolled user', () => {
@@ -179,8 +182,8 @@ describe('decideSignIn on the ra family', () => {
     });
   });
 
-  it('one call cannot ask twice: a delivery letter it cannot serve is Denied, before any lockout', () => {
-    expect(decideSignIn(ra, facts({ ...newRequest, answer: { kind: 'delivery', method: 'sms' }, codesLockedUntil: lockedUntil }))).toEqual({
+  it('a directory bind cannot ask twice: a delivery letter it cannot serve is Denied, before any lockout', () => {
+    expect(decideSignIn(md, facts({ ...newRequest, answer: { kind: 'delivery', method: 'sms' }, codesLockedUntil: lockedUntil }))).toEqual({
       kind: 'deny',
       refusal: { kind: 'deliveryUnavailable', method: 'sms' },
     });
@@ -312,5 +315,99 @@ describe('decideCheck and decideCountedCode: what the checked factor does', () =
 
   it('a wrong code on a request another attempt decided meanwhile ends it', () => {
     expect(decideCountedCode(null)).toEqual({ kind: 'outOfCodes' });
+  });
+});
+
+describe('decideSignIn with approval factors: who is asked to confirm on the phone', () => {
+  const newRequest = { request: { kind: 'new' } } as const;
+  const telegram = { id: 'tg-1', kind: 'Telegram' as const, createdAt: created };
+  const push = { id: 'app-1', kind: 'MobileApp' as const, createdAt: minutes(-5) };
+  /** a user whose only usable factor is a Telegram chat */
+  const telegramOnly = { factors: { codes: 0, hasSecondFactor: true, everyFactorDisabled: false, approvals: [telegram] } };
+  /** a user with an authenticator app and a Telegram chat */
+  const both = { factors: { codes: 1, hasSecondFactor: true, everyFactorDisabled: false, approvals: [telegram] } };
+  const letter = (method: 'telegram' | 'push' | 'sms'): SignInAnswer => ({ kind: 'delivery', method });
+  const asks = (factor: typeof telegram | typeof push, withNumber = false) => ({
+    kind: 'check',
+    factor: 'approval',
+    approval: { factor, withNumber },
+  });
+
+  it('`t` and `m` ask the approval factor the user has; a letter is a preference, not a demand', () => {
+    expect(decideSignIn(ra, facts({ ...newRequest, ...both, answer: letter('telegram') }))).toEqual(asks(telegram));
+    expect(decideSignIn(ra, facts({ ...newRequest, ...both, answer: letter('push') }))).toEqual(asks(telegram));
+    expect(decideSignIn(md, facts({ ...newRequest, ...telegramOnly, answer: letter('sms') }))).toEqual(asks(telegram));
+    const withApp = { factors: { ...both.factors, approvals: [telegram, push] } };
+    expect(decideSignIn(ra, facts({ ...newRequest, ...withApp, answer: letter('telegram') }))).toEqual(asks(telegram));
+    expect(decideSignIn(ra, facts({ ...newRequest, ...withApp, answer: letter('push') }))).toEqual(asks(push));
+  });
+
+  it('no passCode: a user with only approval factors is asked to approve; one with a code factor gets the code prompt', () => {
+    expect(decideSignIn(ra, facts({ ...newRequest, ...telegramOnly, answer: { kind: 'none' } }))).toEqual(asks(telegram));
+    expect(decideSignIn(ra, facts({ ...newRequest, ...both, answer: { kind: 'none' } }))).toEqual({
+      kind: 'wait',
+      prompt: { kind: 'enterCode' },
+      factor: 'code',
+    });
+  });
+
+  it('a code is checked as a code; a code from a user without a code factor is refused', () => {
+    expect(decideSignIn(ra, facts({ ...newRequest, ...both }))).toEqual({ kind: 'check', factor: 'code' });
+    expect(decideSignIn(ra, facts({ ...newRequest, ...telegramOnly }))).toEqual({
+      kind: 'deny',
+      refusal: { kind: 'unusableSecondFactor' },
+    });
+  });
+
+  it('a letter without any approval factor: ra prompts for the code, a directory bind is told to append it', () => {
+    expect(decideSignIn(ra, facts({ ...newRequest, answer: letter('push') }))).toEqual({
+      kind: 'wait',
+      prompt: { kind: 'methodUnavailable', method: 'push' },
+      factor: 'code',
+    });
+    expect(decideSignIn(md, facts({ ...newRequest, answer: letter('push') }))).toEqual({
+      kind: 'deny',
+      refusal: { kind: 'deliveryUnavailable', method: 'push' },
+    });
+  });
+
+  it('`t` typed at the challenge prompt asks the approval on the same request', () => {
+    expect(decideSignIn(challenge, facts({ ...both, answer: letter('telegram') }))).toEqual(asks(telegram));
+  });
+
+  it('la is always an approval: without an approval factor it is refused, whatever else the user has', () => {
+    expect(decideSignIn(la, facts({ ...newRequest, ...both, answer: { kind: 'none' } }))).toEqual(asks(telegram));
+    expect(decideSignIn(la, facts({ ...newRequest, answer: { kind: 'none' } }))).toEqual({
+      kind: 'deny',
+      refusal: { kind: 'noApprovalFactor' },
+    });
+    expect(decideSignIn(la, facts({ ...newRequest, user: null, answer: { kind: 'none' } }))).toEqual({
+      kind: 'deny',
+      refusal: { kind: 'unknownUser' },
+    });
+  });
+
+  it("an approval is not a guess: no lockout is read for it, and the person's answer resumes at the check", () => {
+    expect(decideSignIn(ra, facts({ ...newRequest, ...telegramOnly, answer: { kind: 'none' }, codesLockedUntil: undefined }))).toEqual(
+      asks(telegram),
+    );
+    expect(decideSignIn(challenge, facts({ ...telegramOnly, answer: { kind: 'approvalAnswered' }, codesLockedUntil: undefined }))).toEqual({
+      kind: 'check',
+      factor: 'approval',
+    });
+    // decided anew on resumption: a user locked meanwhile is refused
+    expect(decideSignIn(challenge, facts({ ...telegramOnly, answer: { kind: 'approvalAnswered' }, user: { isLocked: true } }))).toEqual({
+      kind: 'deny',
+      refusal: { kind: 'locked' },
+    });
+  });
+
+  it('a refused approval denies the request, whoever asked; the streaks stay as they are', () => {
+    for (const rules of [ra, challenge, la, page])
+      expect(decideCheck(rules, 'approval', 'refused', { kind: 'approvalRejected' })).toEqual({
+        streaks: 'keep',
+        next: { kind: 'deny', refusal: { kind: 'approvalRejected' }, failedAttempts: 0 },
+      });
+    expect(decideCheck(la, 'approval', 'granted')).toEqual({ streaks: 'keep', next: { kind: 'grant' } });
   });
 });

@@ -1,4 +1,5 @@
 import { ACCESS_REQUEST_MAX_FAILED_CODES, AccessRequestStatusName, effectiveAccessStatus } from './access-requests';
+import { ApprovalFactor, planSecondFactor, SecondFactorCall } from './approvals';
 import { DeliveryMethod, PassCodeIntent } from './ra-requests';
 
 /**
@@ -48,23 +49,85 @@ export interface SignInRules {
    * alone, so a network that skips the second factor must not skip the proof of who resets.
    */
   bypassable: boolean;
+  /**
+   * A code can be asked for after this call (the page's form, `ra`'s challenge step), so a delivery
+   * letter Twofold cannot serve falls back to a code prompt. A directory server's bind (`md`) cannot
+   * ask twice: its user is told to append the code to the password instead.
+   */
+  promptsForCode: boolean;
+  /** Which call this is, as the choice of an approval factor tells them apart (libs/domain approvals.ts planSecondFactor). */
+  call: SecondFactorCall;
 }
 
 /** The rules of each way of signing in. */
 export const SIGN_IN_RULES = {
-  page: { oneCall: false, registersNewcomers: true, enrollsNewcomers: true, lockoutDenies: false, bypassable: true },
-  ra: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true, bypassable: true },
-  md: { oneCall: true, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true, bypassable: true },
-  raChallenge: { oneCall: false, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: true, bypassable: true },
+  page: {
+    oneCall: false,
+    registersNewcomers: true,
+    enrollsNewcomers: true,
+    lockoutDenies: false,
+    bypassable: true,
+    promptsForCode: true,
+    call: 'page',
+  },
+  ra: {
+    oneCall: true,
+    registersNewcomers: false,
+    enrollsNewcomers: false,
+    lockoutDenies: true,
+    bypassable: true,
+    promptsForCode: true,
+    call: 'ra',
+  },
+  md: {
+    oneCall: true,
+    registersNewcomers: false,
+    enrollsNewcomers: false,
+    lockoutDenies: true,
+    bypassable: true,
+    promptsForCode: false,
+    call: 'md',
+  },
+  /** the LDAP adapter: never a code, always an approval */
+  la: {
+    oneCall: true,
+    registersNewcomers: false,
+    enrollsNewcomers: false,
+    lockoutDenies: true,
+    bypassable: true,
+    promptsForCode: false,
+    call: 'la',
+  },
+  raChallenge: {
+    oneCall: false,
+    registersNewcomers: false,
+    enrollsNewcomers: false,
+    lockoutDenies: true,
+    bypassable: true,
+    promptsForCode: true,
+    call: 'challenge',
+  },
   /**
    * the access page of a self-service portal's password reset or account unlock: whoever knows a
    * login could otherwise enroll a factor for a user who has none yet and reset that user's password
    */
-  recovery: { oneCall: false, registersNewcomers: false, enrollsNewcomers: false, lockoutDenies: false, bypassable: false },
+  recovery: {
+    oneCall: false,
+    registersNewcomers: false,
+    enrollsNewcomers: false,
+    lockoutDenies: false,
+    bypassable: false,
+    promptsForCode: true,
+    call: 'page',
+  },
 } as const satisfies Record<string, SignInRules>;
 
-/** What the user answered: the page merely shown (`visit`), nothing yet, a delivery letter, or a code. */
-export type SignInAnswer = { kind: 'visit' } | PassCodeIntent;
+/**
+ * What the user answered: the page merely shown (`visit`), nothing yet, a delivery letter, or a code;
+ * or, when a call resumes after waiting for a person, their answer to the approval asked on this
+ * request (`approvalAnswered`: the answer itself is the check's result).
+ */
+export type SignInAnswer = { kind: 'visit' } | { kind: 'approvalAnswered' } | PassCodeIntent;
 
 /** The request an attempt is made on. */
 export type SignInRequest =
@@ -80,9 +143,10 @@ export type SignInRequest =
  * The ways of proving the second factor, and whether each can be guessed (a guess is counted in the
  * user's wrong-code streaks, and a lockout stops the check): `code`, a code of one of the user's
  * TOTP/HOTP authenticators; `shownSecret`, the first code of the authenticator app the page is
- * enrolling, which has no owner to protect yet.
+ * enrolling, which has no owner to protect yet; `approval`, a person confirming on their phone (a
+ * Telegram chat, the mobile app), which nobody can guess.
  */
-export const SIGN_IN_FACTORS = { code: { guessable: true }, shownSecret: { guessable: false } } as const;
+export const SIGN_IN_FACTORS = { code: { guessable: true }, shownSecret: { guessable: false }, approval: { guessable: false } } as const;
 export type SignInFactor = keyof typeof SIGN_IN_FACTORS;
 
 /** The user's second factors as the decision counts them. */
@@ -93,6 +157,8 @@ export interface SignInFactorFacts {
   hasSecondFactor: boolean;
   /** every factor the user has is an authenticator an administrator disabled */
   everyFactorDisabled: boolean;
+  /** the user's approval factors that can be asked now (libs/domain approvals.ts usableApprovalFactors); absent: none */
+  approvals?: readonly ApprovalFactor[];
 }
 
 /** What is known of an attempt. A fact left undefined has not been read yet. */
@@ -131,7 +197,19 @@ export type SignInRefusal =
   /** a code already spent: not a guess, but a call that cannot ask twice is over */
   | { kind: 'codeAlreadyUsed' }
   /** the wrong code that spent the request's last attempt */
-  | { kind: 'outOfCodes' };
+  | { kind: 'outOfCodes' }
+  /** `la` for a user without an approval factor: no confirmation method is set up */
+  | { kind: 'noApprovalFactor' }
+  /** the person answered "it wasn't me", or picked a number that was not on the screen */
+  | { kind: 'approvalRejected' }
+  /** no answer within the wait */
+  | { kind: 'approvalNotConfirmed' }
+  /** the question could not be delivered (the gateway refused, timed out, or is not configured) */
+  | { kind: 'approvalUndeliverable' }
+  /** the wait ended without an answer: the service is stopping (try again), or the caller hung up */
+  | { kind: 'approvalCancelled' }
+  /** push fatigue: too many approvals pending, or a cooldown after "it wasn't me" answers */
+  | { kind: 'tooManyApprovals' };
 
 /** What a waiting request asks for next. */
 export type SignInPrompt =
@@ -160,7 +238,14 @@ export type SignInStep =
   | { kind: 'enroll' }
   /** the request waits for the user's next answer; nothing is counted */
   | { kind: 'wait'; prompt: SignInPrompt; factor: SignInFactor }
-  | { kind: 'check'; factor: SignInFactor };
+  /** `approval`: for the `approval` factor when it is asked now, the factor asked and whether the sign-in shows a number */
+  | { kind: 'check'; factor: SignInFactor; approval?: ApprovalToAsk };
+
+/** The approval factor asked, and whether the sign-in has a screen showing the number to pick. */
+export interface ApprovalToAsk {
+  factor: ApprovalFactor;
+  withNumber: boolean;
+}
 
 const deny = (refusal: SignInRefusal): SignInStep => ({ kind: 'deny', refusal });
 const read = (fact: Extract<SignInStep, { kind: 'read' }>['fact']): SignInStep => ({ kind: 'read', fact });
@@ -190,10 +275,16 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
   // no factor is looked at, a code sent along neither checked nor counted
   if (facts.network === 'bypass' && rules.bypassable) return { kind: 'bypass' };
 
+  // the person answered the approval asked on this request: their answer is the check's result
+  if (answer.kind === 'approvalAnswered') return { kind: 'check', factor: 'approval' };
+  const approval = chooseApproval(rules, facts);
+  if (approval) return approval;
+
   const chosen = chooseFactor(rules, facts);
   if (chosen.kind !== 'factor') return chosen;
   const { factor } = chosen;
-  if (answer.kind === 'delivery' && rules.oneCall) return deny({ kind: 'deliveryUnavailable', method: answer.method });
+  // a call that cannot ask twice: its user appends the code to the password
+  if (answer.kind === 'delivery' && !rules.promptsForCode) return deny({ kind: 'deliveryUnavailable', method: answer.method });
   // the page shown: nothing is attempted, so no lockout is consulted yet
   if (answer.kind === 'visit') return { kind: 'wait', prompt: { kind: 'enterCode' }, factor };
 
@@ -209,6 +300,34 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
   // a method is a preference: a request that can ask again asks for the code instead
   if (answer.kind === 'delivery') return { kind: 'wait', prompt: { kind: 'methodUnavailable', method: answer.method }, factor };
   return { kind: 'check', factor };
+}
+
+/**
+ * Step 4 for a user with an approval factor, and for `la` (always an approval): whether a person is
+ * asked to approve (planSecondFactor: a code sent is checked, a code factor's user without a code
+ * gets the code prompt, a delivery letter is a preference), or why the call is refused. Null: the
+ * code factor answers as for any other user. The page asks when it is shown (with the number to pick).
+ */
+function chooseApproval(rules: SignInRules, facts: SignInFacts): SignInStep | null {
+  const approvals = facts.factors.approvals ?? [];
+  const { answer } = facts;
+  if (answer.kind === 'approvalAnswered') return null;
+  // the page asks when it is shown; a code posted on it ("enter a code instead") is checked as a code
+  if (rules.call === 'page' ? answer.kind !== 'visit' : answer.kind === 'visit') return null;
+  if (approvals.length === 0 && rules.call !== 'la') return null;
+  const intent = answer.kind === 'visit' ? ({ kind: 'none' } as const) : answer;
+  const plan = planSecondFactor({ call: rules.call, intent, hasCodeFactor: facts.factors.codes > 0, approvalFactors: approvals });
+  switch (plan.step) {
+    case 'approval':
+      return { kind: 'check', factor: 'approval', approval: { factor: plan.factor, withNumber: plan.withNumber } };
+    case 'deny':
+      if (plan.reason === 'noApprovalFactor') return deny({ kind: 'noApprovalFactor' });
+      // a code sent by a user whose factors take none
+      if (plan.reason === 'noCodeFactor') return deny({ kind: 'unusableSecondFactor' });
+      return null;
+    default:
+      return null;
+  }
 }
 
 /**
@@ -233,9 +352,10 @@ function chooseFactor(rules: SignInRules, facts: SignInFacts): { kind: 'factor';
 /**
  * How checking the factor came out: accepted; wrong (a guess); replayed (a code already spent, by a
  * retransmission or a parallel attempt: not a guess); or pending (a person is asked to approve, and
- * their answer comes back as `granted` or a refusal in a later run).
+ * their answer comes back as `granted` or `refused` in a later run); refused (an approval that was
+ * rejected, not confirmed in time, not delivered, or not asked at all because of push fatigue).
  */
-export type SignInCheckResult = 'granted' | 'wrong' | 'replayed' | 'pending';
+export type SignInCheckResult = 'granted' | 'wrong' | 'replayed' | 'pending' | 'refused';
 
 /** What a check's result does, step 6. */
 export interface SignInCheckDecision {
@@ -254,9 +374,17 @@ export interface SignInCheckDecision {
     | { kind: 'pending' };
 }
 
-export function decideCheck(rules: SignInRules, factor: SignInFactor, result: SignInCheckResult): SignInCheckDecision {
+export function decideCheck(
+  rules: SignInRules,
+  factor: SignInFactor,
+  result: SignInCheckResult,
+  refusal: SignInRefusal = { kind: 'wrongCode' },
+): SignInCheckDecision {
   const guessable = SIGN_IN_FACTORS[factor].guessable;
   switch (result) {
+    // a person said no, or could not be asked: the request is over on every way of signing in
+    case 'refused':
+      return { streaks: 'keep', next: { kind: 'deny', refusal, failedAttempts: 0 } };
     case 'granted':
       return { streaks: guessable ? 'forget' : 'keep', next: { kind: 'grant' } };
     case 'pending':

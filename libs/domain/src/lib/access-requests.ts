@@ -27,9 +27,10 @@ export const RESERVED_TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'exp', 
 
 /**
  * How the holder of a token was authenticated (`amr`, RFC 8176 style): `otp`, a code was checked;
- * `bypass`, the user's address is on a Bypass IP list and no code was asked.
+ * `bypass`, the user's address is on a Bypass IP list and no code was asked; `mca`, the user
+ * confirmed on another channel (an approval in Telegram or the mobile app).
  */
-export type AuthenticationMethod = 'otp' | 'bypass';
+export type AuthenticationMethod = 'otp' | 'bypass' | 'mca';
 
 export interface AccessCallback {
   action: string;

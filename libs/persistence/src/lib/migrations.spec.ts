@@ -33,6 +33,7 @@ describe('migrations', () => {
         'RefreshedTokens1765000000000',
         'UsersIdentityKey1765000000001',
         'Approvals1765200000000',
+        'ApprovalsLdapChannel1765300000000',
         'SelfService1765500000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);

@@ -16,6 +16,7 @@ import { BypassJournal } from '../../ip-lists/bypass-journal';
 import { IpListPolicy } from '../../ip-lists/ip-list-policy';
 import { AppMetrics } from '../../metrics/app-metrics';
 import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
+import { ApprovalFactorCheck } from './approval-factor.check';
 import { CodeFactorCheck, factorFactsOf } from './code-factor.check';
 import { FactorCheck, FactorCheckResult, OpenedAttempt, SignInAttempt, SignInOutcome } from './sign-in';
 
@@ -50,6 +51,7 @@ export class AccessDecisionService {
     private readonly bypassJournal: BypassJournal,
     private readonly lockouts: CodeLockouts,
     private readonly codes: CodeFactorCheck,
+    private readonly approvals: ApprovalFactorCheck,
     private readonly metrics: AppMetrics,
   ) {}
 
@@ -97,7 +99,7 @@ export class AccessDecisionService {
           if (step.fact === 'user') {
             found = await opened.lockUser();
             facts.user = found?.user ?? null;
-            facts.factors = factorFactsOf(found);
+            facts.factors = factorFactsOf(found, this.approvals.reachableKinds());
           } else if (step.fact === 'network') {
             verdict = await this.ipLists.verdict(opened.accountId, found?.ipListsRevision ?? null, origin.address, origin.resourceId);
             facts.network = verdict.decision;
@@ -138,6 +140,8 @@ export class AccessDecisionService {
               answer: attempt.answer,
               now,
               requestId: ledger.requestId,
+              origin: { address: opened.address, resourceId: opened.resourceId, channel: opened.channel },
+              approval: step.approval,
             }));
           return this.afterCheck(attempt, opened, user, step.factor, check, { now, origin, streaks });
         }
@@ -185,8 +189,9 @@ export class AccessDecisionService {
   ): Promise<SignInOutcome> {
     const { user } = found;
     const outcome = { requestId: ledger.requestId, found, now };
-    if (attempt.answer.kind === 'code' && check.result !== 'pending') this.metrics.otpVerification(origin.channel, check.result);
-    const decision = decideCheck(attempt.rules, factor, check.result);
+    if (attempt.answer.kind === 'code' && check.result !== 'pending' && check.result !== 'refused')
+      this.metrics.otpVerification(origin.channel, check.result);
+    const decision = decideCheck(attempt.rules, factor, check.result, check.result === 'refused' ? check.refusal : undefined);
     if (decision.streaks === 'count') await this.lockouts.countWrongCode(accountId, user, origin, streaks, now);
     if (decision.streaks === 'forget') await this.lockouts.forgetOnGrant(accountId, user.id, streaks, now);
     const { next } = decision;
@@ -205,7 +210,8 @@ export class AccessDecisionService {
         return { ...outcome, kind: 'waiting', prompt: next.prompt, factor, requestId: await ledger.wait(now) };
       case 'pending': {
         if (check.result !== 'pending') throw new Error(`a ${check.result} check was decided as pending`);
-        return { ...outcome, kind: 'pending', factor: check.factor, requestId: await ledger.wait(now) };
+        const requestId = await ledger.wait(now);
+        return { ...outcome, kind: 'pending', factor: check.factor, requestId, approval: await check.open(requestId) };
       }
       case 'countOnRequest': {
         const counted = await ledger.countWrongCode();
@@ -226,6 +232,8 @@ export class AccessDecisionService {
       case 'shownSecret':
         if (!opened.enrollment) throw new Error('only an entry point that enrolls shows a secret');
         return opened.enrollment;
+      case 'approval':
+        return this.approvals;
     }
   }
 }

@@ -49,7 +49,16 @@ describe('the approval seam of AccessDecisionService', () => {
     const token = await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
     const factor: AcceptedFactor = { kind: token.kind, id: token.id, name: token.name };
     // the check an approval factor will have: inside the transaction it only decides that a person is asked
-    jest.spyOn(t.app.get(CodeFactorCheck), 'check').mockResolvedValueOnce({ result: 'pending', factor });
+    const open = async (accessRequestId: string) => ({
+      accountId,
+      id: accessRequestId,
+      accessRequestId,
+      factor: 'Telegram' as const,
+      authenticatorId: token.id,
+      number: null,
+      expiresAt: t.clock.now(),
+    });
+    jest.spyOn(t.app.get(CodeFactorCheck), 'check').mockResolvedValueOnce({ result: 'pending', factor, open });
     const asked = await decision.run(
       attempts.passCode(principal, 'ra', { identity, passCodeIntent: STAND_IN, language: 'en', userIp: null }),
     );

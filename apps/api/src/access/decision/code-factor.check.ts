@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { everyFactorDisabled, SignInFactorFacts } from '@twofold/domain';
+import { ApprovalFactorKind, everyFactorDisabled, SignInFactorFacts, usableApprovalFactors } from '@twofold/domain';
 import { AuthenticatorsRepository, SecretCipher, UserForCodeCheck } from '@twofold/persistence';
 import { acceptOtpCode, otpAuthenticators } from './access-otp';
 import { FactorCheck, FactorCheckContext, FactorCheckResult } from './sign-in';
@@ -27,14 +27,16 @@ export class CodeFactorCheck implements FactorCheck {
 
 /**
  * The user's second factors as the decision counts them: the authenticators whose codes this check
- * takes, and whether any other factor exists (the phones are the lock's first-phone read).
+ * takes, the approval factors that can be asked (`reachable`: the kinds with a configured transport),
+ * and whether any other factor exists (the phones are the lock's first-phone read).
  */
-export function factorFactsOf(found: UserForCodeCheck | null): SignInFactorFacts {
-  if (!found) return { codes: 0, hasSecondFactor: false, everyFactorDisabled: false };
+export function factorFactsOf(found: UserForCodeCheck | null, reachable: ReadonlySet<ApprovalFactorKind> = new Set()): SignInFactorFacts {
+  if (!found) return { codes: 0, hasSecondFactor: false, everyFactorDisabled: false, approvals: [] };
   const hasPhones = found.firstPhone !== null;
   return {
     codes: otpAuthenticators(found.authenticators).length,
     hasSecondFactor: found.authenticators.length > 0 || hasPhones,
     everyFactorDisabled: everyFactorDisabled(found.authenticators, hasPhones),
+    approvals: usableApprovalFactors(found.authenticators, reachable),
   };
 }

@@ -1,6 +1,7 @@
 import {
   AccessRequestStatusName,
   AccountId,
+  ApprovalToAsk,
   SignInAnswer,
   SignInFactor,
   SignInPrompt,
@@ -9,6 +10,7 @@ import {
   SignInRules,
 } from '@twofold/domain';
 import { AccessRequestChannel, AuthenticatorKind, UserForCodeCheck } from '@twofold/persistence';
+import type { OpenedApproval } from '../../approvals/approvals.service';
 
 /**
  * What a way of signing in hands AccessDecisionService, and what it gets back. Each entry point (the
@@ -35,7 +37,10 @@ export type FactorCheckResult =
   | { result: 'granted'; factor: AcceptedFactor }
   | { result: 'wrong' }
   | { result: 'replayed' }
-  | { result: 'pending'; factor: AcceptedFactor };
+  /** `open`: records the approval of the request once the request is written (its id), in the same transaction */
+  | { result: 'pending'; factor: AcceptedFactor; open(requestId: string): Promise<OpenedApproval> }
+  /** a person said no or could not be asked (an approval): the request is denied for `refusal` */
+  | { result: 'refused'; refusal: SignInRefusal };
 
 export interface FactorCheckContext {
   accountId: AccountId;
@@ -44,6 +49,10 @@ export interface FactorCheckContext {
   /** the request continued; null for a call whose request is written with its outcome */
   requestId: string | null;
   now: Date;
+  /** where the sign-in comes from: the address shown to the person asked, the resource, the channel */
+  origin: { address: string | null; resourceId: string; channel: AccessRequestChannel };
+  /** the approval factor the decision chose to ask, for the `approval` factor */
+  approval?: ApprovalToAsk;
 }
 
 /**
@@ -141,6 +150,6 @@ export type SignInOutcome = {
   | { kind: 'enroll' }
   /** factor null: Granted without a second factor (a Bypass IP list) */
   | { kind: 'granted'; factor: AcceptedFactor | null }
-  /** a person is asked to approve: the request waits, committed; see FactorCheckResult */
-  | { kind: 'pending'; factor: AcceptedFactor }
+  /** a person is asked to approve: the request waits, committed, with its approval recorded; see FactorCheckResult */
+  | { kind: 'pending'; factor: AcceptedFactor; approval: OpenedApproval }
 );

@@ -5,6 +5,7 @@ import { CLOCK } from '../../config/injection-tokens';
 import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { AccessTokensService } from '../../tokens/access-tokens.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
+import { TelegramEnrollment } from '../../telegram/telegram-enrollment';
 import { AccessCodeError, AccessCodeModel, AccessEnrollModel, AccessExpiry } from './access-page.view';
 
 /** What the access page's views hold: the enrollment, the code prompt, and the granted page's AccessToken. */
@@ -17,6 +18,7 @@ export class AccessPageViews {
     private readonly authenticatorApp: AuthenticatorAppEnrollment,
     private readonly accessTokens: AccessTokensService,
     private readonly formTokens: AccessFormTokens,
+    private readonly telegram: TelegramEnrollment,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -34,7 +36,13 @@ export class AccessPageViews {
     }
     // the authenticator-app entry is issued by the account's display name
     const brand = (await this.accounts.displayNameOf(row.accountId)) ?? PRODUCT_NAME;
+    // a single-use link expiring with the page; the page asks whether it bound (`<id>/telegram?link=`)
+    const offer = await this.telegram.offer(row.accountId, user.id, accessRequestExpiresAt(row.createdAt));
+    const telegram = offer
+      ? { url: offer.url, qrSvg: offer.qrSvg, statePath: `${encodeURIComponent(row.id)}/telegram?link=${offer.linkId}` }
+      : undefined;
     return {
+      ...(telegram ? { telegram } : {}),
       resourceName: await this.resourceName(row),
       holder: user.name ?? user.identity,
       ...(await this.authenticatorApp.setup(pendingEnc, { issuer: brand, account: user.identity })),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SIGN_IN_RULES, SignInAnswer, SignInRules } from '@twofold/domain';
+import { APPROVAL_FACTOR_KINDS, AuthenticationMethod, SIGN_IN_RULES, SignInAnswer, SignInRules } from '@twofold/domain';
 import { AccessRequestEntity, AccessRequestsRepository, UserForCodeCheck, UsersRepository } from '@twofold/persistence';
 import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { StoredRequestLedger } from '../decision/request-ledgers';
@@ -24,7 +24,7 @@ export class AccessPageAttempt implements SignInAttempt {
   constructor(
     private readonly services: AccessPageAttempts,
     readonly found: AccessRequestEntity,
-    private readonly visitor: Visitor,
+    readonly visitor: Visitor,
     readonly answer: SignInAnswer,
     /** the user as the visit read it, which a visit decides on; null: read it with the decision */
     private readonly user: UserForCodeCheck | null,
@@ -53,7 +53,8 @@ export class AccessPageAttempt implements SignInAttempt {
       ledger: new StoredRequestLedger(this.services.requests, this.services.users, ledgerRow, (factor) => ({
         ip: ledgerRow.ip ?? visitor.ip,
         remoteHost: ledgerRow.remoteHost ?? visitor.ip,
-        ...(factor ? { twoFADeviceIp: visitor.ip } : {}),
+        // a code is typed in this browser; an approval's device is elsewhere (Telegram's servers hide its address)
+        ...(factor && !isApprovalKind(factor.kind) ? { twoFADeviceIp: visitor.ip } : {}),
       })),
       enrollment: new ShownSecretCheck(this.services.requests, this.services.authenticatorApp, ledgerRow),
     };
@@ -61,7 +62,8 @@ export class AccessPageAttempt implements SignInAttempt {
 
   /** The AccessToken, signed before the grant commits: `amr` says whether a code was checked or the address bypassed it. */
   async granted({ found, factor, now }: { found: UserForCodeCheck; factor: AcceptedFactor | null; now: Date }): Promise<void> {
-    this.accessToken = await this.services.views.accessToken(this.request ?? this.found, found.user, now, [factor ? 'otp' : 'bypass']);
+    const amr: AuthenticationMethod = !factor ? 'bypass' : isApprovalKind(factor.kind) ? 'mca' : 'otp';
+    this.accessToken = await this.services.views.accessToken(this.request ?? this.found, found.user, now, [amr]);
   }
 }
 
@@ -111,8 +113,17 @@ export class AccessPageAttempts {
     return new AccessPageAttempt(this, found, visitor, { kind: 'visit' }, user);
   }
 
+  /** The person's answer to the approval the page asked: applied under the request's and the user's row locks. */
+  approvalAnswered(found: AccessRequestEntity, visitor: Visitor): AccessPageAttempt {
+    return new AccessPageAttempt(this, found, visitor, { kind: 'approvalAnswered' }, null);
+  }
+
   /** A code posted: decided under the request's and the user's row locks. */
   code(found: AccessRequestEntity, visitor: Visitor, code: string): AccessPageAttempt {
     return new AccessPageAttempt(this, found, visitor, { kind: 'code', code }, null);
   }
+}
+
+function isApprovalKind(kind: string): boolean {
+  return (APPROVAL_FACTOR_KINDS as readonly string[]).includes(kind);
 }

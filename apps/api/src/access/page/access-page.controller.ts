@@ -1,5 +1,5 @@
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import { Controller, Get, Head, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Head, Headers, Inject, Param, Post, Query, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { isPostMessageCallback } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguage } from '../../pages/i18n/languages';
@@ -9,6 +9,7 @@ import { ParsedBody } from '../../http/parsed-input';
 import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
 import { renderAccessCode, renderAccessEnroll, renderAccessFinal, renderAccessGranted } from './access-page.view';
+import { renderAccessApproval } from './access-page-approval.view';
 import { FormBody, ModelEnvelopeErrors } from '../../http/route-rules';
 import { ApiFeature, ApiPage } from '../../openapi/api-route';
 import { ACCESS_PAGE_DOCS } from '../access.openapi';
@@ -57,15 +58,36 @@ export class AccessPageController {
     sendPageHead(res);
   }
 
+  /**
+   * The page's long poll while it waits for the user's approval: `{status: "pending"}` at the poll's
+   * bound (the page asks again), `{status: "decided"}` once there is an answer to apply (the page
+   * posts its form). It changes nothing: the request id is the key, as for the page.
+   */
+  @ApiPage(ACCESS_PAGE_DOCS.approval)
+  @Get(':id/approval')
+  async approval(@Param('id') id: string, @Headers('accept-language') language: string | undefined, @Res() res: FastifyReply) {
+    const status = await this.page.pollApproval(id, pageLanguage(language));
+    res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ status });
+  }
+
+  /** The enrolling page's check of its Telegram link: `{bound: true}` once the bot's /start bound the user's chat. */
+  @ApiPage(ACCESS_PAGE_DOCS.telegram)
+  @Get(':id/telegram')
+  async telegram(@Param('id') id: string, @Query('link') link: string | undefined, @Res() res: FastifyReply) {
+    const bound = await this.page.telegramBound(id, typeof link === 'string' ? link : '');
+    res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ bound });
+  }
+
   @ApiPage(ACCESS_PAGE_DOCS.show)
   @Get(':id')
   async show(
     @Param('id') id: string,
+    @Query('code') code: string | undefined,
     @Req() req: FastifyRequest,
     @Headers('accept-language') language: string | undefined,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const outcome = await this.page.show(id, this.visitor(id, req), pageLanguage(language));
+    const outcome = await this.page.show(id, this.visitor(id, req), pageLanguage(language), code !== undefined);
     send(res, outcome, this.cookies(id, outcome));
   }
 
@@ -92,7 +114,7 @@ export class AccessPageController {
 
   /** The `Set-Cookie` of a page whose form is bound to its browser nonce. */
   private cookies(id: string, outcome: AccessPageOutcome): string[] {
-    if (outcome.kind !== 'enroll' && outcome.kind !== 'code') return [];
+    if (outcome.kind !== 'enroll' && outcome.kind !== 'code' && outcome.kind !== 'approval') return [];
     return [this.binding.setCookie(id, outcome.browserNonce, outcome.frameAncestors.length > 0)];
   }
 }
@@ -111,9 +133,11 @@ function send(res: FastifyReply, outcome: AccessPageOutcome, cookies: readonly s
     outcome.kind === 'granted' && outcome.callback && !isPostMessageCallback(outcome.callback.action) ? outcome.callback : null;
   const policy = {
     // the callback auto-submit or the postMessage script, and the Copy button of the enrollment key
-    scripts: (outcome.kind === 'granted' && Boolean(outcome.callback)) || outcome.kind === 'enroll',
+    scripts: (outcome.kind === 'granted' && Boolean(outcome.callback)) || outcome.kind === 'enroll' || outcome.kind === 'approval',
     formActionOrigin: postBack ? new URL(postBack.action).origin : undefined,
     frameAncestors: outcome.frameAncestors,
+    // the approval view's long poll
+    connectSelf: outcome.kind === 'approval' || (outcome.kind === 'enroll' && Boolean(outcome.model.telegram)),
   };
   switch (outcome.kind) {
     case 'enroll':
@@ -121,6 +145,9 @@ function send(res: FastifyReply, outcome: AccessPageOutcome, cookies: readonly s
       return;
     case 'code':
       sendPage(res, 200, nonce, policy, renderAccessCode(outcome.lang, nonce, outcome.brand, outcome.model), cookies);
+      return;
+    case 'approval':
+      sendPage(res, 200, nonce, policy, renderAccessApproval(outcome.lang, nonce, outcome.brand, outcome.model), cookies);
       return;
     case 'granted':
       sendPage(

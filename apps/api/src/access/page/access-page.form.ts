@@ -1,4 +1,7 @@
 import { FORM_TOKEN_FIELD } from './access-form-token';
+
+/** The form field that says the page's form applies the answer of the approval it asked (not a code). */
+export const APPROVAL_FIELD = 'approval';
 import { formCode, formField } from '../../pages/form-body';
 
 /** A code submitted on the access page, as the service takes it. */
@@ -7,9 +10,11 @@ export interface AccessPageForm {
   formToken: string;
   /** digits without the spaces people type or paste; '' when missing or not text */
   code: string;
+  /** the form applies the answer of the approval the page asked (no code) */
+  approval: boolean;
 }
 
 /** The page's form body, parsed once: any other field is ignored, and a missing one is refused later by its check. */
 export function parseAccessPageForm(body: unknown): AccessPageForm {
-  return { formToken: formField(body, FORM_TOKEN_FIELD), code: formCode(body) };
+  return { formToken: formField(body, FORM_TOKEN_FIELD), code: formCode(body), approval: formField(body, APPROVAL_FIELD) === '1' };
 }

@@ -2,6 +2,7 @@ import { AccessCallback } from '@twofold/domain';
 import { PageLanguage } from '../../pages/i18n/languages';
 import { PresentedBrowser } from './access-page-binding';
 import { AccessCodeModel, AccessEnrollModel, AccessFinalReason } from './access-page.view';
+import { AccessApprovalModel } from './access-page-approval.view';
 
 /**
  * The page's language, its brand, and who may frame it: `frameAncestors` are CSP
@@ -16,6 +17,8 @@ export type AccessPageOutcome = PageFrame &
   (
     | { kind: 'enroll'; model: AccessEnrollModel; browserNonce: string }
     | { kind: 'code'; model: AccessCodeModel; browserNonce: string }
+    /** waiting for the user's approval on their phone */
+    | { kind: 'approval'; model: AccessApprovalModel; browserNonce: string }
     | { kind: 'granted'; callback: AccessCallback | null; accessToken: string }
     | { kind: 'final'; reason: AccessFinalReason }
   );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessCallback, CallbackTarget, minutesUntil, SignInPrompt, SignInRefusal } from '@twofold/domain';
-import { AccessRequestEntity } from '@twofold/persistence';
+import { AccessRequestEntity, UserForCodeCheck } from '@twofold/persistence';
 import { PageLanguage } from '../../pages/i18n/languages';
 import { AccessDecisionService } from '../decision/access-decision.service';
 import { SignInOutcome } from '../decision/sign-in';
@@ -12,6 +12,8 @@ import { AccessPageOutcome, PageFrame, Visitor } from './access-page.outcome';
 import { AccessCodeError, AccessFinalReason } from './access-page.view';
 import { AccessPageViews } from './access-page-views';
 import { AccessPageVisits, FINAL_OF_STATUS, isFrameable } from './access-page-visits';
+import { AccessPageApprovals, hasCodeFactor } from './access-page-approvals';
+import { TelegramEnrollment } from '../../telegram/telegram-enrollment';
 
 export type { AccessPageOutcome, Visitor } from './access-page.outcome';
 
@@ -38,16 +40,29 @@ export class AccessPageService {
     private readonly attempts: AccessPageAttempts,
     private readonly views: AccessPageViews,
     private readonly formTokens: AccessFormTokens,
+    private readonly approvals: AccessPageApprovals,
+    private readonly telegram: TelegramEnrollment,
   ) {}
 
-  async show(id: string, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
+  /** `preferCode`: the user chose "enter a code instead" while an approval waits. */
+  async show(id: string, visitor: Visitor, fallbackLang: PageLanguage, preferCode = false): Promise<AccessPageOutcome> {
     const found = await this.visits.find(id, fallbackLang);
     if ('kind' in found) return found;
     const admitted = await this.visits.admit(found, visitor);
     if ('kind' in admitted) return admitted;
     // a reload, or a second tab of the same request, keeps the nonce its browser already holds
     const browserNonce = visitor.browser.cookieNonce ?? newBrowserNonce();
-    return this.decide(this.attempts.visit(found.row, visitor, admitted.found), found.frame, browserNonce);
+    // a request asks once: a reload shows the approval it asked, or what became of it
+    const asked = await this.approvals.asked(found.row);
+    if (asked) {
+      const codeInstead = hasCodeFactor(admitted.found);
+      if (this.approvals.isWaiting(asked) && !(preferCode && codeInstead))
+        return this.approvalPage(found.row, asked, found.frame, browserNonce, codeInstead);
+      if (this.approvals.isWaiting(asked) || (asked.status === 'Undeliverable' && codeInstead))
+        return this.codePage(found.row, found.frame, browserNonce, asked.status === 'Undeliverable');
+      return this.resolveApproval(found.row, visitor, found.frame, browserNonce, admitted.found);
+    }
+    return this.decide(this.attempts.visit(found.row, visitor, admitted.found), found.frame, browserNonce, admitted.found);
   }
 
   async submit(id: string, form: AccessPageForm, visitor: Visitor, fallbackLang: PageLanguage): Promise<AccessPageOutcome> {
@@ -59,12 +74,78 @@ export class AccessPageService {
       return { ...found.frame, kind: 'final', reason: 'forged' };
     const admitted = await this.visits.admit(found, visitor);
     if ('kind' in admitted) return admitted;
-    return this.decide(this.attempts.code(found.row, visitor, form.code), found.frame, browserNonce);
+    if (form.approval) return this.resolveApproval(found.row, visitor, found.frame, browserNonce, admitted.found);
+    return this.decide(this.attempts.code(found.row, visitor, form.code), found.frame, browserNonce, admitted.found);
   }
 
-  /** The decision, and the page it comes to. A posted code from a Bypass address is neither checked nor counted. */
-  private async decide(attempt: AccessPageAttempt, frame: PageFrame, browserNonce: string): Promise<AccessPageOutcome> {
+  /** The enrolling page's Telegram link: whether it bound the request's user's chat. */
+  async telegramBound(id: string, linkId: string): Promise<boolean> {
+    const found = await this.visits.find(id, 'en');
+    return !('kind' in found) && this.telegram.bound(found.row.accountId, found.row.userId, linkId);
+  }
+
+  /** The page's long poll: whether the approval it asked is decided (then the page posts its form). */
+  async pollApproval(id: string, fallbackLang: PageLanguage): Promise<'pending' | 'decided'> {
+    const found = await this.visits.find(id, fallbackLang);
+    return 'kind' in found ? 'decided' : this.approvals.poll(found.row);
+  }
+
+  /**
+   * The decision, and the page it comes to. A posted code from a Bypass address is neither checked nor
+   * counted. A visit that asks an approval sends its question now, then shows the number to pick.
+   */
+  private async decide(
+    attempt: AccessPageAttempt,
+    frame: PageFrame,
+    browserNonce: string,
+    found: UserForCodeCheck | null,
+  ): Promise<AccessPageOutcome> {
     const outcome = attempt.answer.kind === 'visit' ? await this.decision.visit(attempt) : await this.decision.run(attempt);
+    if (outcome.kind !== 'pending') return this.pageOf(outcome, attempt, frame, browserNonce);
+    const row = attempt.request ?? attempt.found;
+    if (await this.approvals.deliver(outcome.approval))
+      return this.approvalPage(row, outcome.approval, frame, browserNonce, hasCodeFactor(found));
+    // the page says so and offers a code when it can
+    if (hasCodeFactor(found)) return this.codePage(row, frame, browserNonce, true);
+    return this.resolveApproval(row, attempt.visitor, frame, browserNonce, found);
+  }
+
+  private async approvalPage(
+    row: AccessRequestEntity,
+    approval: { number: number | null; factor: 'Telegram' | 'MobileApp' },
+    frame: PageFrame,
+    browserNonce: string,
+    codeInstead: boolean,
+  ): Promise<AccessPageOutcome> {
+    return { ...frame, kind: 'approval', model: await this.approvals.view(row, approval, browserNonce, codeInstead), browserNonce };
+  }
+
+  private async codePage(
+    row: AccessRequestEntity,
+    frame: PageFrame,
+    browserNonce: string,
+    undeliverable: boolean,
+  ): Promise<AccessPageOutcome> {
+    const error = undeliverable ? ({ kind: 'undeliverable' } as const) : undefined;
+    return { ...frame, kind: 'code', model: await this.views.code(row, browserNonce, error), browserNonce };
+  }
+
+  /** The page's form after an approval: granted or refused as the user answered; the approval view again while they may still answer. */
+  private async resolveApproval(
+    row: AccessRequestEntity,
+    visitor: Visitor,
+    frame: PageFrame,
+    browserNonce: string,
+    found: UserForCodeCheck | null,
+  ): Promise<AccessPageOutcome> {
+    const attempt = this.attempts.approvalAnswered(row, visitor);
+    const outcome = await this.approvals.resolve(row, attempt);
+    if (outcome === 'notAsked') return this.decide(this.attempts.visit(row, visitor, found), frame, browserNonce, found);
+    if (outcome === 'pending') {
+      const asked = await this.approvals.asked(row);
+      if (asked) return this.approvalPage(row, asked, frame, browserNonce, hasCodeFactor(found));
+      return this.codePage(row, frame, browserNonce, false);
+    }
     return this.pageOf(outcome, attempt, frame, browserNonce);
   }
 
@@ -91,7 +172,7 @@ export class AccessPageService {
         if (!attempt.accessToken) throw new Error('a request was granted without its AccessToken');
         return { ...frame, kind: 'granted', callback: callbackOf(row), accessToken: attempt.accessToken };
       case 'pending':
-        throw new Error('the access page asks for no approval yet');
+        throw new Error('an approval asked by the page is shown by decide()');
     }
     if (!user) throw new Error(`the page's ${outcome.kind} view needs the request's user`);
     const { prompt } = outcome.kind === 'waiting' ? outcome : { prompt: null };

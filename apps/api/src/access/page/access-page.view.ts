@@ -5,6 +5,8 @@ import { html, Html, trustedHtml } from '../../pages/html';
 import { messagesOf, PageLanguage } from '../../pages/i18n/languages';
 import { IconName, ICONS } from '../../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../../pages/layout';
+import { undeliverableText } from './access-page-approval.view';
+import { telegramSection, TelegramSectionModel } from '../../pages/telegram-section';
 
 /** Why a request's page shows no form: declared with the page texts that must name each one. */
 export type { AccessFinalReason } from '../../pages/i18n/page-messages';
@@ -19,6 +21,8 @@ export interface AccessExpiry {
 export interface AccessEnrollModel extends EnrollmentFormModel {
   resourceName: string;
   expiry: AccessExpiry;
+  /** Telegram offered beside the authenticator app, when a bot is configured */
+  telegram?: TelegramSectionModel;
 }
 
 /** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
@@ -34,7 +38,9 @@ export function renderAccessEnroll(lang: PageLanguage, nonce: string, brand: str
     nonce,
     brand,
     title,
-    html`<h1>${title}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}`,
+    html`<h1>${title}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}${
+      model.telegram ? telegramSection(lang, nonce, model.telegram, { continues: true }) : null
+    }`,
   );
 }
 
@@ -52,13 +58,16 @@ export type AccessCodeError =
   /** a code already spent (sent twice, or from the same time step): not counted */
   | { kind: 'alreadyUsed' }
   /** too many wrong codes from this address or through this resource: no code is checked for a while */
-  | { kind: 'lockedOut'; minutes: number };
+  | { kind: 'lockedOut'; minutes: number }
+  /** the approval asked on the phone could not be delivered: the code is asked instead */
+  | { kind: 'undeliverable' };
 
 function codeErrorText(lang: PageLanguage, error: AccessCodeError | undefined): string | null {
   const t = messagesOf(lang).access;
   if (!error) return null;
   if (error.kind === 'wrongCode') return t.wrongCode(error.attemptsLeft);
   if (error.kind === 'alreadyUsed') return t.codeAlreadyUsed;
+  if (error.kind === 'undeliverable') return undeliverableText(lang);
   return t.lockedOut(error.minutes);
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatIdentity, PassCodeIntent, SIGN_IN_RULES } from '@twofold/domain';
+import { formatIdentity, SIGN_IN_RULES, SignInAnswer } from '@twofold/domain';
 import { AccessRequestChannel, AccessRequestEntity, AccessRequestsRepository, UsersRepository } from '@twofold/persistence';
 import { ResourcePrincipal } from '../../auth/principal';
 import { AppMetrics } from '../../metrics/app-metrics';
@@ -60,6 +60,16 @@ export class RaAttempts {
   challenge(principal: ResourcePrincipal, input: RaChallengeCommand): ChallengeAttempt {
     return new ChallengeAttempt(this.requests, this.users, principal, input);
   }
+
+  /**
+   * The person's answer to the approval a call of this resource asked on request `requestId` (its
+   * user's identity, as recorded): applied like a challenge, under the same row locks.
+   */
+  approvalAnswered(principal: ResourcePrincipal, requestId: string, identity: string): ChallengeAttempt {
+    const recorded = formatIdentity(principal.identityFormat, identity) ?? identity;
+    const input = { identity: recorded, challenge: { kind: 'none' } as const, requestId, language: 'ru' as const };
+    return new ChallengeAttempt(this.requests, this.users, principal, input, { kind: 'approvalAnswered' });
+  }
 }
 
 /**
@@ -70,7 +80,7 @@ export class RaAttempts {
  */
 export class ChallengeAttempt implements SignInAttempt {
   readonly rules = SIGN_IN_RULES.raChallenge;
-  readonly answer: PassCodeIntent;
+  readonly answer: SignInAnswer;
   request: AccessRequestEntity | null = null;
 
   constructor(
@@ -78,8 +88,9 @@ export class ChallengeAttempt implements SignInAttempt {
     private readonly users: UsersRepository,
     private readonly principal: ResourcePrincipal,
     private readonly input: RaChallengeCommand,
+    answer?: SignInAnswer,
   ) {
-    this.answer = input.challenge;
+    this.answer = answer ?? input.challenge;
   }
 
   async open(): Promise<OpenedAttempt> {

@@ -28,7 +28,14 @@ export type RaReply =
   | { kind: 'deliveryUnavailableRetry'; method: DeliveryMethod }
   | { kind: 'requestNotValid' }
   | { kind: 'expired' }
-  | { kind: 'badRequest' };
+  | { kind: 'badRequest' }
+  /** an approval was asked of the person on their phone: the reply after their answer, or why there was none */
+  | { kind: 'noApprovalFactor' }
+  | { kind: 'approvalRejected' }
+  | { kind: 'approvalNotConfirmed' }
+  | { kind: 'approvalUndeliverable' }
+  | { kind: 'approvalCancelled' }
+  | { kind: 'tooManyApprovals' };
 
 const METHOD_NAMES: Record<AccessLanguage, Record<DeliveryMethod, string>> = {
   en: { telegram: 'Telegram', push: 'Mobile push', sms: 'SMS', call: 'A phone call' },
@@ -67,7 +74,7 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
       case 'networkDenied':
         return 'Access denied: access from this network is not allowed.';
       case 'deliveryUnavailable':
-        return `Access denied: ${METHOD_NAMES.en[reply.method]} is not available. Sign in with the code from your authenticator app or token.`;
+        return `Access denied: ${METHOD_NAMES.en[reply.method]} is not available. Append the code from your authenticator app or token to your password.`;
       case 'deliveryUnavailableRetry':
         return `${METHOD_NAMES.en[reply.method]} is not available. Enter the code from your authenticator app or token.`;
       case 'requestNotValid':
@@ -76,6 +83,18 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Access denied: the sign-in request has expired. Sign in again.';
       case 'badRequest':
         return 'Access denied: the request could not be read.';
+      case 'noApprovalFactor':
+        return 'Access denied: no confirmation method is set up. Set up Telegram or the mobile app first.';
+      case 'approvalRejected':
+        return 'Access denied: the sign-in was rejected on your device.';
+      case 'approvalNotConfirmed':
+        return 'Access denied: the sign-in was not confirmed in time.';
+      case 'approvalUndeliverable':
+        return 'Access denied: could not deliver the confirmation request to your device. Try again later.';
+      case 'approvalCancelled':
+        return 'Access denied: the service is restarting. Try again.';
+      case 'tooManyApprovals':
+        return 'Access denied: too many requests. Try again later.';
     }
   },
   ru: (reply) => {
@@ -107,7 +126,7 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
       case 'networkDenied':
         return 'Доступ запрещён: вход из этой сети не разрешён.';
       case 'deliveryUnavailable':
-        return `Доступ запрещён: способ «${METHOD_NAMES.ru[reply.method]}» недоступен. Входите с кодом из приложения или токена.`;
+        return `Доступ запрещён: способ «${METHOD_NAMES.ru[reply.method]}» недоступен. Добавьте код из приложения или токена к паролю.`;
       case 'deliveryUnavailableRetry':
         return `Способ «${METHOD_NAMES.ru[reply.method]}» недоступен. Введите код из приложения-аутентификатора или токена.`;
       case 'requestNotValid':
@@ -116,6 +135,18 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Доступ запрещён: срок действия запроса истёк. Войдите заново.';
       case 'badRequest':
         return 'Доступ запрещён: запрос не удалось прочитать.';
+      case 'noApprovalFactor':
+        return 'Доступ запрещён: способ подтверждения не настроен. Сначала подключите Telegram или мобильное приложение.';
+      case 'approvalRejected':
+        return 'Доступ запрещён: вход отклонён на вашем устройстве.';
+      case 'approvalNotConfirmed':
+        return 'Доступ запрещён: вход не подтверждён вовремя.';
+      case 'approvalUndeliverable':
+        return 'Доступ запрещён: не удалось доставить запрос подтверждения на ваше устройство. Повторите позже.';
+      case 'approvalCancelled':
+        return 'Доступ запрещён: сервис перезапускается. Повторите попытку.';
+      case 'tooManyApprovals':
+        return 'Доступ запрещён: слишком много запросов. Повторите позже.';
     }
   },
 };

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { AccessRequestRateGuard } from '../access-request-throttle';
-import { parseRaChallenge, parseRaRequest, RaChallengeCommand, RaRequestCommand } from './ra.commands';
+import { parseLaRequest, parseRaChallenge, parseRaRequest, RaChallengeCommand, RaRequestCommand } from './ra.commands';
+import { ClientHangUp } from '../../http/client-hang-up';
 import { ResourceAuthGuard } from '../../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../../auth/principal';
 import { ParsedBodyOfCaller } from '../../http/parsed-input';
@@ -29,16 +30,24 @@ export class RaRequestsController {
   @Post('ra')
   @HttpCode(200)
   @UseGuards(AccessRequestRateGuard)
-  passCode(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand) {
-    return this.ra.passCode(principal, 'ra', input);
+  passCode(
+    @CurrentPrincipal() principal: ResourcePrincipal,
+    @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand,
+    @ClientHangUp() hangUp: AbortSignal,
+  ) {
+    return this.ra.passCode(principal, 'ra', input, hangUp);
   }
 
   @SignInCall(raBadRequestAnswer)
   @ApiRoute(ACCESS_DOCS.challenge)
   @Post('ra/challenge')
   @HttpCode(200)
-  challenge(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaChallenge) input: RaChallengeCommand) {
-    return this.ra.challenge(principal, input);
+  challenge(
+    @CurrentPrincipal() principal: ResourcePrincipal,
+    @ParsedBodyOfCaller(parseRaChallenge) input: RaChallengeCommand,
+    @ClientHangUp() hangUp: AbortSignal,
+  ) {
+    return this.ra.challenge(principal, input, hangUp);
   }
 
   @SignInCall(raBadRequestAnswer)
@@ -46,7 +55,24 @@ export class RaRequestsController {
   @Post('md')
   @HttpCode(200)
   @UseGuards(AccessRequestRateGuard)
-  directoryBind(@CurrentPrincipal() principal: ResourcePrincipal, @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand) {
-    return this.ra.passCode(principal, 'md', input);
+  directoryBind(
+    @CurrentPrincipal() principal: ResourcePrincipal,
+    @ParsedBodyOfCaller(parseRaRequest) input: RaRequestCommand,
+    @ClientHangUp() hangUp: AbortSignal,
+  ) {
+    return this.ra.passCode(principal, 'md', input, hangUp);
+  }
+
+  @SignInCall(raBadRequestAnswer)
+  @ApiRoute(ACCESS_DOCS.ldapBind)
+  @Post('la')
+  @HttpCode(200)
+  @UseGuards(AccessRequestRateGuard)
+  ldapBind(
+    @CurrentPrincipal() principal: ResourcePrincipal,
+    @ParsedBodyOfCaller(parseLaRequest) input: RaRequestCommand,
+    @ClientHangUp() hangUp: AbortSignal,
+  ) {
+    return this.ra.passCode(principal, 'la', input, hangUp);
   }
 }

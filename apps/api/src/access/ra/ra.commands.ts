@@ -66,6 +66,20 @@ export function parseRaRequest(body: unknown, format: IdentityFormat = DEFAULT_I
   };
 }
 
+/**
+ * The body of `POST /access/requests/la` (the LDAP adapter): `{identity, email}`, never a code: the
+ * service chooses the approval factor.
+ */
+export function parseLaRequest(body: unknown, format: IdentityFormat = DEFAULT_IDENTITY_FORMAT): RaRequestCommand {
+  const fields = InputFields.ofBody(body);
+  return {
+    identity: parseUserIdentity(fields.get('identity'), format),
+    passCodeIntent: { kind: 'none' },
+    language: accessLanguageOf(fields.get('language')),
+    userIp: ipAddressOrNull(fields.get('ip')),
+  };
+}
+
 /** The body of `POST /access/requests/ra/challenge`: `{identity, challenge, requestId}`. */
 export function parseRaChallenge(body: unknown, format: IdentityFormat = DEFAULT_IDENTITY_FORMAT): RaChallengeCommand {
   const fields = InputFields.ofBody(body);

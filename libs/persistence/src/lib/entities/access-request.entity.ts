@@ -2,8 +2,8 @@ import { AccountId } from '@twofold/domain';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type AccessRequestStatus = 'AwaitingAuthentication' | 'Granted' | 'Denied' | 'Expired';
-/** page: POST /access/requests and its access page; ra, md: the browserless `ra` family */
-export type AccessRequestChannel = 'page' | 'ra' | 'md';
+/** page: POST /access/requests and its access page; ra, md: the browserless `ra` family; la: the LDAP adapter's approvals */
+export type AccessRequestChannel = 'page' | 'ra' | 'md' | 'la';
 /**
  * What the request's token is for: signing in, or a self-service portal's password reset or account
  * unlock, whose token alone lets the portal act on the directory (never enrolled, never bypassed).

@@ -21,6 +21,7 @@ import { AccessRequestsUser1764950000000 } from './1764950000000-access-requests
 import { RefreshedTokens1765000000000 } from './1765000000000-refreshed-tokens';
 import { UsersIdentityKey1765000000001 } from './1765000000001-users-identity-key';
 import { Approvals1765200000000 } from './1765200000000-approvals';
+import { ApprovalsLdapChannel1765300000000 } from './1765300000000-approvals-ldap-channel';
 import { SelfService1765500000000 } from './1765500000000-self-service';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
@@ -48,5 +49,6 @@ export const ALL_MIGRATIONS = [
   RefreshedTokens1765000000000,
   UsersIdentityKey1765000000001,
   Approvals1765200000000,
+  ApprovalsLdapChannel1765300000000,
   SelfService1765500000000,
 ];

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { SignInRefusal } from '@twofold/domain';
+import { ApprovalDecision, ApprovalsService } from '../../approvals/approvals.service';
+import { AccessDecisionService } from './access-decision.service';
+import { AcceptedFactor, FactorCheckResult, SignInAttempt, SignInOutcome } from './sign-in';
+
+/**
+ * How long the answer waits for the decision's second run (the person's answer applied to the stored
+ * request). A working database takes milliseconds; with one frozen or gone the call is answered
+ * Denied at this bound instead, so a wait still ends before any client's timer (60 s and more; the
+ * wait itself is at most 58 s, and recording how it ended at most APPROVAL_SETTLE_TIMEOUT_MS).
+ */
+export const APPROVAL_RESUME_TIMEOUT_MS = 1_000;
+
+type Pending = Extract<SignInOutcome, { kind: 'pending' }>;
+
+/**
+ * The wait of a call that asks a person to approve (`ra`, `md`, `ra/challenge`, `la`). The attempt is
+ * decided as any other; when its factor is an approval, the decision records the request as waiting
+ * and commits, and only then, holding no connection and no lock, the question is sent and the
+ * person's answer awaited (bounded by APPROVAL_WAIT_SECONDS on the injected clock; a client that
+ * hangs up cancels it, the service stopping ends it). The answer is applied by the decision's second
+ * run on the stored request (`resume`), which decides the request's state, the user's lock and the IP
+ * lists anew. Every path ends in an outcome: never an exception, never past the bound.
+ */
+@Injectable()
+export class ApprovalWait {
+  constructor(
+    private readonly decision: AccessDecisionService,
+    private readonly approvals: ApprovalsService,
+  ) {}
+
+  async run(
+    attempt: SignInAttempt,
+    options: { resume: (pending: Pending) => SignInAttempt; signal?: AbortSignal },
+  ): Promise<SignInOutcome> {
+    const outcome = await this.decision.run(attempt);
+    if (outcome.kind !== 'pending') return outcome;
+    const answered = await this.answerOf(outcome, options.signal);
+    const denied = (refusal: SignInRefusal): SignInOutcome => ({ ...outcome, kind: 'denied', refusal });
+    const fallback = denied(answered.result === 'refused' ? answered.refusal : { kind: 'approvalCancelled' });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<SignInOutcome>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), APPROVAL_RESUME_TIMEOUT_MS);
+    });
+    const resumed = this.decision.run(options.resume(outcome), answered).catch(() => fallback);
+    return Promise.race([resumed, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** Sends the question and waits for the person: their answer, or why there is none, as the approval factor's result. */
+  private async answerOf(pending: Pending, signal: AbortSignal | undefined): Promise<FactorCheckResult> {
+    const refused = (kind: SignInRefusal['kind']) => ({ result: 'refused', refusal: { kind } }) as FactorCheckResult;
+    try {
+      const delivery = await this.approvals.deliver(pending.approval);
+      if (delivery.kind === 'undeliverable') return refused('approvalUndeliverable');
+      const decision = await this.approvals.awaitDecision(pending.approval, { signal });
+      return approvalResultOf(decision, pending.factor);
+    } catch {
+      return refused('approvalCancelled');
+    }
+  }
+}
+
+/** What an approval came to, as the approval factor's result: granted by the factor asked, or why not. */
+export function approvalResultOf(decision: Pick<ApprovalDecision, 'outcome'>, factor: AcceptedFactor): FactorCheckResult {
+  const refused = (kind: SignInRefusal['kind']) => ({ result: 'refused', refusal: { kind } }) as FactorCheckResult;
+  switch (decision.outcome) {
+    case 'approved':
+      return { result: 'granted', factor };
+    case 'rejected':
+      return refused('approvalRejected');
+    case 'undeliverable':
+      return refused('approvalUndeliverable');
+    case 'cancelled':
+      return refused('approvalCancelled');
+    case 'expired':
+    case 'pending':
+      return refused('approvalNotConfirmed');
+  }
+}
