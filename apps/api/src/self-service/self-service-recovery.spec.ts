@@ -78,6 +78,31 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
     expect(await factorsOf(user.id)).toEqual([]);
   });
 
+  it('a factor removed after the request, the page opened from a Bypass network: not granted, nothing enrolled', async () => {
+    const list = await t
+      .http()
+      .post('/ip-lists')
+      .set('Authorization', accountAuth)
+      .send({ name: 'Office 2', action: 'Bypass', ranges: [VISITOR] });
+    try {
+      const user = await newUser(t.db, accountId, 'bypass.lost', { now: t.clock.now() });
+      const factor = await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
+      const res = await start('start-unlock-user', 'bypass.lost');
+      await t.database.dataSource.query(`DELETE FROM authenticators WHERE id = $1`, [factor.id]);
+      const page = await visit(res.body.model.url);
+      expect(page.text).not.toContain('name="accessToken"');
+      expect(page.text).not.toContain('data-testid="secret"');
+      expect(await factorsOf(user.id)).toEqual([]);
+      const status = await t.database.dataSource.query(`SELECT status, bypassed FROM access_requests WHERE id = $1`, [
+        new URL(res.body.model.url).pathname.split('/').pop(),
+      ]);
+      expect(status[0].bypassed).toBe(false);
+      expect(status[0].status).not.toBe('Granted');
+    } finally {
+      await t.http().delete(`/ip-lists/${list.body.model.id}`).set('Authorization', accountAuth);
+    }
+  });
+
   it('a deleted user: the page registers nobody and enrolls nothing', async () => {
     const user = await newUser(t.db, accountId, 'gone.user', { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
