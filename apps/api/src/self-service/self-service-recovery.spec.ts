@@ -181,3 +181,36 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
     }
   });
 });
+
+describe('self-service: reset, unlock and the login service count against the resource’s access-request rate', () => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('answers 429 once the resource made its requests of the minute, whichever call made them', async () => {
+    t = await startTestApp({ accessRequestsPerMinute: 2 });
+    const { account } = await t.newAccount();
+    const portal = await t.newResource(account.id, 'Portal');
+    const user = await newUser(t.db, account.id, 'busy.user', { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, account.id, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
+    const reset = () =>
+      t
+        .http()
+        .post('/self-service/start-reset-password')
+        .set('Authorization', portal.authorization)
+        .send({ identity: 'busy.user', callbackUrl: 'https://sspr.corp.example/cb' });
+    expect((await reset()).status).toBe(200);
+    expect((await reset()).status).toBe(200);
+    const third = await reset();
+    expect(third.status).toBe(429);
+    expect(third.headers['retry-after']).toBeDefined();
+    const login = await t
+      .http()
+      .post('/idp/api/v1/login')
+      .set('Authorization', portal.authorization)
+      .send({
+        verifiedCredentials: { isAuthenticated: true, username: 'busy.user' },
+        loginCompletedCallbackUrl: 'https://sspr.corp.example/cb',
+      });
+    expect(login.status).toBe(429);
+  });
+});

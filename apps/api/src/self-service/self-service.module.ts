@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module';
 import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { AccessBypassController } from './access-bypass.controller';
@@ -22,7 +23,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
  * feed it, and the "my factors" page the portals open.
  */
 @Module({
-  imports: [EnrollmentModule],
+  imports: [EnrollmentModule, AccessModule],
   controllers: [
     SelfServiceProfileController,
     SelfServicePortalSettingsController,
