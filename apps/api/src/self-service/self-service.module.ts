@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
 import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
+import { TelegramModule } from '../telegram/telegram.module';
 import { AccessBypassController } from './access-bypass.controller';
 import { IdpController } from './idp/idp.controller';
 import { IdpLoginService } from './idp/idp-login.service';
@@ -23,7 +24,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
  * feed it, and the "my factors" page the portals open.
  */
 @Module({
-  imports: [EnrollmentModule, AccessModule],
+  imports: [EnrollmentModule, AccessModule, TelegramModule],
   controllers: [
     SelfServiceProfileController,
     SelfServicePortalSettingsController,
