@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
-import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
+import { AccessTokenBearerGuard } from './access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { TelegramModule } from '../telegram/telegram.module';
 import { AccessBypassController } from './access-bypass.controller';

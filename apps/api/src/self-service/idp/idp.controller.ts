@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
-import { AccessTokenBearerGuard } from '../../auth/access-token-bearer.guard';
+import { AccessTokenBearerGuard } from '../access-token-bearer.guard';
 import { AccessTokenHolder, CurrentTokenHolder } from '../../auth/access-token-holder';
 import { AccessRequestRateGuard } from '../../access/access-request-throttle';
 import { ResourceAuthGuard } from '../../auth/auth.guards';

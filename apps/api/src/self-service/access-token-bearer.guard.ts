@@ -7,8 +7,8 @@ import { CLOCK } from '../config/injection-tokens';
 import { AuthenticationRequired, TooManyAttempts } from '../http/api-errors';
 import { ClientAddressResolver } from '../http/client-address';
 import { ACCESS_TOKEN_MAX_CHARS, AccessTokensService, TOKEN_REFUSALS } from '../tokens/access-tokens.service';
-import { AccessTokenHolder } from './access-token-holder';
-import { AuthThrottle } from './auth-throttle';
+import { AccessTokenHolder } from '../auth/access-token-holder';
+import { AuthThrottle } from '../auth/auth-throttle';
 
 /** An API key as resources have them: anything else in `aud` is not one of ours, and never reaches the database. */
 const PLAUSIBLE_KEY = /^[A-Za-z0-9_-]{1,128}$/;
