@@ -54,5 +54,7 @@ import { AccessRequestsService } from './requests/access-requests.service';
     AccessRequestThrottle,
     AccessRequestRateGuard,
   ],
+  // the self-service portals' reset, unlock and login-service sign-ins count against the same per-resource rate
+  exports: [AccessRequestThrottle, AccessRequestRateGuard],
 })
 export class AccessModule {}

@@ -12,7 +12,7 @@ import { AccountAuthGuard, ResourceAuthGuard } from '../auth/auth.guards';
 import { TEST_NOW, testConfig } from '../../test/testing/test-app';
 import { ACCESS_TOKEN_AUTH, ACCOUNT_AUTH, RESOURCE_AUTH, TELEGRAM_SECRET_AUTH } from './api-route';
 import { TelegramWebhookGuard } from '../telegram/telegram-webhook.guard';
-import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
+import { AccessTokenBearerGuard } from '../self-service/access-token-bearer.guard';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from './api-docs';
 import { generateOpenApiFileText, OPENAPI_FILE } from '../app/document-app';
 import { examplesOf, OpenApiDocument, operationsOf, schemaValidator } from './openapi.testing';

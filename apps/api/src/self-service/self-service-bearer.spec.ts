@@ -120,4 +120,17 @@ describe('self-service: Bearer authentication by our own access tokens', () => {
       .send({ identity: 'frank' });
     expect(res.status).toBe(401);
   });
+
+  it('expired tokens, which a portal keeps sending for its users, do not throttle it; forged ones do (429 from the 21st)', async () => {
+    // every test's failures come from one address: a minute of its own
+    t.clock.advance(120_000);
+    const token = await accessPageToken(t, a.resource.authorization, 'grace');
+    t.clock.advance(60 * 60 * 1000 + 1000);
+    for (let i = 0; i < 25; i += 1) expect((await profile(token)).status).toBe(401);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) statuses.push((await profile(`${token}${i}`)).status);
+    expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    t.clock.advance(120_000);
+  });
 });

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { InputFields, ValidationFailed } from '@twofold/domain';
-import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
+import { AccessTokenBearerGuard } from './access-token-bearer.guard';
 import { AccessTokenHolder, CurrentTokenHolder } from '../auth/access-token-holder';
 import { ModelEnvelope } from '../http/envelope';
 import { Input } from '../http/parsed-input';

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
 import { InputFields, parseUserIdentity } from '@twofold/domain';
-import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
+import { AccessTokenBearerGuard } from './access-token-bearer.guard';
 import { AccessTokenHolder, CurrentTokenHolder } from '../auth/access-token-holder';
 import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';

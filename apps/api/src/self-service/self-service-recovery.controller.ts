@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
+import { AccessRequestRateGuard } from '../access/access-request-throttle';
 import { ResourceAuthGuard } from '../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../auth/principal';
 import { ModelEnvelope } from '../http/envelope';
@@ -25,6 +26,7 @@ export class SelfServiceRecoveryController {
   @ApiRoute(SELF_SERVICE_DOCS.startResetPassword)
   @Post('start-reset-password')
   @HttpCode(200)
+  @UseGuards(AccessRequestRateGuard)
   @Transactional()
   startResetPassword(
     @CurrentPrincipal() p: ResourcePrincipal,
@@ -37,6 +39,7 @@ export class SelfServiceRecoveryController {
   @ApiRoute(SELF_SERVICE_DOCS.startUnlockUser)
   @Post('start-unlock-user')
   @HttpCode(200)
+  @UseGuards(AccessRequestRateGuard)
   @Transactional()
   startUnlockUser(
     @CurrentPrincipal() p: ResourcePrincipal,

@@ -70,6 +70,30 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
     expect(await factorsOf(user.id)).toEqual([]);
   });
 
+  it('a factor removed after the request, the page opened from a Bypass network: not granted, nothing enrolled', async () => {
+    const list = await t
+      .as(accountAuth)
+      .post('/ip-lists')
+      .send({ name: 'Office 2', action: 'Bypass', ranges: [VISITOR] });
+    try {
+      const user = await newUser(t.db, accountId, 'bypass.lost', { now: t.clock.now() });
+      const factor = await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
+      const res = await start('start-unlock-user', 'bypass.lost');
+      await t.database.dataSource.query(`DELETE FROM authenticators WHERE id = $1`, [factor.id]);
+      const page = await visit(res.body.model.url);
+      expect(page.text).not.toContain('name="accessToken"');
+      expect(page.text).not.toContain('data-testid="secret"');
+      expect(await factorsOf(user.id)).toEqual([]);
+      const status = await t.database.dataSource.query(`SELECT status, bypassed FROM access_requests WHERE id = $1`, [
+        new URL(res.body.model.url).pathname.split('/').pop(),
+      ]);
+      expect(status[0].bypassed).toBe(false);
+      expect(status[0].status).not.toBe('Granted');
+    } finally {
+      await t.as(accountAuth).delete(`/ip-lists/${list.body.model.id}`);
+    }
+  });
+
   it('a deleted user: the page registers nobody and enrolls nothing', async () => {
     const user = await newUser(t.db, accountId, 'gone.user', { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
@@ -140,5 +164,33 @@ describe('self-service: reset and unlock never enroll and are never bypassed', (
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ success: false, message: 'callbackUrl must be an absolute http or https URL.' });
     }
+  });
+});
+
+describe('self-service: reset, unlock and the login service count against the resource’s access-request rate', () => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('answers 429 once the resource made its requests of the minute, whichever call made them', async () => {
+    t = await startTestApp({ accessRequestsPerMinute: 2 });
+    const { account } = await t.newAccount();
+    const portal = await t.newResource(account.id, 'Portal');
+    const user = await newUser(t.db, account.id, 'busy.user', { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, account.id, user.id, { kind: 'TotpToken', key: KEY, now: t.clock.now() });
+    const reset = () =>
+      t.as(portal).post('/self-service/start-reset-password').send({ identity: 'busy.user', callbackUrl: 'https://sspr.corp.example/cb' });
+    expect((await reset()).status).toBe(200);
+    expect((await reset()).status).toBe(200);
+    const third = await reset();
+    expect(third.status).toBe(429);
+    expect(third.headers['retry-after']).toBeDefined();
+    const login = await t
+      .as(portal)
+      .post('/idp/api/v1/login')
+      .send({
+        verifiedCredentials: { isAuthenticated: true, username: 'busy.user' },
+        loginCompletedCallbackUrl: 'https://sspr.corp.example/cb',
+      });
+    expect(login.status).toBe(429);
   });
 });

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
-import { AccessTokenBearerGuard } from '../auth/access-token-bearer.guard';
+import { AccessModule } from '../access/access.module';
+import { AccessTokenBearerGuard } from './access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
+import { TelegramModule } from '../telegram/telegram.module';
 import { AccessBypassController } from './access-bypass.controller';
 import { IdpController } from './idp/idp.controller';
 import { IdpLoginService } from './idp/idp-login.service';
@@ -22,7 +24,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
  * feed it, and the "my factors" page the portals open.
  */
 @Module({
-  imports: [EnrollmentModule],
+  imports: [EnrollmentModule, AccessModule, TelegramModule],
   controllers: [
     SelfServiceProfileController,
     SelfServicePortalSettingsController,

@@ -24,7 +24,14 @@ const BASE_SEED = Number(process.env['FUZZ_SEED'] ?? 13);
 const TEST_TIMEOUT_MS = Math.max(120_000, RUNS * 10_000);
 
 /** The pages answer HTML, errors included; everything else answers JSON. */
-const HTML_PAGES = new Set(['GET /access/{id}', 'POST /access/{id}', 'GET /access/enroll/{token}', 'POST /access/enroll/{token}']);
+const HTML_PAGES = new Set([
+  'GET /access/{id}',
+  'POST /access/{id}',
+  'GET /access/enroll/{token}',
+  'POST /access/enroll/{token}',
+  'GET /access/my-factors/{token}',
+  'POST /access/my-factors/{token}',
+]);
 
 function seedFor(key: string): number {
   let hash = BASE_SEED | 0;

@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, HttpCode, Post, UseGuards, VERSION_NEUTRAL } from '@nestjs/common';
-import { AccessTokenBearerGuard } from '../../auth/access-token-bearer.guard';
+import { AccessTokenBearerGuard } from '../access-token-bearer.guard';
 import { AccessTokenHolder, CurrentTokenHolder } from '../../auth/access-token-holder';
+import { AccessRequestRateGuard } from '../../access/access-request-throttle';
 import { ResourceAuthGuard } from '../../auth/auth.guards';
 import { CurrentPrincipal, ResourcePrincipal } from '../../auth/principal';
 import { Input } from '../../http/parsed-input';
@@ -30,7 +31,7 @@ export class IdpController {
   @ApiResourceAuth('model')
   @Post('login')
   @HttpCode(200)
-  @UseGuards(ResourceAuthGuard)
+  @UseGuards(ResourceAuthGuard, AccessRequestRateGuard)
   signIn(
     @CurrentPrincipal() principal: ResourcePrincipal,
     @Input('body', (body) => body) body: unknown,
@@ -43,7 +44,7 @@ export class IdpController {
   @ApiResourceAuth('model')
   @Post('identity')
   @HttpCode(200)
-  @UseGuards(ResourceAuthGuard)
+  @UseGuards(ResourceAuthGuard, AccessRequestRateGuard)
   identity(
     @CurrentPrincipal() principal: ResourcePrincipal,
     @Input('body', (body) => body) body: unknown,

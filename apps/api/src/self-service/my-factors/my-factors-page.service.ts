@@ -13,7 +13,10 @@ import {
   UsersRepository,
 } from '@twofold/persistence';
 import { acceptOtpCode, otpAuthenticators } from '../../access/decision/access-otp';
+import { toString as qrSvg } from 'qrcode';
 import { CLOCK } from '../../config/injection-tokens';
+import { TelegramBindingService } from '../../telegram/telegram-binding.service';
+import { TelegramRuntime } from '../../telegram/telegram-runtime';
 import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { EnrollmentFormModel } from '../../pages/enrollment-section';
 import { factorCount, portalKindOf } from '../self-service-factors';
@@ -47,6 +50,7 @@ export type MyFactorsOutcome = { brand: string; setCookie?: string } & (
   | { kind: 'final'; reason: MyFactorsFinalReason }
   | { kind: 'list'; model: MyFactorsListModel }
   | { kind: 'enroll'; model: EnrollmentFormModel }
+  | { kind: 'telegram'; model: { url: string; qrSvg: string } }
 );
 
 function sha256(text: string): Buffer {
@@ -75,6 +79,8 @@ export class MyFactorsPageService {
     private readonly profiles: SelfServiceProfileService,
     private readonly journal: JournalWriter,
     private readonly cipher: SecretCipher,
+    private readonly telegram: TelegramBindingService,
+    private readonly telegramRuntime: TelegramRuntime,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -117,6 +123,7 @@ export class MyFactorsPageService {
       });
       const checked = await this.isChecked(page, user);
       if (form.action === 'check') return this.check(page, user, form.code, brand, list);
+      if (form.action === 'list') return list();
       if (!checked) return list({ notice: 'confirmFirst' });
       switch (form.action) {
         case 'add-start': {
@@ -140,6 +147,17 @@ export class MyFactorsPageService {
           await this.pages.updateMyFactorsPage(page.accountId, page.id, { pendingSecretEnc: null });
           page.pendingSecretEnc = null;
           return list({ notice: 'added' });
+        }
+        case 'telegram-start': {
+          if (!this.telegramRuntime.api) return list();
+          // the link lives as long as the page that shows it
+          const link = await this.telegram.createLink(page.accountId, user.id, page.expiresAt);
+          if (!link.url) return list({ notice: 'telegramUnavailable' });
+          return {
+            kind: 'telegram',
+            brand,
+            model: { url: link.url, qrSvg: await qrSvg(link.url, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }) },
+          };
         }
         case 'rename':
           return list({ notice: await this.rename(page, user, form.id, form.name) });
@@ -227,6 +245,7 @@ export class MyFactorsPageService {
       factors,
       checked: await this.isChecked(page, user),
       canCheck: otpAuthenticators(rows).length > 0,
+      telegram: this.telegramRuntime.api !== null,
     };
   }
 

@@ -5,7 +5,15 @@ import { PortalFactorKind } from '../self-service-factors';
 export type MyFactorsFinalReason = 'unknown' | 'expired' | 'otherBrowser' | 'tooManyCodes' | 'forged';
 
 /** What the page says after a change. */
-export type MyFactorsNotice = 'confirmed' | 'added' | 'renamed' | 'removed' | 'lastFactor' | 'confirmFirst' | 'badName';
+export type MyFactorsNotice =
+  | 'confirmed'
+  | 'added'
+  | 'renamed'
+  | 'removed'
+  | 'lastFactor'
+  | 'confirmFirst'
+  | 'badName'
+  | 'telegramUnavailable';
 
 /** Every text of the page, one table per language; a key missing from one language does not compile. */
 export interface MyFactorsMessages {
@@ -21,6 +29,11 @@ export interface MyFactorsMessages {
   wrongCode: (left: number) => string;
   add: string;
   addTitle: string;
+  addTelegram: string;
+  telegramIntro: string;
+  telegramOpen: string;
+  telegramQr: string;
+  telegramDone: string;
   rename: string;
   nameLabel: string;
   remove: string;
@@ -43,6 +56,11 @@ const en: MyFactorsMessages = {
   wrongCode: (left) => `Wrong code. Attempts left: ${left}.`,
   add: 'Add an authenticator app',
   addTitle: 'Add an authenticator app',
+  addTelegram: 'Add Telegram',
+  telegramIntro: 'Open the link in Telegram (or scan the QR code with your phone) and press Start. Then come back here.',
+  telegramOpen: 'Open in Telegram',
+  telegramQr: 'QR code of the Telegram link',
+  telegramDone: 'Back to my sign-in methods',
   rename: 'Rename',
   nameLabel: 'Name',
   remove: 'Remove',
@@ -55,6 +73,7 @@ const en: MyFactorsMessages = {
     lastFactor: 'Your only sign-in method cannot be removed.',
     confirmFirst: 'Confirm it is you first.',
     badName: 'A name is 1 to 64 characters.',
+    telegramUnavailable: 'Telegram cannot be reached right now. Try again later.',
   },
   finalTitle: {
     unknown: 'Link not found',
@@ -85,6 +104,11 @@ const ru: MyFactorsMessages = {
   wrongCode: (left) => `Неверный код. Осталось попыток: ${left}.`,
   add: 'Добавить приложение-аутентификатор',
   addTitle: 'Добавление приложения-аутентификатора',
+  addTelegram: 'Добавить Telegram',
+  telegramIntro: 'Откройте ссылку в Telegram (или отсканируйте QR-код телефоном) и нажмите «Запустить». Затем вернитесь сюда.',
+  telegramOpen: 'Открыть в Telegram',
+  telegramQr: 'QR-код ссылки Telegram',
+  telegramDone: 'Вернуться к способам входа',
   rename: 'Переименовать',
   nameLabel: 'Название',
   remove: 'Удалить',
@@ -97,6 +121,7 @@ const ru: MyFactorsMessages = {
     lastFactor: 'Единственный способ входа нельзя удалить.',
     confirmFirst: 'Сначала подтвердите, что это вы.',
     badName: 'Название — от 1 до 64 символов.',
+    telegramUnavailable: 'Telegram сейчас недоступен. Попробуйте позже.',
   },
   finalTitle: {
     unknown: 'Ссылка не найдена',

@@ -1,6 +1,6 @@
 import { EnrollmentFormModel, enrollmentSection } from '../../pages/enrollment-section';
 import { codeField } from '../../pages/form-fields';
-import { html, Html } from '../../pages/html';
+import { html, Html, trustedHtml } from '../../pages/html';
 import { PageLanguage } from '../../pages/i18n/languages';
 import { IconName } from '../../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone } from '../../pages/layout';
@@ -14,6 +14,8 @@ export interface MyFactorsListModel {
   checked: boolean;
   /** the user has a factor whose code this page can check */
   canCheck: boolean;
+  /** a Telegram bot is configured: the page offers binding a chat */
+  telegram: boolean;
   notice?: MyFactorsNotice;
   wrongCode?: { attemptsLeft: number };
 }
@@ -51,7 +53,7 @@ export function renderMyFactorsList(lang: PageLanguage, nonce: string, brand: st
   const list = model.factors.length > 0 ? html`<ul class="factors">${rows}</ul>` : html`<p>${t.none}</p>`;
   let next: Html | null = null;
   if (model.checked) {
-    next = actionForm('add-start', html`<button type="submit">${t.add}</button>`);
+    next = html`${actionForm('add-start', html`<button type="submit">${t.add}</button>`)}${model.telegram ? actionForm('telegram-start', html`<button type="submit">${t.addTelegram}</button>`) : null}`;
   } else if (model.canCheck) {
     const error = model.wrongCode ? t.wrongCode(model.wrongCode.attemptsLeft) : null;
     next = html`<p>${t.confirmIntro}</p>${actionForm('check', html`${codeField(t.codeLabel, error, { title: t.codeTitle })}<button type="submit">${t.confirm}</button>`)}`;
@@ -79,6 +81,22 @@ export function renderMyFactorsEnroll(lang: PageLanguage, nonce: string, brand: 
     brand,
     t.addTitle,
     html`<h1>${t.addTitle}</h1>\n${enrollmentSection(lang, nonce, { ...model, hidden: { action: 'add-confirm' } })}`,
+  );
+}
+
+/** Binding a Telegram chat: the bot's `/start` link and its QR code; the list shows the chat once the bot bound it. */
+export function renderMyFactorsTelegram(lang: PageLanguage, nonce: string, brand: string, model: { url: string; qrSvg: string }): Html {
+  const t = myFactorsMessagesOf(lang);
+  return renderLayout(
+    lang,
+    nonce,
+    brand,
+    t.addTelegram,
+    html`<h1>${t.addTelegram}</h1>
+<p>${t.telegramIntro}</p>
+<p><a class="btn" href="${model.url}" data-testid="telegram-link">${t.telegramOpen}</a></p>
+<div class="qr" role="img" aria-label="${t.telegramQr}">${trustedHtml(model.qrSvg)}</div>
+${actionForm('list', html`<button type="submit">${t.telegramDone}</button>`)}`,
   );
 }
 
