@@ -80,6 +80,7 @@ describe('access requests API compliance (SPEC.md, CONTRACT §7)', () => {
       ip: expect.stringMatching(/127\.0\.0\.1|::1/),
       twoFADeviceIp: expect.stringMatching(/127\.0\.0\.1|::1/),
       bypassed: false,
+      channel: 'page',
     });
     expect(item.remoteHost).toBe(item.ip);
 

@@ -134,4 +134,10 @@ describe('the access page asking for an approval', () => {
     // another link id, or a link of another user, says nothing
     expect((await kit.t.http().get(`${stateUrl.split('?')[0]}?link=${user.id}`)).body).toEqual({ bound: false });
   });
+
+  it("the page's checks of an unknown request answer 404", async () => {
+    const unknown = '/access/00000000-0000-4000-8000-000000000000';
+    expect((await kit.t.http().get(`${unknown}/approval`)).status).toBe(404);
+    expect((await kit.t.http().get(`${unknown}/telegram?link=x`)).status).toBe(404);
+  });
 });

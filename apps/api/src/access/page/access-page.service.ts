@@ -79,15 +79,17 @@ export class AccessPageService {
   }
 
   /** The enrolling page's Telegram link: whether it bound the request's user's chat. */
-  async telegramBound(id: string, linkId: string): Promise<boolean> {
+  async telegramBound(id: string, linkId: string): Promise<boolean | 'unknown'> {
     const found = await this.visits.find(id, 'en');
-    return !('kind' in found) && this.telegram.bound(found.row.accountId, found.row.userId, linkId);
+    if ('kind' in found) return found.kind === 'final' && found.reason === 'unknown' ? 'unknown' : false;
+    return this.telegram.bound(found.row.accountId, found.row.userId, linkId);
   }
 
   /** The page's long poll: whether the approval it asked is decided (then the page posts its form). */
-  async pollApproval(id: string, fallbackLang: PageLanguage): Promise<'pending' | 'decided'> {
+  async pollApproval(id: string, fallbackLang: PageLanguage): Promise<'pending' | 'decided' | 'unknown'> {
     const found = await this.visits.find(id, fallbackLang);
-    return 'kind' in found ? 'decided' : this.approvals.poll(found.row);
+    if ('kind' in found) return found.kind === 'final' && found.reason === 'unknown' ? 'unknown' : 'decided';
+    return this.approvals.poll(found.row);
   }
 
   /**

@@ -148,6 +148,7 @@ describe('access requests API (CONTRACT §7)', () => {
           ip: null,
           twoFADeviceIp: null,
           bypassed: false,
+          channel: 'page',
         },
         success: true,
         message: null,
@@ -203,6 +204,7 @@ describe('access requests API (CONTRACT §7)', () => {
         ip: null,
         twoFADeviceIp: null,
         bypassed: false,
+        channel: 'ra',
       });
       // left awaiting: Expired by now, and written so
       expect(res.body.model.data[1]).toMatchObject({ id: second, status: 'Expired' });
