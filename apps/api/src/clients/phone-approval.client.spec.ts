@@ -160,4 +160,17 @@ describe('client: confirming on the phone (RADIUS adapter, directory server)', (
     expect(refused.body).toMatchObject({ success: false, model: { status: 'Denied' } });
     expect(refused.body.model.replyMessage).toContain('к паролю');
   });
+
+  it('push fatigue: a fourth approval while three wait is Denied at once, "too many requests", and nothing is sent', async () => {
+    const user = await kit.telegramUser('fatigue.user');
+    const held = [0, 1, 2].map(() => radius('ra', radiusBody('fatigue.user', 't')));
+    await kit.waitsHeld(3);
+    const sent = kit.fake.messagesIn(user.chat.id).length;
+    const fourth = asAdapter(await radius('ra', radiusBody('fatigue.user', 't')));
+    expect(fourth.status).toBe('Denied');
+    expect(fourth.replyMessage).toBe('Доступ запрещён: слишком много запросов. Повторите позже.');
+    expect(kit.fake.messagesIn(user.chat.id)).toHaveLength(sent);
+    kit.letWaitsExpire();
+    expect((await Promise.all(held)).map((res) => res.body.model.status)).toEqual(['Denied', 'Denied', 'Denied']);
+  });
 });
