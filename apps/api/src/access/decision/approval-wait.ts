@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { MAX_APPROVAL_WAIT_SECONDS, SignInRefusal } from '@twofold/domain';
-import { ApprovalDecision, ApprovalsService } from '../../approvals/approvals.service';
+import { ApprovalsService } from '../../approvals/approvals.service';
 import { AccessDecisionService } from './access-decision.service';
-import { AcceptedFactor, FactorCheckResult, SignInAttempt, SignInOutcome } from './sign-in';
+import { approvalResultOf } from './approval-result';
+import { FactorCheckResult, SignInAttempt, SignInOutcome } from './sign-in';
 
 /**
  * The decision's second run (the person's answer applied to the stored request) takes milliseconds on
@@ -65,23 +66,5 @@ export class ApprovalWait {
     } catch {
       return refused('approvalCancelled');
     }
-  }
-}
-
-/** What an approval came to, as the approval factor's result: granted by the factor asked, or why not. */
-export function approvalResultOf(decision: Pick<ApprovalDecision, 'outcome'>, factor: AcceptedFactor): FactorCheckResult {
-  const refused = (kind: SignInRefusal['kind']) => ({ result: 'refused', refusal: { kind } }) as FactorCheckResult;
-  switch (decision.outcome) {
-    case 'approved':
-      return { result: 'granted', factor };
-    case 'rejected':
-      return refused('approvalRejected');
-    case 'undeliverable':
-      return refused('approvalUndeliverable');
-    case 'cancelled':
-      return refused('approvalCancelled');
-    case 'expired':
-    case 'pending':
-      return refused('approvalNotConfirmed');
   }
 }

@@ -102,7 +102,15 @@ export class AccessPageService {
     browserNonce: string,
     found: UserForCodeCheck | null,
   ): Promise<AccessPageOutcome> {
-    const outcome = attempt.answer.kind === 'visit' ? await this.decision.visit(attempt) : await this.decision.run(attempt);
+    let outcome: SignInOutcome;
+    try {
+      outcome = attempt.answer.kind === 'visit' ? await this.decision.visit(attempt) : await this.decision.run(attempt);
+    } catch (error) {
+      // two first visits at once: one recorded the request's approval (a request asks once), the other shows it
+      const asked = attempt.answer.kind === 'visit' ? await this.approvals.asked(attempt.found) : null;
+      if (!asked) throw error;
+      return this.approvalPage(attempt.found, asked, frame, browserNonce, hasCodeFactor(found));
+    }
     if (outcome.kind !== 'pending') return this.pageOf(outcome, attempt, frame, browserNonce);
     const row = attempt.request ?? attempt.found;
     if (await this.approvals.deliver(outcome.approval))
