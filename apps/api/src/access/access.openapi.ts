@@ -48,7 +48,7 @@ export class AccessRequest {
   @ApiProperty({ type: 'string', nullable: true }) remoteHost!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) ip!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) twoFADeviceIp!: string | null;
-  @ApiProperty({ description: 'granted without a code: the address is on a Bypass IP list (issue 14)' }) bypassed!: boolean;
+  @ApiProperty({ description: 'granted without a code: the address is on a Bypass IP list' }) bypassed!: boolean;
   @ApiProperty({
     enum: ['page', 'ra', 'md', 'la'],
     description: 'how the request came: the access page, `ra` (RADIUS), `md` (a directory bind), `la` (the LDAP adapter)',

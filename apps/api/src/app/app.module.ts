@@ -38,7 +38,7 @@ export class AppModule {
         AuthenticatorsModule,
         TokensModule,
         AccessModule,
-        // out-of-band approval and its first transport (the access decision asks through ApprovalFactorCheck)
+        // out-of-band approval and its first transport; the access pipeline does not call them yet
         ApprovalsModule,
         TelegramModule,
       ],
