@@ -42,18 +42,18 @@ export class AccessRequest {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) grantedAt!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) authenticator!: string | null;
+  @ApiProperty({
+    enum: ['page', 'ra', 'md', 'la'],
+    description: 'how the request came: the access page, `ra` (RADIUS), `md` (a directory bind), `la` (the LDAP adapter)',
+  })
+  channel!: string;
   @ApiProperty({ type: 'string', nullable: true }) countryCode!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) region!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) city!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) remoteHost!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) ip!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) twoFADeviceIp!: string | null;
-  @ApiProperty({ description: 'granted without a code: the address is on a Bypass IP list' }) bypassed!: boolean;
-  @ApiProperty({
-    enum: ['page', 'ra', 'md', 'la'],
-    description: 'how the request came: the access page, `ra` (RADIUS), `md` (a directory bind), `la` (the LDAP adapter)',
-  })
-  channel!: string;
+  @ApiProperty({ description: 'granted without a code: the address is on a Bypass IP list (issue 14)' }) bypassed!: boolean;
 }
 
 export class PassCodeBody {
