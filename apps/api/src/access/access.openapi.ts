@@ -45,6 +45,11 @@ export class AccessRequest {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) grantedAt!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) authenticator!: string | null;
+  @ApiProperty({
+    enum: ['page', 'ra', 'md', 'la'],
+    description: 'how the request came: the access page, `ra` (RADIUS), `md` (a directory bind), `la` (the LDAP adapter)',
+  })
+  channel!: string;
   @ApiProperty({ type: 'string', nullable: true }) countryCode!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) region!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) city!: string | null;
@@ -220,6 +225,7 @@ export const ACCESS_DOCS = {
             ip: '192.0.2.10',
             twoFADeviceIp: '192.0.2.10',
             bypassed: false,
+            channel: 'page',
           },
         ],
         offset: 0,
@@ -249,6 +255,7 @@ export const ACCESS_DOCS = {
         ip: null,
         twoFADeviceIp: null,
         bypassed: false,
+        channel: 'page',
       }),
     },
     errors: { 404: 'Access request not found.' },
@@ -285,11 +292,17 @@ const CODE_FORM = {
 export const ACCESS_PAGE_DOCS = {
   telegram: {
     summary: "The enrolling access page's check of its Telegram link (JSON)",
-    statuses: { 200: '`{"bound": true}` once the bot bound the user\'s chat through the link, else `{"bound": false}`' },
+    statuses: {
+      200: '`{"bound": true}` once the bot bound the user\'s chat through the link, else `{"bound": false}`',
+      404: 'unknown request',
+    },
   },
   approval: {
     summary: "The access page's long poll while it waits for the user's approval on their phone (JSON)",
-    statuses: { 200: '`{"status": "pending"}` at the bound of one poll (ask again), `{"status": "decided"}` (post the page\'s form)' },
+    statuses: {
+      200: '`{"status": "pending"}` at the bound of one poll (ask again), `{"status": "decided"}` (post the page\'s form)',
+      404: 'unknown request',
+    },
   },
   show: {
     summary: 'The access page (HTML): enrollment of an authenticator app, or the code prompt',

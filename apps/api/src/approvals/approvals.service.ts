@@ -222,7 +222,8 @@ export class ApprovalsService {
     let approval: ApprovalEntity | null;
     try {
       approval = await this.approvals.findById(opened.accountId, opened.id);
-      if (!approval || approval.status !== 'Pending') return { kind: 'delivered' };
+      // sent once: a second attempt on the same request (another page, a retransmission) waits for the same message
+      if (!approval || approval.status !== 'Pending' || approval.deliveryRef !== null) return { kind: 'delivered' };
       const [account, resource] = await Promise.all([
         this.accounts.findById(opened.accountId),
         this.resources.findById(opened.accountId, approval.resourceId),

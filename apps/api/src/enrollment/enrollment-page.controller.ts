@@ -32,7 +32,12 @@ export class EnrollmentPageController {
   @Get(':token/telegram')
   async telegram(@Param('token') token: string, @Query('link') link: string | undefined, @Res() res: FastifyReply) {
     const bound = await this.enrollment.telegramBound(token, typeof link === 'string' ? link : '');
-    res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ bound });
+    const answer = bound === 'unknown' ? { status: 404, bound: false } : { status: 200, bound };
+    res
+      .header('Cache-Control', 'no-store')
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .code(answer.status)
+      .send({ bound: answer.bound });
   }
 
   @ApiPage(ENROLLMENT_PAGE_DOCS.show)

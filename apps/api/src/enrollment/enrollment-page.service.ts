@@ -54,9 +54,10 @@ export class EnrollmentPageService {
   ) {}
 
   /** Whether the Telegram link `linkId` this page offered has bound the link's user's chat. */
-  async telegramBound(token: string, linkId: string): Promise<boolean> {
+  async telegramBound(token: string, linkId: string): Promise<boolean | 'unknown'> {
     const found = await this.usableToken(token);
-    return !('reason' in found) && this.telegram.bound(found.row.accountId, found.row.userId, linkId);
+    if ('reason' in found) return found.reason === 'unknown' ? 'unknown' : false;
+    return this.telegram.bound(found.row.accountId, found.row.userId, linkId);
   }
 
   /** A single-use Telegram link for the user of the enrollment link, expiring with it. */

@@ -4,7 +4,10 @@ import { REFUSALS } from '../http/input-guard';
 export const ENROLLMENT_PAGE_DOCS = {
   telegram: {
     summary: "The enrollment page's check of its Telegram link (JSON)",
-    statuses: { 200: '`{"bound": true}` once the bot bound the user\'s chat through the link, else `{"bound": false}`' },
+    statuses: {
+      200: '`{"bound": true}` once the bot bound the user\'s chat through the link, else `{"bound": false}`',
+      404: 'unknown link',
+    },
   },
   show: {
     summary: 'The enrollment page (HTML): QR code, Base32 secret, otpauth:// link and the code form',

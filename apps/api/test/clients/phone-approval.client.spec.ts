@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { ApprovalsRepository } from '@twofold/persistence';
 import { RA_STATUSES } from '@twofold/domain';
 import { clientReading, RA_MODEL_FIELDS, totpUser } from './client-kit';
 import { PhoneApprovalKit, startPhoneApprovalKit } from './phone-approval.testing';
@@ -159,5 +162,51 @@ describe('client: confirming on the phone (RADIUS adapter, directory server)', (
     expect(clientReading(refused.status)).toBe('answer');
     expect(refused.body).toMatchObject({ success: false, model: { status: 'Denied' } });
     expect(refused.body.model.replyMessage).toContain('к паролю');
+  });
+
+  it('push fatigue: a fourth approval while three wait is Denied at once, "too many requests", and nothing is sent', async () => {
+    const user = await kit.telegramUser('fatigue.user');
+    const held = [0, 1, 2].map(() => radius('ra', radiusBody('fatigue.user', 't')));
+    await kit.waitsHeld(3);
+    const sent = kit.fake.messagesIn(user.chat.id).length;
+    const fourth = asAdapter(await radius('ra', radiusBody('fatigue.user', 't')));
+    expect(fourth.status).toBe('Denied');
+    expect(fourth.replyMessage).toBe('Доступ запрещён: слишком много запросов. Повторите позже.');
+    expect(kit.fake.messagesIn(user.chat.id)).toHaveLength(sent);
+    kit.letWaitsExpire();
+    expect((await Promise.all(held)).map((res) => res.body.model.status)).toEqual(['Denied', 'Denied', 'Denied']);
+  });
+
+  it('a client that hangs up while it waits ends its request: a later press grants nothing', async () => {
+    const user = await kit.telegramUser('gone.user');
+    const after = kit.lastMessageId(user.chat);
+    const { port } = kit.t.app.getHttpServer().address() as AddressInfo;
+    const body = JSON.stringify(radiusBody('gone.user', 't'));
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path: '/access/requests/ra',
+      method: 'POST',
+      headers: { authorization: vpn.authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('error', () => undefined);
+    req.end(body);
+    const question = await kit.fake.question(user.chat.id, after);
+    const approve = question.keyboard?.flat().find((button) => button.text === APPROVE)?.callback_data as string;
+    await kit.waitsHeld(1);
+    req.destroy();
+    const [row] = await kit.t.database.dataSource.query(
+      `SELECT a.id, a.account_id AS "accountId", a.access_request_id AS "requestId"
+         FROM approvals a JOIN users u ON u.id = a.user_id WHERE u.identity = 'gone.user'`,
+    );
+    // the hang-up is heard by the server asynchronously: wait for its effect, not for a time
+    const approvals = kit.t.app.get(ApprovalsRepository);
+    while ((await approvals.statusOf(row.accountId, row.id)) === 'Pending') await new Promise((resolve) => setImmediate(resolve));
+    expect(await approvals.statusOf(row.accountId, row.id)).toBe('Cancelled');
+    while ((await statusOf(row.requestId)).status === 'AwaitingAuthentication') await new Promise((resolve) => setImmediate(resolve));
+    expect(await statusOf(row.requestId)).toEqual({ status: 'Denied', authenticator: null });
+    await kit.fake.press(user.chat, question.messageId, approve);
+    expect(kit.fake.callbackAnswers.at(-1)?.text).toBe('This request has expired.');
+    expect((await statusOf(row.requestId)).status).toBe('Denied');
   });
 });

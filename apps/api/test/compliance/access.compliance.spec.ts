@@ -72,6 +72,7 @@ describe('access requests API compliance', () => {
       ip: expect.stringMatching(/127\.0\.0\.1|::1/),
       twoFADeviceIp: expect.stringMatching(/127\.0\.0\.1|::1/),
       bypassed: false,
+      channel: 'page',
     });
     expect(item.remoteHost).toBe(item.ip);
 

@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { SignInRefusal } from '@twofold/domain';
-import { ApprovalDecision, ApprovalsService } from '../../approvals/approvals.service';
+import { MAX_APPROVAL_WAIT_SECONDS, SignInRefusal } from '@twofold/domain';
+import { ApprovalsService } from '../../approvals/approvals.service';
 import { AccessDecisionService } from './access-decision.service';
-import { AcceptedFactor, FactorCheckResult, SignInAttempt, SignInOutcome } from './sign-in';
+import { approvalResultOf } from './approval-result';
+import { FactorCheckResult, SignInAttempt, SignInOutcome } from './sign-in';
 
 /**
- * How long the answer waits for the decision's second run (the person's answer applied to the stored
- * request). A working database takes milliseconds; with one frozen or gone the call is answered
- * Denied at this bound instead, so a wait still ends before any client's timer (60 s and more; the
- * wait itself is at most 58 s, and recording how it ended at most APPROVAL_SETTLE_TIMEOUT_MS).
+ * The decision's second run (the person's answer applied to the stored request) takes milliseconds on
+ * a working database. With one frozen or gone the call is answered Denied instead, at most this long
+ * after the wait began and at least APPROVAL_RESUME_MIN_MS after the answer: clients give up at 60 s
+ * (the directory server) or 65 s, and the wait is at most MAX_APPROVAL_WAIT_SECONDS (58) plus the
+ * second it may take to record how it ended.
  */
-export const APPROVAL_RESUME_TIMEOUT_MS = 1_000;
+export const APPROVAL_ANSWER_BUDGET_MS = (MAX_APPROVAL_WAIT_SECONDS + 1) * 1000;
+export const APPROVAL_RESUME_MIN_MS = 500;
+export const APPROVAL_RESUME_MAX_MS = 3_000;
 
 type Pending = Extract<SignInOutcome, { kind: 'pending' }>;
 
@@ -36,12 +40,16 @@ export class ApprovalWait {
   ): Promise<SignInOutcome> {
     const outcome = await this.decision.run(attempt);
     if (outcome.kind !== 'pending') return outcome;
+    // real time, not the injected clock: it bounds what the client waits for, whatever the database does
+    const budgetEnds = Date.now() + APPROVAL_ANSWER_BUDGET_MS;
     const answered = await this.answerOf(outcome, options.signal);
-    const denied = (refusal: SignInRefusal): SignInOutcome => ({ ...outcome, kind: 'denied', refusal });
+    const { requestId, found, now } = outcome;
+    const denied = (refusal: SignInRefusal): SignInOutcome => ({ kind: 'denied', refusal, requestId, found, now });
     const fallback = denied(answered.result === 'refused' ? answered.refusal : { kind: 'approvalCancelled' });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<SignInOutcome>((resolve) => {
-      timer = setTimeout(() => resolve(fallback), APPROVAL_RESUME_TIMEOUT_MS);
+      const bound = Math.max(APPROVAL_RESUME_MIN_MS, Math.min(APPROVAL_RESUME_MAX_MS, budgetEnds - Date.now()));
+      timer = setTimeout(() => resolve(fallback), bound);
     });
     const resumed = this.decision.run(options.resume(outcome), answered).catch(() => fallback);
     return Promise.race([resumed, late]).finally(() => clearTimeout(timer));
@@ -58,23 +66,5 @@ export class ApprovalWait {
     } catch {
       return refused('approvalCancelled');
     }
-  }
-}
-
-/** What an approval came to, as the approval factor's result: granted by the factor asked, or why not. */
-export function approvalResultOf(decision: Pick<ApprovalDecision, 'outcome'>, factor: AcceptedFactor): FactorCheckResult {
-  const refused = (kind: SignInRefusal['kind']) => ({ result: 'refused', refusal: { kind } }) as FactorCheckResult;
-  switch (decision.outcome) {
-    case 'approved':
-      return { result: 'granted', factor };
-    case 'rejected':
-      return refused('approvalRejected');
-    case 'undeliverable':
-      return refused('approvalUndeliverable');
-    case 'cancelled':
-      return refused('approvalCancelled');
-    case 'expired':
-    case 'pending':
-      return refused('approvalNotConfirmed');
   }
 }

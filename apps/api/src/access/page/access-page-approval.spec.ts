@@ -134,4 +134,21 @@ describe('the access page asking for an approval', () => {
     // another link id, or a link of another user, says nothing
     expect((await kit.t.http().get(`${stateUrl.split('?')[0]}?link=${user.id}`)).body).toEqual({ bound: false });
   });
+
+  it("the page's checks of an unknown request answer 404", async () => {
+    const unknown = '/access/00000000-0000-4000-8000-000000000000';
+    expect((await kit.t.http().get(`${unknown}/approval`)).status).toBe(404);
+    expect((await kit.t.http().get(`${unknown}/telegram?link=x`)).status).toBe(404);
+  });
+
+  it('two first visits at once ask once: both show the same number, one question is sent', async () => {
+    const user = await kit.telegramUser('page.twice');
+    const after = kit.lastMessageId(user.chat);
+    const path = await pageOf('page.twice');
+    const [one, two] = await Promise.all([kit.t.browser().get(path), kit.t.browser().get(path)]);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(numberOn(one.text)).toBe(numberOn(two.text));
+    await kit.fake.question(user.chat.id, after);
+    expect(kit.fake.messagesIn(user.chat.id).filter((m) => m.fromBot && m.messageId > after)).toHaveLength(1);
+  });
 });

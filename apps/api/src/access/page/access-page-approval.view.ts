@@ -57,7 +57,7 @@ export const APPROVAL_POLL_SCRIPT =
   "(function () { var form = document.getElementById('approval'); if (!form || !window.fetch) return; " +
   "var path = form.getAttribute('data-poll'); " +
   "function poll() { fetch(path, { cache: 'no-store', credentials: 'same-origin' })" +
-  ".then(function (res) { return res.ok ? res.json() : { status: 'retry' }; })" +
+  ".then(function (res) { return res.ok || res.status === 404 ? res.json() : { status: 'retry' }; })" +
   ".then(function (state) { if (state.status === 'decided') form.submit(); else if (state.status === 'pending') poll(); else setTimeout(poll, 2000); })" +
   '.catch(function () { setTimeout(poll, 2000); }); } poll(); })();';
 

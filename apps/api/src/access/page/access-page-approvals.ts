@@ -5,7 +5,7 @@ import { ApprovalsService, OpenedApproval } from '../../approvals/approvals.serv
 import { CLOCK } from '../../config/injection-tokens';
 import { AccessDecisionService } from '../decision/access-decision.service';
 import { otpAuthenticators } from '../decision/access-otp';
-import { approvalResultOf } from '../decision/approval-wait';
+import { approvalResultOf } from '../decision/approval-result';
 import { SignInOutcome } from '../decision/sign-in';
 import { FORM_TOKEN_FIELD, AccessFormTokens } from './access-form-token';
 import { AccessApprovalModel } from './access-page-approval.view';

@@ -67,7 +67,13 @@ export class AccessPageController {
   @Get(':id/approval')
   async approval(@Param('id') id: string, @Headers('accept-language') language: string | undefined, @Res() res: FastifyReply) {
     const status = await this.page.pollApproval(id, pageLanguage(language));
-    res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ status });
+    // an unknown request: the page's form then shows what the page of that id shows
+    const answer = status === 'unknown' ? { code: 404, status: 'decided' } : { code: 200, status };
+    res
+      .header('Cache-Control', 'no-store')
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .code(answer.code)
+      .send({ status: answer.status });
   }
 
   /** The enrolling page's check of its Telegram link: `{bound: true}` once the bot's /start bound the user's chat. */
@@ -75,7 +81,12 @@ export class AccessPageController {
   @Get(':id/telegram')
   async telegram(@Param('id') id: string, @Query('link') link: string | undefined, @Res() res: FastifyReply) {
     const bound = await this.page.telegramBound(id, typeof link === 'string' ? link : '');
-    res.header('Cache-Control', 'no-store').header('Content-Type', 'application/json; charset=utf-8').code(200).send({ bound });
+    const answer = bound === 'unknown' ? { status: 404, bound: false } : { status: 200, bound };
+    res
+      .header('Cache-Control', 'no-store')
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .code(answer.status)
+      .send({ bound: answer.bound });
   }
 
   @ApiPage(ACCESS_PAGE_DOCS.show)

@@ -79,15 +79,17 @@ export class AccessPageService {
   }
 
   /** The enrolling page's Telegram link: whether it bound the request's user's chat. */
-  async telegramBound(id: string, linkId: string): Promise<boolean> {
+  async telegramBound(id: string, linkId: string): Promise<boolean | 'unknown'> {
     const found = await this.visits.find(id, 'en');
-    return !('kind' in found) && this.telegram.bound(found.row.accountId, found.row.userId, linkId);
+    if ('kind' in found) return found.kind === 'final' && found.reason === 'unknown' ? 'unknown' : false;
+    return this.telegram.bound(found.row.accountId, found.row.userId, linkId);
   }
 
   /** The page's long poll: whether the approval it asked is decided (then the page posts its form). */
-  async pollApproval(id: string, fallbackLang: PageLanguage): Promise<'pending' | 'decided'> {
+  async pollApproval(id: string, fallbackLang: PageLanguage): Promise<'pending' | 'decided' | 'unknown'> {
     const found = await this.visits.find(id, fallbackLang);
-    return 'kind' in found ? 'decided' : this.approvals.poll(found.row);
+    if ('kind' in found) return found.kind === 'final' && found.reason === 'unknown' ? 'unknown' : 'decided';
+    return this.approvals.poll(found.row);
   }
 
   /**
@@ -100,7 +102,15 @@ export class AccessPageService {
     browserNonce: string,
     found: UserForCodeCheck | null,
   ): Promise<AccessPageOutcome> {
-    const outcome = attempt.answer.kind === 'visit' ? await this.decision.visit(attempt) : await this.decision.run(attempt);
+    let outcome: SignInOutcome;
+    try {
+      outcome = attempt.answer.kind === 'visit' ? await this.decision.visit(attempt) : await this.decision.run(attempt);
+    } catch (error) {
+      // two first visits at once: one recorded the request's approval (a request asks once), the other shows it
+      const asked = attempt.answer.kind === 'visit' ? await this.approvals.asked(attempt.found) : null;
+      if (!asked) throw error;
+      return this.approvalPage(attempt.found, asked, frame, browserNonce, hasCodeFactor(found));
+    }
     if (outcome.kind !== 'pending') return this.pageOf(outcome, attempt, frame, browserNonce);
     const row = attempt.request ?? attempt.found;
     if (await this.approvals.deliver(outcome.approval))

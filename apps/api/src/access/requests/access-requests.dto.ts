@@ -18,6 +18,8 @@ export interface AccessRequestDto {
   twoFADeviceIp: string | null;
   /** granted without a code: the user's address is on a Bypass IP list */
   bypassed: boolean;
+  /** how it came: `page` (the access page), `ra`, `md`, `la` (the LDAP adapter's approvals) */
+  channel: string;
 }
 
 export interface CreatedAccessRequestDto {
@@ -42,5 +44,6 @@ export function toAccessRequestDto(row: Omit<AccessHistoryRow, 'resourceName'>, 
     ip: row.ip,
     twoFADeviceIp: row.twoFADeviceIp,
     bypassed: row.bypassed,
+    channel: row.channel,
   };
 }

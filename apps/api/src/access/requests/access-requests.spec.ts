@@ -146,6 +146,7 @@ describe('access requests API', () => {
           ip: null,
           twoFADeviceIp: null,
           bypassed: false,
+          channel: 'page',
         },
         success: true,
         message: null,
@@ -197,6 +198,7 @@ describe('access requests API', () => {
         ip: null,
         twoFADeviceIp: null,
         bypassed: false,
+        channel: 'ra',
       });
       // left awaiting: Expired by now, and written so
       expect(res.body.model.data[1]).toMatchObject({ id: second, status: 'Expired' });

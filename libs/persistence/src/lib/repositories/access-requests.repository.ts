@@ -35,6 +35,7 @@ export type AccessHistoryRow = Pick<
   | 'ip'
   | 'twoFADeviceIp'
   | 'bypassed'
+  | 'channel'
 > & { resourceName: string | null };
 
 export interface AccessHistoryFilter {
@@ -181,7 +182,7 @@ export class AccessRequestsRepository {
         filterParams: params,
         columns: `r.id, r.identity, r.status, r.created_at AS "createdAt", r.granted_at AS "grantedAt", r.authenticator,
           r.country_code AS "countryCode", r.region, r.city, r.remote_host AS "remoteHost", r.ip, r.two_fa_device_ip AS "twoFADeviceIp",
-          r.bypassed, (SELECT s.name FROM resources s WHERE s.id = r.resource_id AND s.account_id = r.account_id) AS "resourceName"`,
+          r.bypassed, r.channel, (SELECT s.name FROM resources s WHERE s.id = r.resource_id AND s.account_id = r.account_id) AS "resourceName"`,
         orderBy: 'r.created_at, r.id',
         limit: page.limit,
         offset: page.offset,
