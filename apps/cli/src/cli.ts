@@ -74,7 +74,7 @@ const COMMANDS: Command[] = [
       'owner-email': { type: 'string', value: 'EMAIL', help: "the owner's e-mail, their sign-in identity", required: true },
       'owner-name': { type: 'string', value: 'NAME', help: "the owner's display name (default: the e-mail)" },
       licenses: { type: 'string', value: 'N', help: 'users the account may have (default 100)' },
-      'enable-api': { type: 'boolean', help: 'generate the account API key and secret; the secret is printed this once' },
+      'enable-api': { type: 'boolean', help: 'generate the account API key and secret and print them (api enable prints them again)' },
       'allow-second-account': { type: 'boolean', help: 'create the account even if the owner e-mail already owns one' },
     },
     example: 'account create --name "acme" --display-name "Acme Bank" --owner-email owner@acme.test --enable-api --json',
@@ -124,6 +124,23 @@ const COMMANDS: Command[] = [
     build: (values) => {
       const account = required(values, 'account');
       return async ({ provisioning }) => ({ account: await provisioning.show(account) });
+    },
+  },
+  {
+    name: 'account licenses',
+    summary:
+      'how many users the account may have (its licences) and has; --set changes it (journaled Accounts ChangeLicenses), never below the users it has',
+    flags: {
+      account: ACCOUNT,
+      set: { type: 'string', value: 'N', help: 'the new number of licences (at least the users the account has)' },
+    },
+    example: 'account licenses --account 6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e --set 250 --json',
+    build: (values) => {
+      const account = required(values, 'account');
+      const text = values['set'];
+      if (typeof text === 'string' && !/^\d+$/.test(text)) throw new UsageError('--set must be a non-negative integer');
+      const set = typeof text === 'string' ? Number(text) : undefined;
+      return async ({ provisioning }) => ({ ...(await provisioning.licenses(account, set)) });
     },
   },
   {

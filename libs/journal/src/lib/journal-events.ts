@@ -5,8 +5,11 @@
 export const JOURNAL_EVENTS = {
   /** Reject is ours: the user answered "it wasn't me" to an approval request on their phone */
   AccessRequest: ['Bypass', 'Reject'],
-  /** ChangeDisplayName is ours (issue 14): the customer's name on pages, mails and authenticator apps */
-  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
+  /**
+   * ChangeDisplayName is ours (issue 14): the customer's name on pages, mails and authenticator apps;
+   * ChangeLicenses too: the operator's CLI changed how many users the account may have
+   */
+  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
   AdminPanel: ['SignIn'],
   /** ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start` */
   Authenticator: ['Disable', 'Enable', 'Bind'],
@@ -70,6 +73,7 @@ export const OUR_JOURNAL_FIELDS = [
   'IpListId',
   'IpListRanges',
   'IpListResources',
+  'Licenses',
   'LockedUntil',
   'LockoutScope',
   'Merged',
@@ -77,6 +81,7 @@ export const OUR_JOURNAL_FIELDS = [
   'PhonesRemoved',
   'PreviousDisplayName',
   'PreviousIdentityFormat',
+  'PreviousLicenses',
   'Reason',
   'Renamed',
   'Resource',
