@@ -78,7 +78,7 @@ describe('groups (CONTRACT §3)', () => {
 
   it('judges the body before the path, and journals the id a refused path names, as sent', async () => {
     const badBody = await t.http().put('/groups/not-a-uuid').set('Authorization', authorization).send({ name: 5 });
-    expect([badBody.status, badBody.body.message]).toEqual([400, 'name must be a string']);
+    expect([badBody.status, badBody.body.message]).toEqual([400, 'name must be a string.']);
     const badPath = await t.http().put('/groups/not-a-uuid').set('Authorization', authorization).send({ name: 'Mine' });
     expect([badPath.status, badPath.body.message]).toEqual([404, 'Group not found.']);
     expect((await t.http().delete('/groups/NOT-A-UUID').set('Authorization', authorization)).status).toBe(404);

@@ -42,7 +42,11 @@ describe('IP lists API (issue 14)', () => {
     expect(created.status).toBe(201);
     const id = created.body.model.id;
     expect(created.body).toEqual({ model: { id, ...OFFICE }, success: true, message: null });
-    expect((await s.http.get('/ip-lists')).body).toEqual({ model: [{ id, ...OFFICE }], success: true, message: null });
+    expect((await s.http.get('/ip-lists')).body).toEqual({
+      model: { data: [{ id, ...OFFICE }], offset: 0, limit: 100, totalElements: 1 },
+      success: true,
+      message: null,
+    });
 
     // keys in any case; the whole list is replaced
     const replaced = await s.http.put(`/ip-lists/${id}`, {
@@ -53,14 +57,14 @@ describe('IP lists API (issue 14)', () => {
     });
     expect(replaced.status).toBe(200);
     expect(replaced.body.model).toEqual({ id, name: 'Lab', ranges: ['198.51.100.0/24'], action: 'Deny', resources: [s.vpn.resource.id] });
-    expect((await s.http.get('/ip-lists')).body.model).toEqual([replaced.body.model]);
+    expect((await s.http.get('/ip-lists')).body.model.data).toEqual([replaced.body.model]);
     // replaced again without resources: every resource
     expect((await s.http.put(`/ip-lists/${id}`, { ...OFFICE, name: 'Lab' })).body.model.resources).toEqual([]);
 
     const deleted = await s.http.delete(`/ip-lists/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ model: null, success: true, message: 'IP list deleted.' });
-    expect((await s.http.get('/ip-lists')).body.model).toEqual([]);
+    expect((await s.http.get('/ip-lists')).body.model.data).toEqual([]);
 
     const events = await s.journal();
     expect(events.map((e) => [e.object, e.action, e.success])).toEqual([
@@ -117,7 +121,7 @@ describe('IP lists API (issue 14)', () => {
       'resources[0] "00000000-0000-4000-8000-000000000000" is not a resource of this account.',
     );
     expect(await refusal({ ...OFFICE, resources: ['VPN'] })).toBe('resources[0] "VPN" is not a resource of this account.');
-    expect((await s.http.get('/ip-lists')).body.model.map((l: { name: string }) => l.name)).toEqual(['Big']);
+    expect((await s.http.get('/ip-lists')).body.model.data.map((l: { name: string }) => l.name)).toEqual(['Big']);
 
     // a name is unique in the account, in any case
     const taken = await s.http.post('/ip-lists', { ...OFFICE, name: 'BIG' });
@@ -142,12 +146,12 @@ describe('IP lists API (issue 14)', () => {
     const a = await setup();
     const b = await setup();
     const id = (await a.http.post('/ip-lists', OFFICE)).body.model.id;
-    expect((await b.http.get('/ip-lists')).body.model).toEqual([]);
+    expect((await b.http.get('/ip-lists')).body.model.data).toEqual([]);
     expect((await b.http.put(`/ip-lists/${id}`, { ...OFFICE, name: 'Taken over' })).status).toBe(404);
     expect((await b.http.delete(`/ip-lists/${id}`)).status).toBe(404);
     // the same name is free in another account
     expect((await b.http.post('/ip-lists', OFFICE)).status).toBe(201);
-    expect((await a.http.get('/ip-lists')).body.model).toEqual([{ id, ...OFFICE }]);
+    expect((await a.http.get('/ip-lists')).body.model.data).toEqual([{ id, ...OFFICE }]);
   });
 
   it('refuses to delete a resource a list names (the list would otherwise apply to every resource)', async () => {

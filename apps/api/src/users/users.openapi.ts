@@ -43,8 +43,18 @@ export class CreateUserBody {
   @ApiPropertyOptional({ type: 'string', format: 'email', nullable: true }) Email?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) Phone?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) Name?: string | null;
-  @ApiPropertyOptional({ enum: USER_SOURCES, description: 'CONTRACT §6: Directory for a directory synchronization agent' }) Source?: string;
+  @ApiPropertyOptional({
+    enum: USER_SOURCES,
+    description: 'Directory for a directory synchronization agent (its users are changed by the directory); default Api',
+  })
+  Source?: string;
   @ApiPropertyOptional({ type: EnrollmentLinkOptions }) EnrollmentLink?: EnrollmentLinkOptions;
+  @ApiPropertyOptional({
+    enum: ['ru', 'en'],
+    default: 'ru',
+    description: "the enrollment mail's language, as on POST /users/{id}/enroll; EnrollmentLink.Language wins when both are given",
+  })
+  Language?: string;
   @ApiPropertyOptional({ type: GroupChanges }) Groups?: GroupChanges;
 }
 
