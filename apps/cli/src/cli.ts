@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { DomainError, effectiveDisplayName } from '@twofold/domain';
+import { DomainError, effectiveDisplayName, TWOFOLD_VERSION } from '@twofold/domain';
 import {
   DEFAULT_ROTATION_BATCH_SIZE,
   migrationStatus,
@@ -309,6 +309,7 @@ ${COMMANDS.map((c) => `  ${[c.name, ...Object.entries(c.flags).map(([n, f]) => f
 Flags of every command:
   --json      ${COMMON_FLAGS['json'].help}
   -h, --help  ${COMMON_FLAGS['help'].help}; <command> --help shows the command's flags and an example
+  --version   Twofold's version, without a command (with --json: {"version":"…"})
 
 Uses DATABASE_URL, else the embedded database under .data/ (TWOFOLD_DATA_DIR); the telegram commands use
 TELEGRAM_BOT_TOKEN, TELEGRAM_API_URL, TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL as the API does, and no database.
@@ -342,11 +343,17 @@ export type Parsed = { kind: 'help'; text: string } | { kind: 'run'; json: boole
 /** Parses the command line (before any database work, so usage errors are instant). */
 export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Parsed {
   // every command's flags at once, so that the command is known before its own flags are checked
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  };
   for (const command of COMMANDS) for (const [name, flag] of Object.entries(command.flags)) options[name] = { type: flag.type };
   options['json'] = { type: 'boolean' };
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   const name = positionals.join(' ');
+  if (values['version'] === true && !name) {
+    return { kind: 'help', text: values['json'] === true ? JSON.stringify({ version: TWOFOLD_VERSION }) : `twofold ${TWOFOLD_VERSION}` };
+  }
   const command = COMMANDS.find((c) => c.name === name);
   if (values['help'] === true) {
     if (command) return { kind: 'help', text: commandHelp(command) };
