@@ -216,7 +216,7 @@ export const USER_DOCS = {
   },
   updateCustomFields: {
     summary: 'Set custom fields (created or changed; others kept)',
-    description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
+    description: 'An internal failure answers 200 `{success: false, message, traceId}`, as the API specification fixes for custom fields.',
     envelope: 'model',
     body: { type: CustomFieldsUpdateBody, example: { fields: [{ name: 'Department', value: 'Sales' }] } },
     ok: {
@@ -227,7 +227,7 @@ export const USER_DOCS = {
   },
   deleteCustomFields: {
     summary: 'Remove custom fields by name',
-    description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
+    description: 'An internal failure answers 200 `{success: false, message, traceId}`, as the API specification fixes for custom fields.',
     envelope: 'model',
     body: { type: CustomFieldsDeleteBody, example: { fieldNames: ['Department'] } },
     ok: {
