@@ -6,11 +6,7 @@ import { EnvelopeErrorBody, EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref, Sc
 import { USER_NOT_REGISTERED } from './ra/ra-replies';
 
 export class AccessCallback {
-  @ApiProperty({
-    description:
-      "where the browser returns: an absolute http(s) URL, or, for a page in an iframe, exactly `javascript:window.parent.postMessage($`AccessToken`,'*')`",
-  })
-  action!: string;
+  @ApiProperty({ description: 'where the browser returns: an http(s) URL, or the one postMessage form of CONTRACT §8.8' }) action!: string;
   @ApiPropertyOptional({ enum: CALLBACK_TARGETS }) target?: string;
 }
 
@@ -158,7 +154,7 @@ const raDoc = (summary: string, body: RouteDoc['body'], description: string): Ro
 export const ACCESS_DOCS = {
   create: {
     summary: 'Create an access request (resource credentials)',
-    description: 'Refusals (validation, quota, policy) are 200 `success: false`: clients read other statuses as an outage.',
+    description: 'Refusals (validation, quota, policy) are 200 `success: false` (CONTRACT §8.1).',
     envelope: 'model',
     body: {
       type: AccessRequestBody,
@@ -251,17 +247,17 @@ export const ACCESS_DOCS = {
   passCode: raDoc(
     'Check a code without a browser (RADIUS), or ask for it',
     { type: PassCodeBody, example: { identity: 'jane', passCode: null, language: 'en' } },
-    '`passCode` null, empty or absent asks for the code (AwaitingAuthentication, with the request id for `ra/challenge`); a code checks it at once. Statuses are only AwaitingAuthentication, Granted and Denied (an expired request is Denied); `replyMessage` is what the VPN shows, at most 253 bytes.',
+    'CONTRACT §8.2-8.3.',
   ),
   challenge: raDoc(
     'Second step of the RADIUS flow: the code for an AwaitingAuthentication request',
     { type: ChallengeBody, example: { identity: 'jane', challenge: '123456', requestId: EXAMPLE.requestId } },
-    'The code the user typed at the prompt, for the request `ra` answered AwaitingAuthentication; a wrong code asks again until the fifth.',
+    'CONTRACT §8.3.',
   ),
   directoryBind: raDoc(
     "A directory server's LDAP bind: the same check as `ra`",
     { type: DirectoryBindBody, example: { identity: 'jane', passCode: '123456', groupPolicyPreset: { signUpGroups: 'VPN; Staff' } } },
-    'The same rules as `ra`; the directory server sends the code the user appended to the bind password.',
+    'CONTRACT §8.4.',
   ),
 } satisfies Record<string, RouteDoc>;
 

@@ -22,12 +22,7 @@ export class RegisterAdministratorBody {
 export class UpdateAdministratorBody {
   @ApiPropertyOptional({ type: 'string', nullable: true }) name?: string | null;
   @ApiPropertyOptional({ type: 'string', enum: ADMIN_ROLES, nullable: true }) role?: string | null;
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: SETTABLE_ADMIN_STATUSES,
-    nullable: true,
-    description: 'Locked locks the administrator, Active unlocks (like POST /admins/lock and /unlock)',
-  })
+  @ApiPropertyOptional({ type: 'string', enum: SETTABLE_ADMIN_STATUSES, nullable: true, description: 'locks or unlocks (CONTRACT §5)' })
   status?: string | null;
 }
 

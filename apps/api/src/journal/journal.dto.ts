@@ -10,8 +10,7 @@ import { JournalEventRow } from '@twofold/persistence';
 export class JournalEventDto {
   @ApiProperty({ format: 'uuid' }) eventId!: string;
   @ApiProperty({ format: 'date-time' }) eventDate!: string;
-  @ApiProperty({ description: 'the object the event concerns: `User`, `Employee` (an administrator), `Group`, `Resource`, `Api`, …' })
-  object!: string;
+  @ApiProperty({ description: 'the object the event concerns (SPEC.md "Events")' }) object!: string;
   @ApiProperty({ description: "the initiator's login: the API key for account-key calls, `cli` for the operator" }) subject!: string;
   @ApiProperty() action!: string;
   @ApiProperty() success!: boolean;

@@ -27,8 +27,7 @@ export class ErrorBody {
   message!: string;
 
   @ApiProperty({
-    description:
-      "the caller's `mf-trace-id` when it sent one (1 to 128 visible ASCII characters: clients send `rds-<uuid>`, `md:<uuid>`), else a fresh UUID",
+    description: "the caller's `mf-trace-id` when it sent a valid one (CONTRACT §8.6), else a fresh UUID",
     example: EXAMPLE.traceId,
   })
   traceId!: string;

@@ -12,8 +12,7 @@ const DESCRIPTION = [
   'Paths match in any case and with a trailing slash. The POST endpoints an integration calls at each',
   'sign-in (`/access/requests`, `/access/requests/ra`, `/ra/challenge`, `/md`, `/token/refresh`) answer',
   'every refusal other than credentials (401), throttling (429), an unreadable body (400) or an oversize',
-  'one (413) as 200 with `success: false`: several clients read any other status as an outage, and some then',
-  'let the user in without a second factor.',
+  'one (413) as 200 with `success: false` (CONTRACT §8.1).',
 ].join('\n');
 
 /**

@@ -13,11 +13,7 @@ export class ResourceDto {
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'the user name of the resource credentials' }) apiKey!: string;
   @ApiProperty({ enum: TOKEN_FORMATS }) tokenFormat!: TokenFormatName;
-  @ApiProperty({
-    type: [String],
-    description: 'origins of the pages that may show its access pages in an iframe (AD FS, Keycloak); the token is posted to them only',
-  })
-  frameOrigins!: string[];
+  @ApiProperty({ type: [String], description: 'origins that may frame its access pages (CONTRACT §8.8)' }) frameOrigins!: string[];
 }
 
 /** Only at creation and through the journaled display endpoint. */

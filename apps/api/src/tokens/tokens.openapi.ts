@@ -26,8 +26,7 @@ const FAKE_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.RVhBTVBMRS1OT1QtQS1UT0tFTg.RVhBTVBMRS1T
 export const TOKEN_DOCS = {
   refresh: {
     summary: 'Refresh an access token (resource credentials)',
-    description:
-      'Every refusal (an invalid, expired or foreign token) is 200 `{model: null, success: false, message}`: clients read other statuses as an outage.',
+    description: 'Every refusal is 200 `{model: null, success: false, message}` (CONTRACT §8.1, §8.10).',
     envelope: 'model',
     body: { type: TokenRefreshBody, example: { AccessToken: FAKE_TOKEN } },
     ok: {

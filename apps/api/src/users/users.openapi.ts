@@ -43,11 +43,7 @@ export class CreateUserBody {
   @ApiPropertyOptional({ type: 'string', format: 'email', nullable: true }) Email?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) Phone?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) Name?: string | null;
-  @ApiPropertyOptional({
-    enum: USER_SOURCES,
-    description: 'Directory for a directory synchronization agent (its users are changed by the directory); default Api',
-  })
-  Source?: string;
+  @ApiPropertyOptional({ enum: USER_SOURCES, description: 'CONTRACT §6: Directory for a directory synchronization agent' }) Source?: string;
   @ApiPropertyOptional({ type: EnrollmentLinkOptions }) EnrollmentLink?: EnrollmentLinkOptions;
   @ApiPropertyOptional({
     enum: ['ru', 'en'],
@@ -216,7 +212,7 @@ export const USER_DOCS = {
   },
   updateCustomFields: {
     summary: 'Set custom fields (created or changed; others kept)',
-    description: 'An internal failure answers 200 `{success: false, message, traceId}`, as the API specification fixes for custom fields.',
+    description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
     envelope: 'model',
     body: { type: CustomFieldsUpdateBody, example: { fields: [{ name: 'Department', value: 'Sales' }] } },
     ok: {
@@ -227,7 +223,7 @@ export const USER_DOCS = {
   },
   deleteCustomFields: {
     summary: 'Remove custom fields by name',
-    description: 'An internal failure answers 200 `{success: false, message, traceId}`, as the API specification fixes for custom fields.',
+    description: 'An internal failure answers 200 `{success: false, message, traceId}` (SPEC.md "Errors").',
     envelope: 'model',
     body: { type: CustomFieldsDeleteBody, example: { fieldNames: ['Department'] } },
     ok: {
