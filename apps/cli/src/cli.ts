@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { DomainError, effectiveDisplayName, TWOFOLD_VERSION } from '@twofold/domain';
+import { DomainError, effectiveDisplayName } from '@twofold/domain';
 import {
   DEFAULT_ROTATION_BATCH_SIZE,
   migrationStatus,
@@ -12,6 +12,7 @@ import {
 import { CliRefusal, UsageError } from './cli-errors';
 import { Provisioning } from './provisioning';
 import { CliTelegram, telegramSettings } from './telegram';
+import { TWOFOLD_VERSION } from '@twofold/domain';
 
 export { UsageError } from './cli-errors';
 
