@@ -14,7 +14,7 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { hashEnrollmentToken } from './enrollment-links.service';
 import { EnrollmentPageForm } from './enrollment-page.form';
-import { EnrollmentLinkModel, GoneReason } from './enrollment-page.view';
+import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
 
 /** Wrong codes allowed on one link before it is revoked. */
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
@@ -22,7 +22,7 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What the page shows, under `brand`: the display name of the link's account, the product's name for an unknown link. */
 export type EnrollmentOutcome = { brand: string } & (
-  | { kind: 'form'; model: EnrollmentLinkModel }
+  | { kind: 'form'; model: EnrollmentFormModel }
   | { kind: 'done' }
   | { kind: 'gone'; reason: GoneReason }
 );
@@ -130,14 +130,14 @@ export class EnrollmentPageService {
   }
 
   /** The authenticator-app entry is issued by the account's display name: the user sees which company it is for. */
-  private async formModel({ row, holder, brand }: Usable): Promise<EnrollmentLinkModel> {
+  private async formModel({ row, holder, brand }: Usable): Promise<EnrollmentFormModel> {
     if (!row.pendingSecretEnc) {
       await this.tokens.setPendingSecretOnce(row.accountId, row.id, this.authenticatorApp.newPendingSecret());
       row = (await this.tokens.findByTokenHash(row.tokenHash)) as EnrollmentTokenEntity;
     }
     return {
       holder: holder.name,
-      expiresAt: row.expiresAt,
+      linkExpiresAt: row.expiresAt,
       ...(await this.authenticatorApp.setup(row.pendingSecretEnc as Buffer, { issuer: brand, account: holder.identity })),
     };
   }

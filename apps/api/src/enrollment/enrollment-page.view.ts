@@ -7,32 +7,14 @@ import { EnrollmentFormModel, enrollmentSection } from '../pages/enrollment-sect
 import { html, Html } from '../pages/html';
 import { messagesOf, PageLanguage } from '../pages/i18n/languages';
 import { GoneReason } from '../pages/i18n/page-messages';
-import { IconName, ICONS } from '../pages/icons';
+import { IconName } from '../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone } from '../pages/layout';
 
-/** The enrollment link's form: the section's model and when the link stops working. */
-export interface EnrollmentLinkModel extends EnrollmentFormModel {
-  expiresAt: Date;
-}
+export type { EnrollmentFormModel } from '../pages/enrollment-section';
 
-/**
- * "This link works until 2026-05-21 10:00 UTC.": a link lives up to 30 days and is often opened
- * from a mail days later, so the moment itself rather than minutes left; UTC, as the mail says it.
- */
-function linkExpiry(lang: PageLanguage, expiresAt: Date): Html {
-  const at = expiresAt.toISOString().slice(0, 16).replace('T', ' ');
-  return html`<p class="expiry">${ICONS.clock}<time datetime="${expiresAt.toISOString()}">${messagesOf(lang).enrollment.linkExpires(at)}</time></p>\n`;
-}
-
-export function renderEnrollmentForm(lang: PageLanguage, nonce: string, brand: string, model: EnrollmentLinkModel): Html {
+export function renderEnrollmentForm(lang: PageLanguage, nonce: string, brand: string, model: EnrollmentFormModel): Html {
   const t = messagesOf(lang).enrollment;
-  return renderLayout(
-    lang,
-    nonce,
-    brand,
-    t.title,
-    html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model, linkExpiry(lang, model.expiresAt))}`,
-  );
+  return renderLayout(lang, nonce, brand, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}`);
 }
 
 export function renderEnrollmentDone(lang: PageLanguage, nonce: string, brand: string): Html {
