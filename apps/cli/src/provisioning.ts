@@ -45,6 +45,21 @@ export interface CreatedAccount {
   ownerAlsoOwns?: string[];
 }
 
+/** How many users an account may have and has; `previous` only when `--set` changed it. */
+export interface LicenseUse {
+  account: { id: string; name: string };
+  licenses: number;
+  /** users the account has: each takes one licence, whatever its status */
+  used: number;
+  /** users it may still create (0 when at or over its licences) */
+  free: number;
+  changed?: boolean;
+  previous?: number;
+}
+
+/** the most licences `--licenses` and `account licenses --set` accept: far above any customer, far below the column's limit */
+export const MAX_LICENSES = 10_000_000;
+
 export interface ApiState {
   enabled: boolean;
   key?: string;
@@ -92,7 +107,8 @@ export class Provisioning {
       throw new ValidationFailed('--owner-email must be an e-mail address.');
     }
     const licenses = input.licenses ?? DEFAULT_LICENSES;
-    if (!Number.isInteger(licenses) || licenses < 0) throw new ValidationFailed('--licenses must be a non-negative integer.');
+    if (!Number.isInteger(licenses) || licenses < 0 || licenses > MAX_LICENSES)
+      throw new ValidationFailed(`--licenses must be an integer from 0 to ${MAX_LICENSES}.`);
 
     return this.db.transaction(async () => {
       const owned = await this.administrators.accountsAdministeredBy(email);
@@ -123,6 +139,36 @@ export class Provisioning {
         api: { enabled: api.enabled, key: api.key ?? null, secret: api.secret ?? null },
         ...(owned.length > 0 ? { ownerAlsoOwns: owned } : {}),
       };
+    });
+  }
+
+  /**
+   * Shows an account's licences and their use; with `set`, changes them (journaled Accounts
+   * ChangeLicenses). Never below the users the account already has: those users would stay and
+   * every new one be refused, which nobody asks for on purpose; they are deleted first.
+   * The account row is locked as user creation locks it, so a user created meanwhile is counted.
+   */
+  async licenses(accountId: string, set?: number): Promise<LicenseUse> {
+    if (set !== undefined && (!Number.isInteger(set) || set < 0 || set > MAX_LICENSES))
+      throw new ValidationFailed(`--set must be an integer from 0 to ${MAX_LICENSES}.`);
+    return this.db.transaction(async () => {
+      const account = await this.find(accountId);
+      const { licenses, users } = await this.accounts.lockForUserCreation(account.id);
+      const use = (n: number): LicenseUse => ({
+        account: { id: account.id, name: account.name },
+        licenses: n,
+        used: users,
+        free: Math.max(n - users, 0),
+      });
+      if (set === undefined) return use(licenses);
+      if (set < users) throw new ValidationFailed(`The account has ${users} users: set at least ${users} licences, or delete users first.`);
+      if (set === licenses) return { ...use(licenses), changed: false, previous: licenses };
+      await this.accounts.setLicenses(account.id, set);
+      await this.recordOperatorEvent(account.id, 'Accounts', 'ChangeLicenses', {
+        Licenses: String(set),
+        PreviousLicenses: String(licenses),
+      });
+      return { ...use(set), changed: true, previous: licenses };
     });
   }
 

@@ -27,3 +27,4 @@ export * from './lib/token-refresh';
 export * from './lib/identity-key';
 export * from './lib/approvals';
 export * from './lib/telegram-binding';
+export * from './lib/version';

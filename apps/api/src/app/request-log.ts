@@ -37,6 +37,14 @@ export function addRequestLog(fastify: FastifyInstance, log: Logger): void {
 type Level = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal';
 
 /**
+ * Nest's start-up chatter: every module initialised, every controller and route mapped, "started"
+ * (130 lines for this API). Logged at debug: at info a start shows our own few lines (the database,
+ * "listening", how to provision the first account) instead of burying them. Their warnings and
+ * errors keep their level.
+ */
+export const FRAMEWORK_BOOT_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+/**
  * Nest's own messages (startup, `new Logger(name)` in services and filters) into the same pino logger.
  * Nest passes the logger's name as the last parameter; a first parameter that is an object is merged
  * into the line, as pino takes it (`log.error({ traceId, err }, 'message')`).
@@ -61,7 +69,8 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);

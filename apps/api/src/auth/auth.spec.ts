@@ -80,7 +80,7 @@ describe('Basic authentication', () => {
   it('answers 200 on /ping without credentials', async () => {
     const res = await t.http().get('/ping');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 });
 

@@ -153,6 +153,7 @@ export class EnrollmentPageService {
     }
     return {
       holder: holder.name,
+      linkExpiresAt: row.expiresAt,
       ...(await this.authenticatorApp.setup(row.pendingSecretEnc as Buffer, { issuer: brand, account: holder.identity })),
     };
   }

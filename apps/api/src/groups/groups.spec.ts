@@ -74,7 +74,7 @@ describe('groups', () => {
 
   it('judges the body before the path, and journals the id a refused path names, as sent', async () => {
     const badBody = await t.as(authorization).put('/groups/not-a-uuid').send({ name: 5 });
-    expect([badBody.status, badBody.body.message]).toEqual([400, 'name must be a string']);
+    expect([badBody.status, badBody.body.message]).toEqual([400, 'name must be a string.']);
     const badPath = await t.as(authorization).put('/groups/not-a-uuid').send({ name: 'Mine' });
     expect([badPath.status, badPath.body.message]).toEqual([404, 'Group not found.']);
     expect((await t.as(authorization).delete('/groups/NOT-A-UUID')).status).toBe(404);

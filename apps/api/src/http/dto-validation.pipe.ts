@@ -4,10 +4,19 @@ import { getMetadataStorage, validateSync, ValidationError } from 'class-validat
 
 type Class<T extends object = object> = new () => T;
 
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
+
+/**
+ * One sentence per field: `name is required.` for a field left out, else the first rule it breaks
+ * (a missing name broke three at once, answered as three run-on messages).
+ */
 function flattenMessages(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((error) => {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((text) => text.replace(error.property, path));
+    // decorators are applied bottom-up, so the rule written first in the DTO (its type) comes last
+    const first = Object.values(error.constraints ?? {}).at(-1);
+    const own =
+      first === undefined ? [] : [error.value === undefined ? `${path} is required.` : sentence(first.replace(error.property, path))];
     return [...own, ...flattenMessages(error.children ?? [], path)];
   });
 }
@@ -37,14 +46,14 @@ const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
 /**
  * A parser of bodies bound to a class-validator DTO (groups and resources, whose rules are
  * class-validator's), for `@Input('body', parseDto(Dto))`: keys matched case-insensitively, undeclared
- * keys left out, then validated. A failure is a ValidationFailed (400) with every message.
+ * keys left out, then validated. A failure is a ValidationFailed (400) with one message per field.
  */
 export function parseDto<T extends object>(target: Class<T>): (body: unknown) => T {
   return (body) => {
     if (!isPlainObject(body)) throw new ValidationFailed(BODY_NOT_AN_OBJECT);
     const instance = dtoOf(body, target) as T;
     const errors = validateSync(instance, { forbidUnknownValues: true });
-    if (errors.length > 0) throw new ValidationFailed(flattenMessages(errors).join('; '));
+    if (errors.length > 0) throw new ValidationFailed(flattenMessages(errors).join(' '));
     return instance;
   };
 }

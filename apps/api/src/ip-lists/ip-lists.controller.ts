@@ -1,10 +1,10 @@
 import { Controller, Delete, Get, Post, Put, UseGuards } from '@nestjs/common';
-import { IpListInput, RecordId } from '@twofold/domain';
+import { IpListInput, Page, RecordId } from '@twofold/domain';
 import { journalPath } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
-import { ModelEnvelope, ok } from '../http/envelope';
-import { Input } from '../http/parsed-input';
+import { ModelEnvelope, ok, PagedModel } from '../http/envelope';
+import { Input, parsePageQuery } from '../http/parsed-input';
 import { parseIpListBody, parseIpListPath } from './ip-lists.commands';
 import { ModelEnvelopeErrors } from '../http/route-rules';
 import { JournaledChange } from '../http/transactional';
@@ -24,8 +24,11 @@ export class IpListsController {
 
   @ApiRoute(IP_LIST_DOCS.list)
   @Get()
-  async list(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<IpListDto[]>> {
-    return ok(await this.ipLists.list(p.accountId));
+  async list(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Input('query', parsePageQuery) page: Page,
+  ): Promise<ModelEnvelope<PagedModel<IpListDto>>> {
+    return ok(await this.ipLists.list(p.accountId, page));
   }
 
   @ApiRoute(IP_LIST_DOCS.create)

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IP_LIST_ACTIONS, IP_LIST_MAX_RANGES, IP_LIST_NAME_MAX_LENGTH } from '@twofold/domain';
 import { RouteDoc } from '../openapi/api-route';
-import { arrayOf, EXAMPLE, modelEnvelope, ref } from '../openapi/common.openapi';
-import { ok } from '../http/envelope';
+import { EXAMPLE, modelEnvelope, PAGE_QUERY, pagedOf, ref } from '../openapi/common.openapi';
+import { ok, PagedModel } from '../http/envelope';
 import { IpListDto } from './ip-lists.dto';
 
 /* The request bodies as clients write them, and each route's examples, typed by their answer's class (ip-lists.dto.ts). */
@@ -34,9 +34,14 @@ const BODY = { name: 'Office', ranges: ['10.0.0.0/8', '2001:db8::/32', '192.0.2.
 
 export const IP_LIST_DOCS = {
   list: {
-    summary: "List the account's IP lists",
+    summary: "List the account's IP lists, oldest first",
     envelope: 'model',
-    ok: { schema: modelEnvelope(arrayOf(ref(IpListDto))), example: ok([OFFICE]) },
+    query: PAGE_QUERY,
+    ok: {
+      schema: modelEnvelope(pagedOf(ref(IpListDto))),
+      example: ok<PagedModel<IpListDto>>({ data: [OFFICE], offset: 0, limit: 100, totalElements: 1 }),
+    },
+    errors: { 400: 'offset must be a non-negative integer.' },
   },
   create: {
     summary: 'Create an IP list',

@@ -1,8 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountId, Clock, DomainError, IpListInput, NotFound, RecordId, refusalOfIpResource, ValidationFailed } from '@twofold/domain';
+import {
+  AccountId,
+  Clock,
+  DomainError,
+  IpListInput,
+  NotFound,
+  Page,
+  RecordId,
+  refusalOfIpResource,
+  ValidationFailed,
+} from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { IpListRow, IpListsRepository, isUniqueViolation } from '@twofold/persistence';
 import { CLOCK } from '../config/injection-tokens';
+import { pagedModel, PagedModel } from '../http/envelope';
 import { IpListDto, toIpListDto } from './ip-lists.dto';
 
 function nameTaken(name: string): DomainError {
@@ -20,8 +31,10 @@ export class IpListsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async list(accountId: AccountId): Promise<IpListDto[]> {
-    return (await this.ipLists.list(accountId)).map(toIpListDto);
+  /** Paged like every list of the API (groups, resources), oldest first. */
+  async list(accountId: AccountId, page: Page): Promise<PagedModel<IpListDto>> {
+    const [rows, totalElements] = await this.ipLists.page(accountId, page);
+    return pagedModel(rows, totalElements, page, toIpListDto);
   }
 
   async create(accountId: AccountId, input: IpListInput): Promise<IpListDto> {

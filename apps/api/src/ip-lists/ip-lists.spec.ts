@@ -27,7 +27,11 @@ describe('IP lists API', () => {
     expect(created.status).toBe(201);
     const id = created.body.model.id;
     expect(created.body).toEqual({ model: { id, ...OFFICE }, success: true, message: null });
-    expect((await s.api.get('/ip-lists')).body).toEqual({ model: [{ id, ...OFFICE }], success: true, message: null });
+    expect((await s.api.get('/ip-lists')).body).toEqual({
+      model: { data: [{ id, ...OFFICE }], offset: 0, limit: 100, totalElements: 1 },
+      success: true,
+      message: null,
+    });
 
     // keys in any case; the whole list is replaced
     const replaced = await s.api.put(`/ip-lists/${id}`).send({
@@ -38,14 +42,14 @@ describe('IP lists API', () => {
     });
     expect(replaced.status).toBe(200);
     expect(replaced.body.model).toEqual({ id, name: 'Lab', ranges: ['198.51.100.0/24'], action: 'Deny', resources: [s.vpn.resource.id] });
-    expect((await s.api.get('/ip-lists')).body.model).toEqual([replaced.body.model]);
+    expect((await s.api.get('/ip-lists')).body.model.data).toEqual([replaced.body.model]);
     // replaced again without resources: every resource
     expect((await s.api.put(`/ip-lists/${id}`).send({ ...OFFICE, name: 'Lab' })).body.model.resources).toEqual([]);
 
     const deleted = await s.api.delete(`/ip-lists/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ model: null, success: true, message: 'IP list deleted.' });
-    expect((await s.api.get('/ip-lists')).body.model).toEqual([]);
+    expect((await s.api.get('/ip-lists')).body.model.data).toEqual([]);
 
     const events = await s.journal();
     expect(events.map((e) => [e.object, e.action, e.success])).toEqual([
@@ -102,7 +106,7 @@ describe('IP lists API', () => {
       'resources[0] "00000000-0000-4000-8000-000000000000" is not a resource of this account.',
     );
     expect(await refusal({ ...OFFICE, resources: ['VPN'] })).toBe('resources[0] "VPN" is not a resource of this account.');
-    expect((await s.api.get('/ip-lists')).body.model.map((l: { name: string }) => l.name)).toEqual(['Big']);
+    expect((await s.api.get('/ip-lists')).body.model.data.map((l: { name: string }) => l.name)).toEqual(['Big']);
 
     // a name is unique in the account, in any case
     const taken = await s.api.post('/ip-lists').send({ ...OFFICE, name: 'BIG' });
@@ -127,12 +131,12 @@ describe('IP lists API', () => {
     const a = await setup();
     const b = await setup();
     const id = (await a.api.post('/ip-lists').send(OFFICE)).body.model.id;
-    expect((await b.api.get('/ip-lists')).body.model).toEqual([]);
+    expect((await b.api.get('/ip-lists')).body.model.data).toEqual([]);
     expect((await b.api.put(`/ip-lists/${id}`).send({ ...OFFICE, name: 'Taken over' })).status).toBe(404);
     expect((await b.api.delete(`/ip-lists/${id}`)).status).toBe(404);
     // the same name is free in another account
     expect((await b.api.post('/ip-lists').send(OFFICE)).status).toBe(201);
-    expect((await a.api.get('/ip-lists')).body.model).toEqual([{ id, ...OFFICE }]);
+    expect((await a.api.get('/ip-lists')).body.model.data).toEqual([{ id, ...OFFICE }]);
   });
 
   it('refuses to delete a resource a list names (the list would otherwise apply to every resource)', async () => {

@@ -12,6 +12,17 @@ export interface EnrollmentFormModel {
   error?: { attemptsLeft: number };
   /** hidden inputs of the form (the access page's anti-forgery token) */
   hidden?: Record<string, string>;
+  /** when the enrollment link stops working: its page says so (the access page shows its request's expiry instead) */
+  linkExpiresAt?: Date;
+}
+
+/**
+ * "This link works until 2026-05-21 10:00 UTC.": a link lives up to 30 days and is often opened
+ * from a mail days later, so the moment itself rather than minutes left; in UTC, as the mail says it.
+ */
+function linkExpiry(lang: PageLanguage, expiresAt: Date): Html {
+  const at = expiresAt.toISOString().slice(0, 16).replace('T', ' ');
+  return html`<p class="expiry">${ICONS.clock}<time datetime="${expiresAt.toISOString()}">${messagesOf(lang).enrollment.linkExpires(at)}</time></p>\n`;
 }
 
 /**
@@ -24,8 +35,9 @@ export function enrollmentSection(lang: PageLanguage, nonce: string, model: Enro
   const t = messagesOf(lang).enrollment;
   const error = model.error ? t.wrongCode(model.error.attemptsLeft) : null;
   const uri = model.otpauthUri;
+  const expiry = afterIntro ?? (model.linkExpiresAt ? linkExpiry(lang, model.linkExpiresAt) : null);
   return html`<p>${t.intro(model.holder)}</p>
-${afterIntro}<div class="open-app-narrow">
+${expiry}<div class="open-app-narrow">
   <a class="btn" href="${uri}">${ICONS.phone}<span>${t.openInApp}</span></a>
   <p class="or">${t.orScan}</p>
 </div>

@@ -98,12 +98,17 @@ export function parseCreateUser(body: unknown, { identityFormat: format }: Calle
   const groups = InputFields.ofOptional(fields.get('groups'), 'Groups');
   const groupNames = parseGroupNames(groups?.get('add'), 'Groups.Add', { allowEmpty: true });
   const link = InputFields.ofOptional(fields.get('enrollmentLink'), 'EnrollmentLink');
+  // `Language` beside `Identity`, as POST /users/{id}/enroll and POST /admins take it, or inside
+  // EnrollmentLink, which wins when both are given: either way the mail is in the language asked for
+  const language = isGiven(fields.get('language')) ? parseMailLanguage(fields.get('language')) : undefined;
   let enrollmentLink: EnrollmentLinkOrder | null = null;
   if (link) {
     enrollmentLink = {
       ttlMinutes: validateEnrollmentTtl(link.get('ttl')),
       mailed: wantsMailedLink(link.get('to')),
-      language: parseMailLanguage(link.get('language'), 'EnrollmentLink.Language'),
+      language: isGiven(link.get('language'))
+        ? parseMailLanguage(link.get('language'), 'EnrollmentLink.Language')
+        : (language ?? parseMailLanguage(undefined)),
     };
     if (enrollmentLink.mailed && !email) throw new ValidationFailed('EnrollmentLink.To is email but the user has no Email.');
   }

@@ -45,6 +45,12 @@ export class CreateUserBody {
   @ApiPropertyOptional({ type: 'string', nullable: true }) Name?: string | null;
   @ApiPropertyOptional({ enum: USER_SOURCES, description: 'Directory for a directory synchronization agent' }) Source?: string;
   @ApiPropertyOptional({ type: EnrollmentLinkOptions }) EnrollmentLink?: EnrollmentLinkOptions;
+  @ApiPropertyOptional({
+    enum: ['ru', 'en'],
+    default: 'ru',
+    description: "the enrollment mail's language, as on POST /users/{id}/enroll; EnrollmentLink.Language wins when both are given",
+  })
+  Language?: string;
   @ApiPropertyOptional({ type: GroupChanges }) Groups?: GroupChanges;
 }
 

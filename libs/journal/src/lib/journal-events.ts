@@ -6,8 +6,11 @@
 export const JOURNAL_EVENTS = {
   /** Reject is ours: the user answered "it wasn't me" to an approval request on their phone */
   AccessRequest: ['Bypass', 'Reject'],
-  /** ChangeDisplayName is ours: the customer's name on pages, mails and authenticator apps */
-  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName'],
+  /**
+   * ChangeDisplayName is ours: the customer's name on pages, mails and authenticator apps;
+   * ChangeLicenses too: the operator's CLI changed how many users the account may have
+   */
+  Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
   AdminPanel: ['SignIn'],
   /** ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start` */
   Authenticator: ['Disable', 'Enable', 'Bind'],
@@ -73,6 +76,7 @@ export const OUR_JOURNAL_FIELDS = [
   'IpListId',
   'IpListRanges',
   'IpListResources',
+  'Licenses',
   'LockedUntil',
   'LockoutScope',
   'LogoName',
@@ -81,6 +85,7 @@ export const OUR_JOURNAL_FIELDS = [
   'PhonesRemoved',
   'PreviousDisplayName',
   'PreviousIdentityFormat',
+  'PreviousLicenses',
   'Reason',
   'Renamed',
   'Resource',

@@ -1,3 +1,4 @@
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -21,6 +22,11 @@ export interface EmbeddedPostgres {
   /** true when this process started the server (and so stops it) */
   startedHere: boolean;
   stop(): Promise<void>;
+  /**
+   * Called once when the server this process started ends without `stop()` (someone signalled it, or
+   * it crashed): the process using it can then stop too instead of answering 503 for ever.
+   */
+  onUnexpectedExit(listener: (reason: string) => void): void;
 }
 
 interface EmbeddedPostgresClass {
@@ -28,6 +34,8 @@ interface EmbeddedPostgresClass {
     initialise(): Promise<void>;
     start(): Promise<void>;
     stop(): Promise<void>;
+    /** the postmaster, once started (not part of the package's typings) */
+    process?: ChildProcess;
   };
 }
 
@@ -121,7 +129,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const adminUrl = urlFor(runningPort, 'postgres');
     await ensureDatabase(adminUrl, options.database);
     log(`embedded PostgreSQL: joined the server already running on port ${runningPort}`);
-    return { url: urlFor(runningPort, options.database), adminUrl, startedHere: false, stop: async () => undefined };
+    return {
+      url: urlFor(runningPort, options.database),
+      adminUrl,
+      startedHere: false,
+      stop: async () => undefined,
+      // the process that started it owns it
+      onUnexpectedExit: () => undefined,
+    };
   }
 
   // Loaded lazily (only needed without DATABASE_URL) and from the working directory's node_modules,
@@ -168,6 +183,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const adminUrl = urlFor(port, 'postgres');
   await ensureDatabase(adminUrl, options.database);
   let stopped = false;
+  let exited: string | undefined;
+  const exitListeners: Array<(reason: string) => void> = [];
+  server.process?.once('exit', (code, signal) => {
+    exited = signal ? `ended by ${signal}` : `exited with code ${code}`;
+    if (!stopped) for (const listener of exitListeners) listener(exited);
+  });
   return {
     url: urlFor(port, options.database),
     adminUrl,
@@ -175,7 +196,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await server.stop();
+      // the package waits for an 'exit' event that a server already gone never sends again
+      if (exited === undefined) await server.stop();
+    },
+    onUnexpectedExit: (listener) => {
+      exitListeners.push(listener);
     },
   };
 }

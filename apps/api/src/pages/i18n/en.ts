@@ -4,6 +4,7 @@ import { PageMessages } from './page-messages';
 export const en: PageMessages = {
   enrollment: {
     title: 'Set up your second factor',
+    linkExpires: (at: string) => `This link works until ${at} UTC.`,
     intro: (who: string) =>
       `Hello ${who}. Add this account to an authenticator app (Google Authenticator, Microsoft Authenticator, FreeOTP, …), then enter the code it shows.`,
     scan: 'Scan this QR code with the app:',

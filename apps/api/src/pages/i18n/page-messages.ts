@@ -32,6 +32,8 @@ export interface PageMessages {
 /** The enrollment link's page, and the enrollment section the access page reuses. */
 export interface EnrollmentMessages extends Record<GoneReason, string> {
   title: string;
+  /** when the link stops working: `at` is `YYYY-MM-DD HH:MM`, in UTC */
+  linkExpires: (at: string) => string;
   intro: (who: string) => string;
   scan: string;
   qr: string;

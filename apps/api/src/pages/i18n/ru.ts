@@ -4,6 +4,7 @@ import { PageMessages } from './page-messages';
 export const ru: PageMessages = {
   enrollment: {
     title: 'Настройка второго фактора',
+    linkExpires: (at: string) => `Ссылка действует до ${at} UTC.`,
     intro: (who: string) =>
       `Здравствуйте, ${who}. Добавьте эту учётную запись в приложение-аутентификатор (Google Authenticator, Яндекс Ключ, FreeOTP, …) и введите показанный им код.`,
     scan: 'Отсканируйте QR-код приложением:',

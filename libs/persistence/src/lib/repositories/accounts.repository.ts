@@ -66,6 +66,10 @@ export class AccountsRepository {
     await announceCredentialsChange(this.db.manager(), { kind: 'account', id: accountId });
   }
 
+  async setLicenses(accountId: AccountId, licenses: number): Promise<void> {
+    await this.repo().update({ id: accountId }, { licenses });
+  }
+
   async setDirectorySync(accountId: AccountId, enabled: boolean): Promise<void> {
     await this.repo().update({ id: accountId }, { directorySync: enabled });
   }

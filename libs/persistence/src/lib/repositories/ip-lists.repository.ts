@@ -1,4 +1,4 @@
-import { AccountId, IpListAction, IpListInput } from '@twofold/domain';
+import { AccountId, IpListAction, IpListInput, Page } from '@twofold/domain';
 import { QueryFailedError } from 'typeorm';
 import { Db } from '../transaction-context';
 
@@ -42,6 +42,21 @@ export class IpListsRepository {
     return this.db
       .manager()
       .query(`SELECT ${LIST_COLUMNS} FROM ip_lists l WHERE l.account_id = $1 ORDER BY l.created_at, l.id`, [accountId]);
+  }
+
+  /** One page of the account's lists, oldest first, and how many it has. */
+  async page(accountId: AccountId, page: Page): Promise<[IpListRow[], number]> {
+    const rows: IpListRow[] = await this.db
+      .manager()
+      .query(`SELECT ${LIST_COLUMNS} FROM ip_lists l WHERE l.account_id = $1 ORDER BY l.created_at, l.id OFFSET $2 LIMIT $3`, [
+        accountId,
+        page.offset,
+        page.limit,
+      ]);
+    const counted: { n: number }[] = await this.db
+      .manager()
+      .query('SELECT count(*)::int AS n FROM ip_lists WHERE account_id = $1', [accountId]);
+    return [rows, counted[0].n];
   }
 
   async findById(accountId: AccountId, id: string): Promise<IpListRow | null> {
