@@ -223,7 +223,8 @@ export class ApprovalsService {
     try {
       approval = await this.approvals.findById(opened.accountId, opened.id);
       // sent once: a second attempt on the same request (another page, a retransmission) waits for the same message
-      if (!approval || approval.status !== 'Pending' || approval.deliveryRef !== null) return { kind: 'delivered' };
+      if (!approval || approval.status !== 'Pending' || !(await this.approvals.claimDelivery(opened.accountId, opened.id)))
+        return { kind: 'delivered' };
       const [account, resource] = await Promise.all([
         this.accounts.findById(opened.accountId),
         this.resources.findById(opened.accountId, approval.resourceId),

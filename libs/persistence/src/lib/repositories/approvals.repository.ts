@@ -191,6 +191,24 @@ export class ApprovalsRepository {
     return rows.map(toApproval);
   }
 
+  /**
+   * Claims the sending of a Pending approval's message, once: of parallel attempts on one request (two
+   * first visits of a page) exactly one gets true and sends; the claim is an empty delivery ref until
+   * the transport's own replaces it.
+   */
+  async claimDelivery(accountId: AccountId, id: string): Promise<boolean> {
+    const rows = await this.query(
+      `WITH claimed AS (
+         UPDATE approvals SET delivery_ref = '{}'::jsonb
+          WHERE account_id = $1 AND id = $2 AND status = 'Pending' AND delivery_ref IS NULL
+         RETURNING id
+       )
+       SELECT id FROM claimed`,
+      [accountId, id],
+    );
+    return rows.length > 0;
+  }
+
   async setDeliveryRef(accountId: AccountId, id: string, ref: ApprovalDeliveryRef): Promise<void> {
     await this.repo().update({ accountId, id }, { deliveryRef: ref });
   }
