@@ -1,7 +1,8 @@
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import { Controller, Get, Head, Headers, Param, Post, Query, Res, VERSION_NEUTRAL } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
+import { Controller, Get, Head, Headers, Param, Post, Query, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageNonce, sendPage, sendPageHead } from '../pages/send-page';
+import { sendPagePoll } from '../pages/page-poll';
 import { Input } from '../http/parsed-input';
 import { EnrollmentPageForm, parseEnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentOutcome, EnrollmentPageService } from './enrollment-page.service';
@@ -30,14 +31,20 @@ export class EnrollmentPageController {
   /** The page's check of its Telegram link: `{bound: true}` once the bot's /start bound the user's chat. */
   @ApiPage(ENROLLMENT_PAGE_DOCS.telegram)
   @Get(':token/telegram')
-  async telegram(@Param('token') token: string, @Query('link') link: string | undefined, @Res() res: FastifyReply) {
+  async telegram(
+    @Param('token') token: string,
+    @Query('link') link: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ) {
     const bound = await this.enrollment.telegramBound(token, typeof link === 'string' ? link : '');
-    const answer = bound === 'unknown' ? { status: 404, bound: false } : { status: 200, bound };
-    res
-      .header('Cache-Control', 'no-store')
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .code(answer.status)
-      .send({ bound: answer.bound });
+    sendPagePoll(
+      req,
+      res,
+      bound === 'unknown'
+        ? { found: false, fields: { bound: false }, message: 'No such enrollment link or Telegram link.' }
+        : { found: true, fields: { bound } },
+    );
   }
 
   @ApiPage(ENROLLMENT_PAGE_DOCS.show)

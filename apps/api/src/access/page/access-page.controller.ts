@@ -5,6 +5,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguage } from '../../pages/i18n/languages';
 import { ClientAddressResolver } from '../../http/client-address';
 import { pageNonce, sendPage, sendPageHead } from '../../pages/send-page';
+import { sendPagePoll } from '../../pages/page-poll';
 import { ParsedBody } from '../../http/parsed-input';
 import { AccessPageForm, parseAccessPageForm } from './access-page.form';
 import { AccessPageOutcome, AccessPageService, Visitor } from './access-page.service';
@@ -65,28 +66,35 @@ export class AccessPageController {
    */
   @ApiPage(ACCESS_PAGE_DOCS.approval)
   @Get(':id/approval')
-  async approval(@Param('id') id: string, @Headers('accept-language') language: string | undefined, @Res() res: FastifyReply) {
+  async approval(
+    @Param('id') id: string,
+    @Headers('accept-language') language: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ) {
     const status = await this.page.pollApproval(id, pageLanguage(language));
-    // an unknown request: the page's form then shows what the page of that id shows
-    const answer = status === 'unknown' ? { code: 404, status: 'decided' } : { code: 200, status };
-    res
-      .header('Cache-Control', 'no-store')
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .code(answer.code)
-      .send({ status: answer.status });
+    // an unknown request: 'decided' makes the page post its form, which then shows what the page of that id shows
+    sendPagePoll(
+      req,
+      res,
+      status === 'unknown'
+        ? { found: false, fields: { status: 'decided' }, message: 'No such sign-in request.' }
+        : { found: true, fields: { status } },
+    );
   }
 
   /** The enrolling page's check of its Telegram link: `{bound: true}` once the bot's /start bound the user's chat. */
   @ApiPage(ACCESS_PAGE_DOCS.telegram)
   @Get(':id/telegram')
-  async telegram(@Param('id') id: string, @Query('link') link: string | undefined, @Res() res: FastifyReply) {
+  async telegram(@Param('id') id: string, @Query('link') link: string | undefined, @Req() req: FastifyRequest, @Res() res: FastifyReply) {
     const bound = await this.page.telegramBound(id, typeof link === 'string' ? link : '');
-    const answer = bound === 'unknown' ? { status: 404, bound: false } : { status: 200, bound };
-    res
-      .header('Cache-Control', 'no-store')
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .code(answer.status)
-      .send({ bound: answer.bound });
+    sendPagePoll(
+      req,
+      res,
+      bound === 'unknown'
+        ? { found: false, fields: { bound: false }, message: 'No such sign-in request or Telegram link.' }
+        : { found: true, fields: { bound } },
+    );
   }
 
   @ApiPage(ACCESS_PAGE_DOCS.show)
