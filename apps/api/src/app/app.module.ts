@@ -41,7 +41,7 @@ export class AppModule {
         AccessModule,
         // the self-service portals' family, after the access page's `/access/:id`
         SelfServiceModule,
-        // out-of-band approval and its first transport; the access pipeline does not call them yet
+        // out-of-band approval and its first transport; the access decision asks through its approval factor
         ApprovalsModule,
         TelegramModule,
       ],

@@ -15,7 +15,8 @@ export const PASS_CODE_MAX_CHARS = 64;
 
 /**
  * `passCode` letters that ask for a delivery method instead of carrying a code
- * (Telegram, mobile push, SMS, call). Twofold delivers none of them yet.
+ * (Telegram, mobile push, SMS, call). `t` and `m` ask for an approval on the phone (Telegram today);
+ * a letter is a preference: one Twofold cannot serve for the user falls back to the code prompt.
  */
 export const DELIVERY_METHODS = { t: 'telegram', m: 'push', s: 'sms', c: 'call' } as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[keyof typeof DELIVERY_METHODS];
