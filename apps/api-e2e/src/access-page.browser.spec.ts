@@ -1,7 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are checked by the assertions */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { jwtVerify } from 'jose';
 import { Client } from 'pg';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
@@ -15,12 +13,13 @@ import {
   FramingSite,
   REPORT_FRAME_LOAD,
   REPORT_MESSAGE,
+  screenshotIfAsked,
   startCallbackServer,
   startFramingSite,
   totp,
   totpOfKey,
 } from './browser';
-import { basic, cleanEnv, freePort, requireBundles, ROOT, RunningApi, runCli, startApi } from './processes';
+import { basic, cleanEnv, freePort, requireBundles, RunningApi, runCli, startApi } from './processes';
 
 /**
  * The second factor end to end, as a user meets it: the built API on a real PostgreSQL, a client site
@@ -112,15 +111,6 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     const json = (await response.json()) as any;
     expect({ status: response.status, success: json.success }).toEqual({ status: 200, success: true });
     return json.model;
-  }
-
-  async function screenshot(target: Page, name: string): Promise<void> {
-    const dir = process.env['SCREENSHOT_DIR'];
-    if (!dir) return;
-    const path = resolve(ROOT, dir, name);
-    mkdirSync(resolve(ROOT, dir), { recursive: true });
-    await target.screenshot({ path, fullPage: true, animations: 'disabled' });
-    console.log(`screenshot: ${path}`);
   }
 
   async function accountApi(method: string, path: string, body?: unknown): Promise<any> {
@@ -235,7 +225,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
     expect(base32Decode(base32Secret).length).toBeGreaterThanOrEqual(10);
     const otpauth = await page.locator('a[href^="otpauth://totp/"]').first().getAttribute('href');
     expect(new URL(otpauth ?? '').searchParams.get('secret')?.toUpperCase()).toBe(base32Secret);
-    await screenshot(page, 'access-page.png');
+    await screenshotIfAsked(page, 'access-page.png');
 
     const form = page.locator('form[method="post" i]').filter({ has: page.locator('input[name="code"]') });
     await expect(form.count()).resolves.toBe(1);
@@ -326,7 +316,7 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       const desktopPage = await desktop.newPage();
       expect((await desktopPage.goto(other.url, { waitUntil: 'load' }))?.status()).toBe(200);
       await expect(desktopPage.locator('[data-testid="secret"]').count()).resolves.toBe(1);
-      await screenshot(desktopPage, 'access-page-desktop.png');
+      await screenshotIfAsked(desktopPage, 'access-page-desktop.png');
     } finally {
       await desktop.close();
     }

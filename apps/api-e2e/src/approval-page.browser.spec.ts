@@ -11,6 +11,7 @@ import {
   FramingSite,
   REPORT_FRAME_LOAD,
   REPORT_MESSAGE,
+  screenshotIfAsked,
   startCallbackServer,
   startFramingSite,
 } from './browser';
@@ -152,6 +153,7 @@ describeInBrowser('the access page waiting for an approval in Telegram, in headl
     await page.goto(request.url);
     const shown = Number(await page.locator('#approval-number').textContent());
     expect(shown).toBeGreaterThanOrEqual(10);
+    await screenshotIfAsked(page, 'approval-page.png');
     await pressNumber(user.chatId, () => shown);
     const arrived = await callback.nextPost(STEP_TIMEOUT_MS);
     expect(arrived.fields.get('accessToken')).toEqual(expect.any(String));

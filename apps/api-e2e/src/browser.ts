@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 
 /**
  * Helpers of the browser tests: the system Chromium (Debian's package, driven by playwright-core;
@@ -10,6 +12,18 @@ import { AddressInfo } from 'node:net';
  */
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/**
+ * With SCREENSHOT_DIR set (relative to the repository), the page as the user sees it is saved there:
+ * how the README's and docs/images' pictures are made (`SCREENSHOT_DIR=docs/images npx jest <spec>`).
+ */
+export async function screenshotIfAsked(target: Page, name: string): Promise<void> {
+  const dir = process.env['SCREENSHOT_DIR'];
+  if (!dir) return;
+  const root = resolve(__dirname, '../../..');
+  mkdirSync(resolve(root, dir), { recursive: true });
+  await target.screenshot({ path: resolve(root, dir, name), fullPage: true, animations: 'disabled' });
+}
 
 export const CHROMIUM_INSTALL_HINT =
   'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium   (as root; .ci/run does it)';

@@ -14,7 +14,8 @@ function optionalText(raw: unknown, field: string, max = TEXT_MAX_CHARS): string
   const text = raw.trim();
   if (text === '') return null;
   if (text.length > max) throw new ValidationFailed(`${field} must be at most ${max} characters.`);
-  if ([...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) throw new ValidationFailed(`${field} must be one line of text.`);
+  if ([...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f))
+    throw new ValidationFailed(`${field} must be one line of text.`);
   return text;
 }
 

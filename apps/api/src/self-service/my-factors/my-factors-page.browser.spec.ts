@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { AddressInfo } from 'node:net';
 import { generateTotp, parseBase32Key } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
@@ -42,6 +43,15 @@ describeInBrowser('self-service: the "my factors" page in Chromium', () => {
     await t.close();
   });
 
+  /** With SCREENSHOT_DIR set (relative to the repository), the page is saved there for the README. */
+  async function screenshotIfAsked(name: string): Promise<void> {
+    const dir = process.env['SCREENSHOT_DIR'];
+    if (!dir) return;
+    const root = resolve(__dirname, '../../../../..');
+    mkdirSync(resolve(root, dir), { recursive: true });
+    await page.screenshot({ path: resolve(root, dir, name), fullPage: true, animations: 'disabled' });
+  }
+
   const code = (key: Buffer = KEY) => generateTotp({ secret: key, time: t.clock.now().getTime() });
   const labels = () => page.locator('[data-testid="factor-label"]').allTextContents();
 
@@ -84,6 +94,7 @@ describeInBrowser('self-service: the "my factors" page in Chromium', () => {
     await page.click('.code-step button[type="submit"]');
     await page.waitForSelector('text=The authenticator app was added.');
     expect(await labels()).toHaveLength(2);
+    await screenshotIfAsked('my-factors-page.png');
 
     // remove the key fob, the first in the list
     await page.locator('li[data-testid="factor"]').filter({ hasText: 'Key fob' }).locator('button.danger').click();
