@@ -21,7 +21,7 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegramProc
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['-r', './tools/openapi/register.cjs', 'apps/api/src/testing/fake-telegram.main.ts'],
+    ['-r', './tools/openapi/register.cjs', 'apps/api/test/testing/fake-telegram.main.ts'],
     {
       cwd: ROOT,
       env: { ...process.env, FAKE_TELEGRAM_PORT: String(port), FAKE_TELEGRAM_TOKEN: token },
