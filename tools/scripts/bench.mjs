@@ -6,6 +6,7 @@ const root = new URL('../..', import.meta.url).pathname;
 const benchmarks = [
   { name: 'otp', command: ['npx', 'ts-node', 'tools/bench/otp/bench-otp.ts'] },
   { name: 'api', command: ['npx', 'ts-node', 'tools/bench/api/bench-api.ts'] },
+  { name: 'approval waits', command: ['npx', 'ts-node', 'tools/bench/api/bench-approval-waits.ts'] },
 ];
 
 let failed = 0;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Socket } from 'node:net';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ManualClock } from '@twofold/domain';
 import {
@@ -17,7 +18,7 @@ import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
 import { countQueries } from '../../test/testing/query-counter';
 import { asCaller, Credential, startTestApp, TEST_NOW, testConfig, TestApp } from '../../test/testing/test-app';
-import { credentialsProbePayload } from './credentials-change.listener';
+import { CredentialsChangeListener, credentialsProbePayload } from './credentials-change.listener';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 /**
@@ -108,6 +109,25 @@ describe('verified credentials cache across instances', () => {
       async () => (await asCaller(resource, onSecond).post('/access/requests').send({ identity: 'u' })).status === 401,
       'the deleted resource is refused',
     );
+  });
+
+  it("a change made through an instance is seen by that instance's very next call, before the change's notification comes back", async () => {
+    const created = await t.newAccount();
+    const cache = second.get(VerifiedCredentialsCache);
+    await secondHeardEverythingAnnounced();
+    expect((await asCaller(created, onSecond).get('/users/count')).status).toBe(200);
+    expect(cache.size()).toBeGreaterThan(0);
+    // the instance's listening connection reads nothing for a while: only the commit itself can tell the cache
+    const listener = second.get(CredentialsChangeListener) as unknown as { client: { connection: { stream: Socket } } };
+    const stream = listener.client.connection.stream;
+    stream.pause();
+    try {
+      expect((await asCaller(created, onSecond).put('/settings/identity-format').send({ format: 'Login' })).status).toBe(200);
+      const user = await asCaller(created, onSecond).post('/users').send({ identity: 'CORP\\Robert' });
+      expect(user.body.model.identity).toBe('robert');
+    } finally {
+      stream.resume();
+    }
   });
 
   it('trusts nothing from memory while its listening connection is lost, and listens again by itself', async () => {

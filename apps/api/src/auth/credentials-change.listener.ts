@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { CREDENTIALS_CHANGED_CHANNEL, parseCredentialsChangePayload } from '@twofold/persistence';
+import { CREDENTIALS_CHANGED_CHANNEL, onCredentialsChangeCommittedHere, parseCredentialsChangePayload } from '@twofold/persistence';
 import { Client, ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/injection-tokens';
@@ -45,12 +45,16 @@ export class CredentialsChangeListener implements OnApplicationBootstrap, OnAppl
   private retryTimer: NodeJS.Timeout | null = null;
   /** the last try ended unheard: said once, until a probe is heard again */
   private unheardSaid = false;
+  /** this process's own changes are forgotten at their commit, before the notification comes back */
+  private readonly stopHearingOwnChanges: () => void;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly cache: VerifiedCredentialsCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.stopHearingOwnChanges = onCredentialsChangeCommittedHere((owner) => this.cache.forget(owner));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.connect();
@@ -58,6 +62,7 @@ export class CredentialsChangeListener implements OnApplicationBootstrap, OnAppl
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.stopHearingOwnChanges();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.cache.setListening(false);
     const client = this.client;

@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { Db } from './transaction-context';
 
 /**
  * The PostgreSQL channel on which every change of API credentials is announced: an account's API
@@ -20,6 +20,22 @@ export function parseCredentialsChangePayload(payload: string | undefined): Cred
   return match ? { kind: match[1] as CredentialsOwner['kind'], id: match[2] } : null;
 }
 
-export async function announceCredentialsChange(manager: EntityManager, owner: CredentialsOwner): Promise<void> {
-  await manager.query('SELECT pg_notify($1, $2)', [CREDENTIALS_CHANGED_CHANNEL, credentialsChangePayload(owner)]);
+type CommittedHere = (owner: CredentialsOwner) => void;
+const committedHereListeners = new Set<CommittedHere>();
+
+/**
+ * Told of every credentials change this process commits, as soon as it commits: the notification
+ * reaches this process's own LISTEN connection only a moment later, and a caller answered in between
+ * (who disabled an API, then calls it) must already see the change. Returns the unsubscribe function.
+ */
+export function onCredentialsChangeCommittedHere(listener: CommittedHere): () => void {
+  committedHereListeners.add(listener);
+  return () => committedHereListeners.delete(listener);
+}
+
+export async function announceCredentialsChange(db: Db, owner: CredentialsOwner): Promise<void> {
+  await db.manager().query('SELECT pg_notify($1, $2)', [CREDENTIALS_CHANGED_CHANNEL, credentialsChangePayload(owner)]);
+  db.afterCommit(() => {
+    for (const listener of committedHereListeners) listener(owner);
+  });
 }

@@ -21,6 +21,8 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
   { table: 'administrators', key: 'id', keyType: 'uuid', column: 'second_factor_secret_enc', purpose: 'authenticator.secret' },
   { table: 'enrollment_tokens', key: 'id', keyType: 'uuid', column: 'pending_secret_enc', purpose: 'authenticator.secret' },
   { table: 'access_requests', key: 'id', keyType: 'uuid', column: 'pending_secret_enc', purpose: 'authenticator.secret' },
+  // the authenticator-app secret a "my factors" page shows while the user types its first code
+  { table: 'my_factors_pages', key: 'id', keyType: 'uuid', column: 'pending_secret_enc', purpose: 'authenticator.secret' },
   { table: 'token_signing_keys', key: 'kid', keyType: 'text', column: 'private_key_enc', purpose: 'token.signing-key' },
 ];
 

@@ -6,6 +6,7 @@ import { databaseUnavailableCode } from './database-unavailable';
 interface TransactionScope {
   manager: EntityManager;
   afterRollback: (() => Promise<void>)[];
+  afterCommit: (() => void)[];
 }
 
 const storage = new AsyncLocalStorage<TransactionScope>();
@@ -35,13 +36,15 @@ export class Db {
     const current = storage.getStore();
     if (current) return fn(current.manager);
     const afterRollback: TransactionScope['afterRollback'] = [];
+    const afterCommit: TransactionScope['afterCommit'] = [];
     const runner = this.dataSource.createQueryRunner() as QueryRunner & { releasePostgresConnection?(error?: unknown): Promise<void> };
     // set when the connection cannot be trusted any more: it is closed instead of going back to the pool
     let broken: unknown;
     try {
       await runner.startTransaction();
-      const result = await storage.run({ manager: runner.manager, afterRollback }, () => fn(runner.manager));
+      const result = await storage.run({ manager: runner.manager, afterRollback, afterCommit }, () => fn(runner.manager));
       await runner.commitTransaction();
+      for (const work of afterCommit) work();
       return result;
     } catch (error) {
       if (databaseUnavailableCode(error) !== undefined) {
@@ -72,6 +75,17 @@ export class Db {
    * journaled after what it wrote is undone (its event in the rolled-back transaction would be lost).
    * Nothing runs when the transaction commits.
    */
+  /**
+   * Work that runs in this process once the current transaction has committed (at once outside a
+   * transaction): what this process caches about the change is dropped before its caller is answered,
+   * without waiting for the change's notification to come back from the database.
+   */
+  afterCommit(work: () => void): void {
+    const scope = storage.getStore();
+    if (scope) scope.afterCommit.push(work);
+    else work();
+  }
+
   afterRollback(work: () => Promise<void>): void {
     const scope = storage.getStore();
     if (!scope) throw new Error('afterRollback needs an open transaction');

@@ -29,7 +29,7 @@ export class AccountsRepository {
   /** Enables, disables or re-keys the account's API; instances that cached its credentials are told (same transaction). */
   async setApi(accountId: AccountId, values: { apiEnabled: boolean; apiKey?: string; apiSecretEnc?: Buffer }): Promise<void> {
     await this.repo().update({ id: accountId }, values);
-    await announceCredentialsChange(this.db.manager(), { kind: 'account', id: accountId });
+    await announceCredentialsChange(this.db, { kind: 'account', id: accountId });
   }
 
   /** null: the account's name again */
@@ -63,7 +63,7 @@ export class AccountsRepository {
    */
   async setIdentityFormat(accountId: AccountId, identityFormat: IdentityFormat): Promise<void> {
     await this.repo().update({ id: accountId }, { identityFormat });
-    await announceCredentialsChange(this.db.manager(), { kind: 'account', id: accountId });
+    await announceCredentialsChange(this.db, { kind: 'account', id: accountId });
   }
 
   async setLicenses(accountId: AccountId, licenses: number): Promise<void> {

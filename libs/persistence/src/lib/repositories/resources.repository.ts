@@ -48,6 +48,6 @@ export class ResourcesRepository {
   /** Instances that cached the resource's credentials are told (same transaction). */
   async delete(accountId: AccountId, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });
-    await announceCredentialsChange(this.db.manager(), { kind: 'resource', id });
+    await announceCredentialsChange(this.db, { kind: 'resource', id });
   }
 }

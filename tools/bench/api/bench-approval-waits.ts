@@ -1,0 +1,209 @@
+/**
+ * What held approval waits cost: N sign-ins (`/access/requests/ra` with `passCode: "t"`) wait at once
+ * for their users' answers in Telegram, on the built API, against the fake Bot API run as a process.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:waits
+ *   npm run bench:waits -- --waits=1000 --wait-seconds=20
+ *
+ * --waits how many sign-ins wait at once (300), --wait-seconds the API's APPROVAL_WAIT_SECONDS (15),
+ * --samples requests per latency probe (300).
+ *
+ * It prints, side by side in one run:
+ * - the database connections the API holds while the waits are held (pg_stat_activity by state): a
+ *   wait holds none, so the pool stays as idle as before;
+ * - `/ping` and `GET /users?identity=` latencies (p50/p99 of sequential requests) before the waits and
+ *   while they are held, and their ratio;
+ * - the API's resident memory before and while they are held, per wait;
+ * - how long each wait lasted (nobody answers: each must end 200 Denied at its bound, never later).
+ * Each user gets a fresh Telegram chat: push fatigue allows three pending approvals per user.
+ * The database is dropped at the end.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { Client } from 'pg';
+// Relative on purpose: plain ts-node does not resolve the path aliases (as bench-api.ts does).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { API_BUNDLE, basic, CLI_BUNDLE, cleanEnv, freePort, runCli, startApi } from '../../../apps/api-e2e/src/processes';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { startFakeTelegram } from '../../../apps/api-e2e/src/fake-telegram-process';
+
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k, v = 'true'] = a.replace(/^--/, '').split('=');
+    return [k, v] as const;
+  }),
+);
+const WAITS = Number(args.get('waits') ?? 300);
+const WAIT_SECONDS = Number(args.get('wait-seconds') ?? 15);
+const SAMPLES = Number(args.get('samples') ?? 300);
+const FIRST_CHAT = 9_100_000_001;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** p50/p99 in ms of `count` sequential calls (a closed loop of one: latency, not throughput). */
+async function latency(call: () => Promise<Response>, count: number): Promise<{ p50: number; p99: number; failed: number }> {
+  const times: number[] = [];
+  let failed = 0;
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const res = await call();
+    await res.arrayBuffer();
+    if (!res.ok) failed += 1;
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), failed };
+}
+
+function residentMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(API_BUNDLE) || !existsSync(CLI_BUNDLE)) {
+    console.error('build the bundles first: npm run build');
+    return 1;
+  }
+  const server = process.env['DATABASE_URL'];
+  if (!server) {
+    console.error('DATABASE_URL must name a PostgreSQL server (the benchmark creates and drops a database of its own)');
+    return 1;
+  }
+  const database = `twofold_bench_waits_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  const url = new URL(server);
+  url.pathname = `/${database}`;
+  const token = `7100000001:${randomBytes(24).toString('base64url')}`;
+  const fake = await startFakeTelegram(token);
+  const env = cleanEnv({
+    DATABASE_URL: url.toString(),
+    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    TELEGRAM_BOT_TOKEN: token,
+    TELEGRAM_API_URL: fake.url,
+    TELEGRAM_UPDATES: 'polling',
+    APPROVAL_WAIT_SECONDS: String(WAIT_SECONDS),
+    // every wait comes from this one address; a real deployment sees them from many
+    MAX_CONNECTIONS_PER_CLIENT: String(WAITS + 100),
+    ACCESS_REQUESTS_PER_MINUTE: '1000000',
+  });
+  const api = await startApi(env);
+  const observer = new Client({ connectionString: url.toString(), application_name: 'twofold-bench-observer' });
+  try {
+    const created = runCli(
+      [
+        'account',
+        'create',
+        '--name',
+        'Waits',
+        '--owner-email',
+        'owner@waits.test',
+        '--licenses',
+        String(WAITS + 10),
+        '--enable-api',
+        '--json',
+      ],
+      env,
+    );
+    if (created.code !== 0) throw new Error(`the CLI failed: ${created.stderr}`);
+    const credentials = JSON.parse(created.stdout).api as { key: string; secret: string };
+    const account = basic(credentials.key, credentials.secret);
+    const call = (path: string, authorization: string, body?: unknown) =>
+      fetch(`${api.baseUrl}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const resource = (await (await call('/resources', account, { Name: 'VPN' })).json()).model as { apiKey: string; apiSecret: string };
+    const vpn = basic(resource.apiKey, resource.apiSecret);
+
+    console.log(`binding ${WAITS} users to Telegram chats ...`);
+    const identities: string[] = [];
+    for (let i = 0; i < WAITS; i++) {
+      const identity = `waiter${String(i).padStart(5, '0')}`;
+      identities.push(identity);
+      const request = (await (await call('/access/requests', vpn, { identity })).json()).model as { url: string };
+      const page = await (await fetch(request.url)).text();
+      const payload = /start=([A-Za-z0-9_-]+)/.exec(page)?.[1];
+      if (!payload) throw new Error(`the access page of ${identity} offered no Telegram link`);
+      await fake.send(FIRST_CHAT + i, `/start ${payload}`);
+    }
+    await observer.connect();
+    for (let bound = 0; bound < WAITS; ) {
+      bound = Number((await observer.query(`SELECT count(*) FROM authenticators WHERE kind = 'Telegram'`)).rows[0].count);
+      if (bound < WAITS) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const connections = async () =>
+      (
+        await observer.query<{ application_name: string; state: string; count: string }>(
+          `SELECT application_name, coalesce(state, '') AS state, count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1, 2 ORDER BY 1, 2`,
+        )
+      ).rows.map((row) => `${row.application_name}/${row.state}: ${row.count}`);
+    const probe = async () => ({
+      ping: await latency(() => fetch(`${api.baseUrl}/ping`), SAMPLES),
+      lookup: await latency(() => call(`/users?identity=${identities[0]}`, account), SAMPLES),
+    });
+
+    const before = { connections: await connections(), rss: residentMb(api.process.pid), ...(await probe()) };
+    const questionsBefore = (await fake.questions()).length;
+    console.log(`holding ${WAITS} waits (APPROVAL_WAIT_SECONDS=${WAIT_SECONDS}) ...`);
+    const started = performance.now();
+    const waits = identities.map(async (identity) => {
+      const sent = performance.now();
+      const res = await call('/access/requests/ra', vpn, { identity, passCode: 't' });
+      const body = (await res.json()) as { model?: { status?: string } };
+      return { status: res.status, decision: body.model?.status, ms: performance.now() - sent };
+    });
+    while ((await fake.questions()).length - questionsBefore < WAITS) await new Promise((resolve) => setTimeout(resolve, 100));
+    const deliveredMs = performance.now() - started;
+    const during = { connections: await connections(), rss: residentMb(api.process.pid), ...(await probe()) };
+    const probedMs = performance.now() - started;
+    const ended = await Promise.all(waits);
+
+    const longest = Math.max(...ended.map((w) => w.ms));
+    const answers = new Map<string, number>();
+    for (const w of ended) answers.set(`${w.status} ${w.decision}`, (answers.get(`${w.status} ${w.decision}`) ?? 0) + 1);
+    const row = (name: string, a: { p50: number; p99: number; failed: number }, b: { p50: number; p99: number; failed: number }) =>
+      `${name.padEnd(26)} ${a.p50.toFixed(1).padStart(8)} ${a.p99.toFixed(1).padStart(8)} ${b.p50.toFixed(1).padStart(8)} ${b.p99.toFixed(1).padStart(8)} ${(b.p99 / a.p99).toFixed(2).padStart(8)}   ${a.failed}/${b.failed}`;
+    console.log(`\n${WAITS} approval waits held at once on the built API (LOG_LEVEL=warn), nobody answering`);
+    console.log(
+      `all ${WAITS} questions delivered to the fake Bot API after ${(deliveredMs / 1000).toFixed(1)} s; probes done ${(probedMs / 1000).toFixed(1)} s after the start`,
+    );
+    console.log(`\nlatency, ${SAMPLES} sequential calls   before (ms)        while held (ms)    p99 ratio   failed`);
+    console.log(`${''.padEnd(26)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}`);
+    console.log(row('GET /ping', before.ping, during.ping));
+    console.log(row('GET /users?identity=', before.lookup, during.lookup));
+    console.log(`\nAPI database connections before:     ${before.connections.join(', ')}`);
+    console.log(`API database connections while held: ${during.connections.join(', ')}`);
+    console.log(
+      `API resident memory: ${before.rss.toFixed(0)} MB before, ${during.rss.toFixed(0)} MB while held: ${(((during.rss - before.rss) * 1024) / WAITS).toFixed(1)} KB per wait`,
+    );
+    console.log(`answers: ${[...answers].map(([k, n]) => `${n} × ${k}`).join(', ')}`);
+    console.log(`longest wait ${(longest / 1000).toFixed(2)} s from its own call (bound ${WAIT_SECONDS} s)`);
+    const busy = during.connections.filter((line) => /^twofold-api\/(?!idle)/.test(line));
+    const pass = [...answers.keys()].every((k) => k === '200 Denied') && busy.length === 0;
+    console.log(pass ? '\nPASS: every wait ended 200 Denied at its bound; no pool connection was busy while they were held' : '\nFAIL');
+    return pass ? 0 : 1;
+  } finally {
+    await observer.end().catch(() => undefined);
+    await api.stop();
+    await fake.stop();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
