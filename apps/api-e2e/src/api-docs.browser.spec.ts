@@ -52,7 +52,7 @@ describeInBrowser('the API docs (/docs) in headless Chromium', () => {
     await dropDatabase?.();
   });
 
-  it('renders one block per operation of /docs/openapi.json, with the two Basic schemes and the webhook’s secret header under Authorize, and no CSP refusal', async () => {
+  it('renders one block per operation of /docs/openapi.json, with the two Basic schemes, the webhook’s secret header and the portals’ Bearer token under Authorize, and no CSP refusal', async () => {
     const openapi = (await (await fetch(`${api.baseUrl}/docs/openapi.json`)).json()) as { paths: Record<string, object> };
     const operations = Object.values(openapi.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
 
@@ -68,8 +68,8 @@ describeInBrowser('the API docs (/docs) in headless Chromium', () => {
 
     await page.locator('button.authorize').first().click();
     const schemes = await page.locator('.auth-container h4').allInnerTexts();
-    // the two Basic schemes, and the Telegram webhook's secret header
-    expect(schemes.map((text) => text.split(/\s/)[0])).toEqual(['account', 'resource', 'telegramSecret']);
+    // the two Basic schemes, the Telegram webhook's secret header, and the self-service portals' Bearer access token
+    expect(schemes.map((text) => text.split(/\s/)[0])).toEqual(['account', 'resource', 'telegramSecret', 'accessToken']);
     await page.locator('.auth-btn-wrapper button.btn-done').first().click();
     await page.locator('.dialog-ux').waitFor({ state: 'detached' });
 
