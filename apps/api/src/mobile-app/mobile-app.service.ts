@@ -252,7 +252,9 @@ export class MobileAppService {
       address,
     });
     if (answer.kind === 'ignored') return 'ignored';
-    return answer.approval.status === 'Approved' ? 'approved' : 'rejected';
+    if (answer.approval.status !== 'Approved') return 'rejected';
+    if (address) await this.devices.recordDeviceAddress(device.accountId, answer.approval.accessRequestId, address).catch(() => undefined);
+    return 'approved';
   }
 
   /** The device's new Web Push subscription (the browser renews them), or none (notifications turned off). */

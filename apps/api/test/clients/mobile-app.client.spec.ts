@@ -110,6 +110,9 @@ describe('client: confirming in the Twofold Authenticator app (RADIUS adapter `m
     expect((await user.device.decide(approval.id, 'approve', approval.nonce).expect(200)).body).toEqual({ result: 'approved' });
     const model = asAdapter(await held);
     expect(model).toMatchObject({ status: 'Granted', authenticator: 'MobileApp', authenticatorId: user.device.deviceId });
+    // the history names the device's address (the app's request came from loopback here), not the VPN client's
+    const history = await t.as(vpn.authorization).get(`/access/requests/${model.id}`).expect(200);
+    expect(history.body.model).toMatchObject({ authenticator: 'MobileApp', twoFADeviceIp: expect.stringMatching(/127\.0\.0\.1|::1/) });
   });
 
   it('LDAP adapter `la`: granted by the app; "it wasn\'t me" is Denied', async () => {

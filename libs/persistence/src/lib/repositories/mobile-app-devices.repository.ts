@@ -197,6 +197,18 @@ export class MobileAppDevicesRepository {
     );
   }
 
+  /**
+   * The history's `twoFADeviceIp` of a request approved on a device: the address the device's
+   * decision came from (a code is typed in the browser; an approval is given elsewhere).
+   */
+  async recordDeviceAddress(accountId: AccountId, accessRequestId: string, address: string): Promise<void> {
+    await this.query(`UPDATE access_requests SET two_fa_device_ip = $3 WHERE account_id = $1 AND id = $2`, [
+      accountId,
+      accessRequestId,
+      address,
+    ]);
+  }
+
   /** The service's VAPID key pair, or null before the first start made one. */
   async vapidKeys(): Promise<{ publicKey: string; privateKeyEnc: Buffer } | null> {
     const rows: { publicKey: string; privateKeyEnc: Buffer }[] = await this.query(
