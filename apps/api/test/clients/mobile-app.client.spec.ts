@@ -4,7 +4,7 @@ import { MobileAppService } from '../../src/mobile-app/mobile-app.service';
 import { FakePushService, FakeSubscription } from '../testing/fake-push-service';
 import { startTestApp, TestApp } from '../testing/test-app';
 import { TestDevice } from '../testing/test-device';
-import { clientReading, RA_MODEL_FIELDS } from './client-kit';
+import { clientReading, hiddenInputs, RA_MODEL_FIELDS } from './client-kit';
 
 /**
  * Confirming a sign-in in the service's own authenticator app: the RADIUS adapter sends `passCode` `m`
@@ -94,6 +94,7 @@ describe('client: confirming in the Twofold Authenticator app (RADIUS adapter `m
       id: string;
       nonce: string;
       resource: string;
+      choices: number[] | null;
       address: string;
     }[];
     const approval = listed.find((a) => a.id === payload.approvalId);
@@ -150,5 +151,57 @@ describe('client: confirming in the Twofold Authenticator app (RADIUS adapter `m
       .manager()
       .query(`SELECT push_endpoint FROM mobile_app_devices WHERE authenticator_id = $1`, [user.device.deviceId]);
     expect(row).toEqual({ push_endpoint: user.subscription.endpoint });
+  });
+
+  describe('the access page (a browser sign-in: the number)', () => {
+    let site: typeof vpn;
+    beforeAll(async () => {
+      site = await t.newResource(accountId, 'Intranet');
+    });
+    async function pageOf(identity: string) {
+      const created = await t
+        .http()
+        .post('/access/requests')
+        .set('Authorization', site.authorization)
+        .send({ identity, callback: { action: 'https://intranet.example/mfa', target: '_self' } })
+        .expect(200);
+      return new URL(created.body.model.url).pathname;
+    }
+    const numberOn = (html: string) => Number(/id="approval-number"[^>]*><strong>(\d\d)<\/strong>/.exec(html)?.[1]);
+
+    it('the page shows the number, the app offers three with it, and the number picked on the device completes the page', async () => {
+      const user = await appUser('page.pia');
+      const path = await pageOf('page.pia');
+      const browser = t.browser();
+      const page = await browser.get(path).expect(200);
+      const number = numberOn(page.text);
+      const { approval } = await receive(user, 0);
+      expect(approval.choices).toHaveLength(3);
+      expect(approval.choices).toContain(number);
+      expect((await user.device.decide(approval.id, number, approval.nonce).expect(200)).body).toEqual({ result: 'approved' });
+      expect((await browser.get(`${path}/approval`)).body).toEqual({ status: 'decided' });
+      const granted = await browser
+        .post(path)
+        .type('form')
+        .send(Object.fromEntries(hiddenInputs(page.text)))
+        .expect(200);
+      expect(hiddenInputs(granted.text).get('accessToken')).toEqual(expect.any(String));
+    });
+
+    it('another of the three numbers denies the page', async () => {
+      const user = await appUser('page.petr');
+      const path = await pageOf('page.petr');
+      const browser = t.browser();
+      const page = await browser.get(path).expect(200);
+      const number = numberOn(page.text);
+      const { approval } = await receive(user, 0);
+      const wrong = approval.choices?.find((choice) => choice !== number) as number;
+      expect((await user.device.decide(approval.id, wrong, approval.nonce).expect(200)).body).toEqual({ result: 'rejected' });
+      const denied = await browser
+        .post(path)
+        .type('form')
+        .send(Object.fromEntries(hiddenInputs(page.text)));
+      expect(denied.status).toBe(403);
+    });
   });
 });
