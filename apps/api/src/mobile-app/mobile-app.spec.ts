@@ -269,4 +269,66 @@ describe('the authenticator app: enrollment and signed decisions', () => {
       expect(rows.map((row) => row.action)).toEqual(['Bind', 'Disable', 'Enable', 'Disable']);
     });
   });
+
+  describe('the push subscription', () => {
+    const fresh = () => ({
+      endpoint: `https://push.example/send/${Math.random().toString(36).slice(2)}`,
+      keys: {
+        p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'),
+        auth: Buffer.alloc(16, 3).toString('base64url'),
+      },
+    });
+    const stored = async (deviceId: string | null) =>
+      (await t.db.manager().query(`SELECT push_endpoint FROM mobile_app_devices WHERE authenticator_id = $1`, [deviceId]))[0]
+        ?.push_endpoint;
+    const put = (device: TestDevice, subscription: ReturnType<typeof fresh> | null, key?: TestDevice['privateKey']) =>
+      t
+        .http()
+        .put('/mobile-app/v1/subscription')
+        .send({
+          ...device.signed(
+            'subscription',
+            subscription ? [subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth] : ['-', '-', '-'],
+            { key },
+          ),
+          ...(subscription ? { subscription } : {}),
+        });
+
+    it('the device replaces or removes its subscription with a signed request; another key cannot', async () => {
+      const { device } = await enrolledUser();
+      const first = fresh();
+      await put(device, first).expect(200);
+      expect(await stored(device.deviceId)).toBe(first.endpoint);
+      const forged = await put(device, fresh(), new TestDevice(t).privateKey);
+      expect(forged.status).toBe(403);
+      expect(await stored(device.deviceId)).toBe(first.endpoint);
+      await put(device, null).expect(200);
+      expect(await stored(device.deviceId)).toBeNull();
+    });
+
+    it('refuses an endpoint that is not https, and keys that are not a P-256 key and a 16-byte secret', async () => {
+      const { device } = await enrolledUser();
+      const http = await put(device, { ...fresh(), endpoint: 'http://10.0.0.1/push' });
+      expect(http.status).toBe(400);
+      expect(http.body.message).toBe('subscription.endpoint must be an https URL.');
+      const short = await put(device, { ...fresh(), keys: { ...fresh().keys, auth: 'AAAA' } });
+      expect(short.body.message).toBe('subscription.keys.auth must be 16 bytes.');
+      expect(await stored(device.deviceId)).toBeNull();
+    });
+  });
+
+  it('of two copies of one signed decision sent at once, exactly one is taken', async () => {
+    const { device, open } = await enrolledUser();
+    const approval = await open('ra');
+    const shown = await listed(device, approval.id);
+    const body = {
+      ...device.signed('decision', [approval.id, 'approve', shown.nonce]),
+      approvalId: approval.id,
+      choice: 'approve',
+      nonce: shown.nonce,
+    };
+    const answers = await Promise.all([1, 2, 3].map(() => t.http().post('/mobile-app/v1/decisions').send(body)));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 403, 403]);
+    expect(await statusOf(approval)).toBe('Approved');
+  });
 });
