@@ -16,6 +16,7 @@ import { ResourcesModule } from '../resources/resources.module';
 import { SelfServiceModule } from '../self-service/self-service.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TelegramModule } from '../telegram/telegram.module';
+import { MobileAppModule } from '../mobile-app/mobile-app.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { AppRuntime, InfrastructureModule } from './infrastructure.module';
@@ -44,6 +45,7 @@ export class AppModule {
         // out-of-band approval and its first transport; the access decision asks through its approval factor
         ApprovalsModule,
         TelegramModule,
+        MobileAppModule,
       ],
       controllers: [
         PingController,

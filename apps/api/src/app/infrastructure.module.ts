@@ -20,6 +20,7 @@ import {
   ResourcesRepository,
   SecretCipher,
   TelegramBindingsRepository,
+  MobileAppDevicesRepository,
   SelfServiceRepository,
   TokenSigningKeysRepository,
   UsersRepository,
@@ -68,6 +69,7 @@ const REPOSITORIES = [
   ApiKeysRepository,
   ApprovalsRepository,
   TelegramBindingsRepository,
+  MobileAppDevicesRepository,
   SelfServiceRepository,
 ];
 

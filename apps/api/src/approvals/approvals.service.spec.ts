@@ -162,15 +162,15 @@ describe('ApprovalsService', () => {
     expect(series(await scrape(), 'twofold_approval_delivery_failures_total{factor="telegram",reason="refused"}')).toBe(before + 1);
   });
 
-  it('a factor without a configured transport is undeliverable', async () => {
+  it('a factor without a device to reach is undeliverable (the mobile app needs no configuration: its transport is always there)', async () => {
     const f = await approvalFixture(t.db, t.cipher, { now: TEST_NOW, kind: 'MobileApp' });
     const result = await service.start(
       await f.subject(),
       { id: f.authenticatorId, kind: 'MobileApp', createdAt: TEST_NOW },
       { withNumber: false },
     );
-    expect(result).toEqual({ kind: 'undeliverable', failure: 'notConfigured' });
-    expect(service.reachableKinds().has('MobileApp')).toBe(false);
+    expect(result).toEqual({ kind: 'undeliverable', failure: 'notBound' });
+    expect(service.reachableKinds().has('MobileApp')).toBe(true);
   });
 
   it('no answer by the bound (on the clock): Expired, shown on the device; a later answer changes nothing', async () => {

@@ -90,6 +90,11 @@ export interface AppConfig {
   approvalWaitSeconds?: number;
   /** TELEGRAM_*: the Telegram bot that asks approvals; absent: no bot (TELEGRAM_BOT_TOKEN unset) */
   telegram?: TelegramSettings;
+  /**
+   * Web Push endpoints over plain http on a loopback address are accepted (a test's push service);
+   * otherwise a device's subscription must name an https endpoint. Not read from the environment.
+   */
+  webPushLoopbackHttp?: boolean;
 }
 
 /** How the bot learns of button presses and `/start` messages. */

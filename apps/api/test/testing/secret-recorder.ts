@@ -13,6 +13,8 @@ const KIND_OF_PURPOSE: Record<SecretPurpose, SecretKind> = {
   'authenticator.private-id': 'authenticator-private-id',
   'token.signing-key': 'token-signing-key',
   'self-service.totp-key': 'otp-key',
+  // a private signing key like the token's: never in a log, error, journal or mail
+  'web-push.vapid-private-key': 'token-signing-key',
 };
 
 /** A JWT (access tokens of the access page and the `ra` family); they appear in 2xx bodies only. */

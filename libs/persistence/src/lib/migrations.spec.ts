@@ -35,6 +35,7 @@ describe('migrations', () => {
         'Approvals1765200000000',
         'ApprovalsLdapChannel1765300000000',
         'SelfService1765500000000',
+        'MobileAppDevices1765600000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -59,6 +60,8 @@ describe('migrations', () => {
         'ip_list_resources',
         'ip_lists',
         'journal_events',
+        'mobile_app_devices',
+        'mobile_app_enrollment_tokens',
         'my_factors_pages',
         'phones',
         'refreshed_tokens',
@@ -72,6 +75,7 @@ describe('migrations', () => {
         'token_signing_keys',
         'user_groups',
         'users',
+        'web_push_vapid_keys',
         'wrong_code_streaks',
       ]);
       const indexNames = indexes.rows.map((r) => r.indexname);

@@ -17,7 +17,9 @@ export type SecretPurpose =
   | 'authenticator.private-id'
   | 'token.signing-key'
   // the sealed TOTP key older self-service portals carry through the user's browser
-  | 'self-service.totp-key';
+  | 'self-service.totp-key'
+  // the private key of the service's VAPID key pair (Web Push)
+  | 'web-push.vapid-private-key';
 
 export class SecretDecryptionError extends Error {
   constructor(message = 'A stored secret could not be decrypted: wrong SECRET_ENCRYPTION_KEY or corrupted data.') {

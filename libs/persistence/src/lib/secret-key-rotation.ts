@@ -6,7 +6,7 @@ export interface EncryptedColumn {
   table: string;
   /** the primary key, and its type for the batch's update */
   key: string;
-  keyType: 'uuid' | 'text';
+  keyType: 'uuid' | 'text' | 'smallint';
   column: string;
   purpose: SecretPurpose;
 }
@@ -24,6 +24,7 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
   // the authenticator-app secret a "my factors" page shows while the user types its first code
   { table: 'my_factors_pages', key: 'id', keyType: 'uuid', column: 'pending_secret_enc', purpose: 'authenticator.secret' },
   { table: 'token_signing_keys', key: 'kid', keyType: 'text', column: 'private_key_enc', purpose: 'token.signing-key' },
+  { table: 'web_push_vapid_keys', key: 'id', keyType: 'smallint', column: 'private_key_enc', purpose: 'web-push.vapid-private-key' },
 ];
 
 export const DEFAULT_ROTATION_BATCH_SIZE = 500;

@@ -114,6 +114,17 @@ export class ApprovalsRepository {
     return this.repo().findOneBy({ id });
   }
 
+  /** The approvals a factor's device may still answer at `now`, oldest first (the mobile app asks for them). */
+  async pendingOfAuthenticator(accountId: AccountId, authenticatorId: string, now: Date): Promise<ApprovalEntity[]> {
+    const rows = await this.query(
+      `SELECT * FROM approvals
+        WHERE account_id = $1 AND authenticator_id = $2 AND status = 'Pending' AND expires_at > $3
+        ORDER BY created_at, id LIMIT 20`,
+      [accountId, authenticatorId, now],
+    );
+    return rows.map(toApproval);
+  }
+
   /** Approvals of the user still waiting for an answer at `now` (push fatigue). */
   async countPendingOfUser(accountId: AccountId, userId: string, now: Date): Promise<number> {
     const rows = await this.query(

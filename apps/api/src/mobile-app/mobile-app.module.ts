@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { ApprovalsModule } from '../approvals/approvals.module';
+import { MobileAppController } from './mobile-app.controller';
+import { MobileAppService } from './mobile-app.service';
+import { MobileAppTransport } from './mobile-app.transport';
+import { MobileAppSubscriptionRules } from './push-subscription';
+import { WebPushSender } from './web-push.sender';
+
+/**
+ * The service's own authenticator app: its device protocol (enrollment, signed requests and
+ * decisions) and its approval transport (Web Push). Needs no configuration: Web Push goes to
+ * whatever push service each device's browser subscribed with.
+ */
+@Module({
+  imports: [ApprovalsModule],
+  controllers: [MobileAppController],
+  providers: [MobileAppService, MobileAppSubscriptionRules, WebPushSender, MobileAppTransport],
+  exports: [MobileAppService],
+})
+export class MobileAppModule {}
