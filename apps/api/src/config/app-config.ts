@@ -1,5 +1,12 @@
 import { isIP } from 'node:net';
-import { DEFAULT_APPROVAL_WAIT_SECONDS, MAX_APPROVAL_WAIT_SECONDS, MIN_APPROVAL_WAIT_SECONDS } from '@twofold/domain';
+import {
+  DEFAULT_APPROVAL_WAIT_SECONDS,
+  DomainError,
+  HttpGatewaySettings,
+  MAX_APPROVAL_WAIT_SECONDS,
+  MIN_APPROVAL_WAIT_SECONDS,
+  parseHttpGatewaySettings,
+} from '@twofold/domain';
 import { DatabaseTimeouts, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SettingError } from '@twofold/persistence';
 
 /** Default SHUTDOWN_TIMEOUT_MS: far above a normal answer and the database's worst case (1.75 s). */
@@ -90,6 +97,12 @@ export interface AppConfig {
   approvalWaitSeconds?: number;
   /** TELEGRAM_*: the Telegram bot that asks approvals; absent: no bot (TELEGRAM_BOT_TOKEN unset) */
   telegram?: TelegramSettings;
+  /**
+   * SMS_GATEWAY, CALL_GATEWAY: the service-wide HTTP template gateways (JSON, as `PUT
+   * /settings/sms-gateway` takes them) for accounts without their own; absent: codes go to the outbox
+   * (`<dataDir>/outbox/sms/`, `<dataDir>/outbox/calls/`)
+   */
+  phoneGateways?: { sms?: HttpGatewaySettings; call?: HttpGatewaySettings };
 }
 
 /** How the bot learns of button presses and `/start` messages. */
@@ -322,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const maxConnectionsPerClient = maxConnectionsText ? Number(maxConnectionsText) : undefined;
   const approvalWaitSeconds = parseApprovalWaitSeconds(env['APPROVAL_WAIT_SECONDS']);
   const telegram = parseTelegram(env);
+  const phoneGateways = { sms: parsePhoneGateway('SMS_GATEWAY', env), call: parsePhoneGateway('CALL_GATEWAY', env) };
   return {
     port,
     databaseUrl,
@@ -347,5 +361,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     cliCommand,
     approvalWaitSeconds,
     telegram,
+    phoneGateways,
   };
+}
+
+/** A service-wide gateway: its JSON checked like the account's own; the message never repeats the value (it holds secrets). */
+function parsePhoneGateway(name: string, env: NodeJS.ProcessEnv): HttpGatewaySettings | undefined {
+  const text = env[name]?.trim();
+  if (!text) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${name} must be a JSON object (an HTTP template gateway)`);
+  }
+  try {
+    return parseHttpGatewaySettings(raw);
+  } catch (error) {
+    if (error instanceof DomainError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
 }

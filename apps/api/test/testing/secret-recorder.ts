@@ -13,6 +13,7 @@ const KIND_OF_PURPOSE: Record<SecretPurpose, SecretKind> = {
   'authenticator.private-id': 'authenticator-private-id',
   'token.signing-key': 'token-signing-key',
   'self-service.totp-key': 'otp-key',
+  'phone.gateway': 'gateway-settings',
 };
 
 /** A JWT (access tokens of the access page and the `ra` family); they appear in 2xx bodies only. */
@@ -156,7 +157,8 @@ export class SecretRecorder {
     } catch {
       return;
     }
-    for (const name of names) {
+    // the mails only: the SMS and call outboxes are directories beside them
+    for (const name of names.filter((n) => n.endsWith('.eml'))) {
       const mail = readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '');
       for (const match of mail.matchAll(ENROLLMENT_TOKEN)) this.secret('enrollment-token', match[1]);
       this.text('mail', mail);

@@ -1,9 +1,9 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds the journal constants of the API exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and Accounts ChangeDisplayName and ChangeLicenses', () => {
+  it('holds the journal constants of the API exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and PhoneCodeLimit and Accounts ChangeDisplayName and ChangeLicenses', () => {
     expect(JOURNAL_EVENTS).toEqual({
-      AccessRequest: ['Bypass', 'Reject'],
+      AccessRequest: ['Bypass', 'Reject', 'PhoneCodeLimit'],
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
       AdminPanel: ['SignIn'],
       Authenticator: ['Disable', 'Enable', 'Bind'],

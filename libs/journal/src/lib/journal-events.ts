@@ -4,8 +4,11 @@
  * the directory synchronization switch.
  */
 export const JOURNAL_EVENTS = {
-  /** Reject is ours: the user answered "it wasn't me" to an approval request on their phone */
-  AccessRequest: ['Bypass', 'Reject'],
+  /**
+   * Reject is ours: the user answered "it wasn't me" to an approval request on their phone;
+   * PhoneCodeLimit too: a code was not sent to a phone because an abuse limit was hit
+   */
+  AccessRequest: ['Bypass', 'Reject', 'PhoneCodeLimit'],
   /**
    * ChangeDisplayName is ours: the customer's name on pages, mails and authenticator apps;
    * ChangeLicenses too: the operator's CLI changed how many users the account may have
@@ -63,6 +66,8 @@ export const OUR_JOURNAL_FIELDS = [
   'CodeLockoutsCleared',
   'CopyIds',
   'CustomFields',
+  'Destination',
+  'Gateway',
   'DisplayName',
   'EmployeeId',
   'EmployeeIdentity',
@@ -80,8 +85,10 @@ export const OUR_JOURNAL_FIELDS = [
   'LockedUntil',
   'LockoutScope',
   'LogoName',
+  'Method',
   'Merged',
   'PhonesAdded',
+  'PhoneCodeLimit',
   'PhonesRemoved',
   'PreviousDisplayName',
   'PreviousIdentityFormat',

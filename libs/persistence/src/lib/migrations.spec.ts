@@ -35,6 +35,7 @@ describe('migrations', () => {
         'Approvals1765200000000',
         'ApprovalsLdapChannel1765300000000',
         'SelfService1765500000000',
+        'PhoneCodes1765700000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -60,6 +61,9 @@ describe('migrations', () => {
         'ip_lists',
         'journal_events',
         'my_factors_pages',
+        'phone_code_policies',
+        'phone_codes',
+        'phone_gateways',
         'phones',
         'refreshed_tokens',
         'resources',
@@ -90,6 +94,9 @@ describe('migrations', () => {
         'approvals_user_pending',
         'approvals_user_not_me',
         'telegram_bindings_account_chat',
+        'phone_codes_request',
+        'phone_codes_user_time',
+        'phone_codes_account_time',
       ]) {
         expect(indexNames).toContain(expected);
       }

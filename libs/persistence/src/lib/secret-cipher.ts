@@ -17,7 +17,9 @@ export type SecretPurpose =
   | 'authenticator.private-id'
   | 'token.signing-key'
   // the sealed TOTP key older self-service portals carry through the user's browser
-  | 'self-service.totp-key';
+  | 'self-service.totp-key'
+  // an account's SMS or call gateway (its HTTP template, with passwords and tokens)
+  | 'phone.gateway';
 
 export class SecretDecryptionError extends Error {
   constructor(message = 'A stored secret could not be decrypted: wrong SECRET_ENCRYPTION_KEY or corrupted data.') {

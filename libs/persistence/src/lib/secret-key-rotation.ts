@@ -22,6 +22,7 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
   { table: 'enrollment_tokens', key: 'id', keyType: 'uuid', column: 'pending_secret_enc', purpose: 'authenticator.secret' },
   { table: 'access_requests', key: 'id', keyType: 'uuid', column: 'pending_secret_enc', purpose: 'authenticator.secret' },
   { table: 'token_signing_keys', key: 'kid', keyType: 'text', column: 'private_key_enc', purpose: 'token.signing-key' },
+  { table: 'phone_gateways', key: 'id', keyType: 'uuid', column: 'settings_enc', purpose: 'phone.gateway' },
 ];
 
 export const DEFAULT_ROTATION_BATCH_SIZE = 500;
