@@ -22,7 +22,8 @@ export const JOURNAL_EVENTS = {
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
   EnrollmentLink: ['Send'],
   ExternalSIP: ['Enable', 'Disable'],
-  ExternalSMS: ['Enable', 'Disable'],
+  /** ours: ChangeDestinations, the account's allow-list of countries (E.164 prefixes) codes may be sent to */
+  ExternalSMS: ['Enable', 'Disable', 'ChangeDestinations'],
   Group: ['Create', 'Update', 'Delete'],
   IpList: ['Create', 'Update', 'Delete'],
   Project: ['Create'],
@@ -67,6 +68,7 @@ export const OUR_JOURNAL_FIELDS = [
   'CopyIds',
   'CustomFields',
   'Destination',
+  'Destinations',
   'Gateway',
   'DisplayName',
   'EmployeeId',
