@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, PhoneCodeHistory, PhoneCodeMethod } from '@twofold/domain';
+import { AccountId, BREAKER_WINDOW_MINUTES, PhoneCodeHistory, PhoneCodeMethod } from '@twofold/domain';
 import { Db } from '@twofold/persistence';
 
 /** An open code of a request, as its check reads it. */
@@ -75,16 +75,30 @@ export class PhoneCodesRepository {
     return affected === 1;
   }
 
-  /** What the abuse limits count: codes sent to the user (last one, last hour) and by the account (last day). */
-  async historyOf(accountId: AccountId, userId: string, now: Date): Promise<PhoneCodeHistory> {
-    const rows: { last_sent: Date | null; user_hour: string; account_day: string }[] = await this.db.manager().query(
-      `SELECT (SELECT max(created_at) FROM phone_codes WHERE account_id = $1 AND user_id = $2) AS last_sent,
-              (SELECT count(*) FROM phone_codes WHERE account_id = $1 AND user_id = $2 AND created_at > $3::timestamptz - interval '1 hour') AS user_hour,
-              (SELECT count(*) FROM phone_codes WHERE account_id = $1 AND created_at > $3::timestamptz - interval '1 day') AS account_day`,
-      [accountId, userId, now],
-    );
+  /**
+   * What the abuse limits count: codes sent to the user (last one, last hour), by the account (last
+   * day), and the account's codes to `range` in the breaker's window whose five minutes are over
+   * (`range` is matched as a prefix of the number; the account-and-time index narrows the rows).
+   */
+  async historyOf(accountId: AccountId, userId: string, now: Date, range: string): Promise<PhoneCodeHistory> {
+    const rows: { last_sent: Date | null; user_hour: string; account_day: string; range_settled: string; range_entered: string }[] =
+      await this.db.manager().query(
+        `SELECT (SELECT max(created_at) FROM phone_codes WHERE account_id = $1 AND user_id = $2) AS last_sent,
+                (SELECT count(*) FROM phone_codes WHERE account_id = $1 AND user_id = $2 AND created_at > $3::timestamptz - interval '1 hour') AS user_hour,
+                (SELECT count(*) FROM phone_codes WHERE account_id = $1 AND created_at > $3::timestamptz - interval '1 day') AS account_day,
+                count(*) AS range_settled, count(used_at) AS range_entered
+           FROM phone_codes
+          WHERE account_id = $1 AND created_at > $3::timestamptz - make_interval(mins => $5) AND expires_at <= $3
+            AND left(phone, length($4)) = $4`,
+        [accountId, userId, now, range, BREAKER_WINDOW_MINUTES],
+      );
     const row = rows[0];
-    return { lastSentToUser: row.last_sent, sentToUserLastHour: Number(row.user_hour), sentByAccountLastDay: Number(row.account_day) };
+    return {
+      lastSentToUser: row.last_sent,
+      sentToUserLastHour: Number(row.user_hour),
+      sentByAccountLastDay: Number(row.account_day),
+      range: { settled: Number(row.range_settled), entered: Number(row.range_entered) },
+    };
   }
 
   /** The account's allow-list of destination prefixes; empty: any. */

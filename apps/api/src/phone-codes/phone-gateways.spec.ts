@@ -217,6 +217,32 @@ describe('SMS and call gateways', () => {
       await t.as(accountAuth).put('/settings/phone-destinations').send({ allowedPrefixes: [] });
     });
 
+    it('the breaker: a campaign of unanswered codes to one range suspends that range, not the others', async () => {
+      // twenty users on rented numbers of one range, none of whose codes is ever entered
+      for (let i = 0; i < 20; i++) {
+        const { identity } = await userWithPhone(`+8823555100${String(i).padStart(2, '0')}`);
+        expect((await ra({ identity, passCode: 's' })).body.model.status).toBe('AwaitingAuthentication');
+      }
+      // their five minutes pass unanswered
+      t.clock.advance(6 * 60_000);
+      const next = await userWithPhone('+882355510099');
+      const sentBefore = fake.requests.length;
+      const denied = await ra({ identity: next.identity, passCode: 's' });
+      expect(denied.body.model).toMatchObject({
+        status: 'Denied',
+        replyMessage: 'Access denied: too many codes requested. Try again later.',
+      });
+      expect(fake.requests.length).toBe(sentBefore);
+      expect((await limitHits()).find((e) => e.subject === next.identity)?.additionalFields['PhoneCodeLimit']).toBe('breaker');
+      expect((await t.http().get('/metrics')).text).toMatch(/twofold_phone_codes_total\{method="sms",outcome="breaker"\} 1/);
+      // another range is served as before
+      const elsewhere = await userWithPhone('+79991234512');
+      expect((await ra({ identity: elsewhere.identity, passCode: 's' })).body.model.status).toBe('AwaitingAuthentication');
+      // after the window the range is tried again
+      t.clock.advance(61 * 60_000);
+      expect((await ra({ identity: next.identity, passCode: 's' })).body.model.status).toBe('AwaitingAuthentication');
+    });
+
     it("a burst across many users of one account: the account's daily budget", async () => {
       const first = await userWithPhone();
       const sent = await ra({ identity: first.identity, passCode: 's' });

@@ -233,7 +233,7 @@ export type SignInRefusal =
   | { kind: 'phoneCodeLimited'; method: PhoneCodeMethod; limit: PhoneCodeLimit };
 
 /** The abuse limits on codes sent to phones (SMS pumping, toll fraud). */
-export const PHONE_CODE_LIMITS = ['cooldown', 'hourlyCap', 'dailyBudget', 'destination'] as const;
+export const PHONE_CODE_LIMITS = ['cooldown', 'hourlyCap', 'dailyBudget', 'destination', 'breaker'] as const;
 export type PhoneCodeLimit = (typeof PHONE_CODE_LIMITS)[number];
 
 /** What a waiting request asks for next. */

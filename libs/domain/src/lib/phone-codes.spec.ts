@@ -1,5 +1,12 @@
 import { decideCheck, decideSignIn, SIGN_IN_RULES, SignInFacts } from './access-decision';
-import { DEFAULT_PHONE_CODE_LIMITS, maskPhoneNumber, newPhoneCode, parseDestinationPrefix, phoneCodeLimitHit } from './phone-codes';
+import {
+  DEFAULT_PHONE_CODE_LIMITS,
+  destinationRange,
+  maskPhoneNumber,
+  newPhoneCode,
+  parseDestinationPrefix,
+  phoneCodeLimitHit,
+} from './phone-codes';
 
 const created = new Date('2026-03-01T10:00:00Z');
 const now = new Date(created.getTime() + 60_000);
@@ -104,6 +111,16 @@ describe('phone codes', () => {
     expect(phoneCodeLimitHit('+79991234512', limits, { ...none, lastSentToUser: new Date(now.getTime() - 10_000) }, now)).toBe('cooldown');
     expect(phoneCodeLimitHit('+79991234512', limits, { ...none, sentToUserLastHour: 5 }, now)).toBe('hourlyCap');
     expect(phoneCodeLimitHit('+79991234512', limits, { ...none, sentByAccountLastDay: 1000 }, now)).toBe('dailyBudget');
+  });
+
+  it('the breaker suspends a range whose settled codes are mostly not entered', () => {
+    const none = { lastSentToUser: null, sentToUserLastHour: 0, sentByAccountLastDay: 0 };
+    const limits = DEFAULT_PHONE_CODE_LIMITS;
+    expect(phoneCodeLimitHit('+88235551234', limits, { ...none, range: { settled: 20, entered: 3 } }, now)).toBe('breaker');
+    expect(phoneCodeLimitHit('+88235551234', limits, { ...none, range: { settled: 20, entered: 4 } }, now)).toBeNull();
+    // too few to judge
+    expect(phoneCodeLimitHit('+88235551234', limits, { ...none, range: { settled: 19, entered: 0 } }, now)).toBeNull();
+    expect(destinationRange('+79991234512')).toBe('+79991');
   });
 
   it('take destination prefixes in E.164 form only', () => {

@@ -62,18 +62,40 @@ export interface PhoneCodeHistory {
   sentToUserLastHour: number;
   /** codes the account sent in the day before now */
   sentByAccountLastDay: number;
+  /**
+   * the account's codes to the destination's range (destinationRange) sent in the last hour whose
+   * five minutes are over, and how many of them were entered; absent: not counted
+   */
+  range?: { settled: number; entered: number };
+}
+
+/** The breaker's window, sample and threshold: an hour of settled codes, at least 20, fewer than 1 in 5 entered. */
+export const BREAKER_WINDOW_MINUTES = 60;
+export const BREAKER_MIN_SETTLED = 20;
+export const BREAKER_MIN_ENTERED_SHARE = 0.2;
+
+/**
+ * The range a destination belongs to for the breaker: `+` and the first five digits (the country code
+ * and the start of the national range, `+79991`), where SMS pumping rents its numbers.
+ */
+export function destinationRange(phone: string): string {
+  return phone.slice(0, 6);
 }
 
 /**
  * Whether a code may be sent to `phone` now; the first limit hit, in the order a flood meets them:
  * the destination's country (a premium-rate range never gets a message), the user's cooldown and
- * hourly cap (a burst for one user), the account's daily budget (a burst across many users).
+ * hourly cap (a burst for one user), the account's daily budget (a burst across many users), and
+ * the breaker: a destination range whose codes are mostly never entered is suspended.
  */
 export function phoneCodeLimitHit(phone: string, limits: PhoneCodeLimits, history: PhoneCodeHistory, now: Date): PhoneCodeLimit | null {
   if (limits.allowedPrefixes.length > 0 && !limits.allowedPrefixes.some((prefix) => phone.startsWith(prefix))) return 'destination';
   if (history.lastSentToUser && now.getTime() - history.lastSentToUser.getTime() < limits.cooldownSeconds * 1000) return 'cooldown';
   if (history.sentToUserLastHour >= limits.hourlyCapPerUser) return 'hourlyCap';
   if (history.sentByAccountLastDay >= limits.dailyBudgetPerAccount) return 'dailyBudget';
+  // SMS pumping: codes to numbers nobody reads; the range stays suspended while its last hour looks so
+  const range = history.range;
+  if (range && range.settled >= BREAKER_MIN_SETTLED && range.entered < range.settled * BREAKER_MIN_ENTERED_SHARE) return 'breaker';
   return null;
 }
 

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   Clock,
   DEFAULT_PHONE_CODE_LIMITS,
+  destinationRange,
   isPhoneCodeMethod,
   maskPhoneNumber,
   newPhoneCode,
@@ -85,7 +86,8 @@ export class PhoneCodeCheck implements FactorCheck {
     if (!phone) throw new Error('a code is sent only to a user with a phone');
     const userId = found.user.id;
     const limits = { ...DEFAULT_PHONE_CODE_LIMITS, allowedPrefixes: await this.rows.allowedPrefixes(accountId) };
-    const limit = phoneCodeLimitHit(phone, limits, await this.rows.historyOf(accountId, userId, now), now);
+    const history = await this.rows.historyOf(accountId, userId, now, destinationRange(phone));
+    const limit = phoneCodeLimitHit(phone, limits, history, now);
     if (limit) {
       this.metrics.phoneCode(method, limit);
       await this.journal.record(accountId, {
