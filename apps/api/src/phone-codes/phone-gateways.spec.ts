@@ -194,6 +194,16 @@ describe('SMS and call gateways', () => {
       expect(metrics).toMatch(/twofold_phone_codes_total\{method="sms",outcome="hourly_cap"\} [1-9]/);
     });
 
+    it("a parallel burst for one user sends one code: the sends queue behind the user's row lock", async () => {
+      const { identity, userId } = await userWithPhone();
+      const sentBefore = fake.requests.length;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => ra({ identity, passCode: 's' })));
+      const statuses = answers.map((a) => a.body.model.status).sort();
+      expect(statuses).toEqual(['AwaitingAuthentication', 'Denied', 'Denied', 'Denied', 'Denied', 'Denied']);
+      expect(fake.requests.length - sentBefore).toBe(1);
+      expect(await codeRows(userId)).toBe(1);
+    });
+
     it('a number outside the allow-list (a premium-rate range) gets nothing', async () => {
       const set = await t
         .as(accountAuth)
