@@ -103,6 +103,11 @@ export interface AppConfig {
    * (`<dataDir>/outbox/sms/`, `<dataDir>/outbox/calls/`)
    */
   phoneGateways?: { sms?: HttpGatewaySettings; call?: HttpGatewaySettings };
+  /**
+   * PHONE_GATEWAYS_ALLOW_PRIVATE: an account's own gateway may reach loopback and private addresses
+   * (a single-tenant install whose provider is inside the network); default false: public addresses only
+   */
+  phoneGatewaysAllowPrivate?: boolean;
 }
 
 /** How the bot learns of button presses and `/start` messages. */
@@ -336,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const approvalWaitSeconds = parseApprovalWaitSeconds(env['APPROVAL_WAIT_SECONDS']);
   const telegram = parseTelegram(env);
   const phoneGateways = { sms: parsePhoneGateway('SMS_GATEWAY', env), call: parsePhoneGateway('CALL_GATEWAY', env) };
+  const phoneGatewaysAllowPrivate = parseBooleanSetting('PHONE_GATEWAYS_ALLOW_PRIVATE', env['PHONE_GATEWAYS_ALLOW_PRIVATE'], false);
   return {
     port,
     databaseUrl,
@@ -362,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     approvalWaitSeconds,
     telegram,
     phoneGateways,
+    phoneGatewaysAllowPrivate,
   };
 }
 

@@ -16,7 +16,7 @@ export interface PhoneMessage {
  * Why a gateway did not take a message. Only this word is logged or counted: the gateway's answer
  * body may echo the code or the provider's credentials, so it is never shown anywhere.
  */
-export type GatewayFailure = 'unreachable' | 'timeout' | 'status' | 'unexpectedAnswer';
+export type GatewayFailure = 'unreachable' | 'timeout' | 'status' | 'unexpectedAnswer' | 'privateDestination';
 
 export type GatewayResult = { sent: true } | { sent: false; failure: GatewayFailure };
 
@@ -45,10 +45,15 @@ export class OutboxPhoneGateway implements PhoneGateway {
 
 /** The customer's provider, called as its HTTP template says (libs/domain phone-gateways.ts). */
 export class HttpTemplateGateway implements PhoneGateway {
-  constructor(private readonly settings: HttpGatewaySettings) {}
+  /** `admits`: whether the gateway's URL may be called now (an account's own gateway: public addresses only) */
+  constructor(
+    private readonly settings: HttpGatewaySettings,
+    private readonly admits: (url: string) => Promise<boolean> = async () => true,
+  ) {}
 
   async send(message: PhoneMessage): Promise<GatewayResult> {
     const { settings } = this;
+    if (!(await this.admits(settings.url))) return { sent: false, failure: 'privateDestination' };
     const values: GatewayPlaceholders = { phone: message.phone, text: message.text, code: message.code };
     const url = fillGatewayTemplate(settings.url, values, encodeURIComponent);
     const headers: Record<string, string> = {};

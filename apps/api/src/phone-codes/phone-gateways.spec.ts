@@ -28,7 +28,8 @@ describe('SMS and call gateways', () => {
       successContains: '"status":"queued"',
       timeoutMs: 300,
     });
-    t = await startTestApp({ phoneGateways: { sms: serviceGateway } });
+    // the fake provider listens on loopback: this service lets accounts' gateways reach it
+    t = await startTestApp({ phoneGateways: { sms: serviceGateway }, phoneGatewaysAllowPrivate: true });
     const account = await t.newAccount();
     accountId = account.account.id;
     accountAuth = account.authorization;

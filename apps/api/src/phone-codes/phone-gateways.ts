@@ -4,6 +4,7 @@ import { AccountId, HttpGatewaySettings, parseHttpGatewaySettings, PhoneCodeMeth
 import { SecretCipher } from '@twofold/persistence';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/injection-tokens';
+import { reachesOnlyPublicAddresses } from './gateway-destination';
 import { HttpTemplateGateway, OutboxPhoneGateway, PhoneGateway } from './phone-gateway';
 import { PhoneCodesRepository } from './phone-codes.repository';
 
@@ -25,8 +26,9 @@ export class PhoneGateways {
 
   async gatewayFor(accountId: AccountId, method: PhoneCodeMethod): Promise<PhoneGateway> {
     const own = await this.accountGateway(accountId, method);
-    const settings = own ?? this.config.phoneGateways?.[method];
-    return settings ? new HttpTemplateGateway(settings) : this.outbox;
+    if (own) return new HttpTemplateGateway(own, this.config.phoneGatewaysAllowPrivate ? undefined : reachesOnlyPublicAddresses);
+    const service = this.config.phoneGateways?.[method];
+    return service ? new HttpTemplateGateway(service) : this.outbox;
   }
 
   /** The account's own gateway of a method, decrypted; null: none. */
