@@ -28,3 +28,5 @@ export * from './lib/identity-key';
 export * from './lib/approvals';
 export * from './lib/telegram-binding';
 export * from './lib/version';
+export * from './lib/phone-codes';
+export * from './lib/phone-gateways';

@@ -6,12 +6,14 @@ import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { TelegramModule } from '../telegram/telegram.module';
+import { PhoneCodesModule } from '../phone-codes/phone-codes.module';
 import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
 import { AccessDecisionService } from './decision/access-decision.service';
 import { ApprovalFactorCheck } from './decision/approval-factor.check';
 import { ApprovalWait } from './decision/approval-wait';
 import { CodeFactorCheck } from './decision/code-factor.check';
 import { CodeLockouts } from './decision/code-lockouts';
+import { PhoneCodeCheck } from './decision/phone-code.check';
 import { AccessFormTokens } from './page/access-form-token';
 import { AccessPageAttempts } from './page/access-page.attempt';
 import { AccessPageApprovals } from './page/access-page-approvals';
@@ -32,13 +34,14 @@ import { AccessRequestsService } from './requests/access-requests.service';
  * through decision/ (AccessDecisionService: one access decision for every way of signing in).
  */
 @Module({
-  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule],
+  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule, PhoneCodesModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [
     AccessDecisionService,
     CodeFactorCheck,
     ApprovalFactorCheck,
+    PhoneCodeCheck,
     ApprovalWait,
     CodeLockouts,
     AccessRequestsService,

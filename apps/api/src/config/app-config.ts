@@ -1,5 +1,12 @@
 import { isIP } from 'node:net';
-import { DEFAULT_APPROVAL_WAIT_SECONDS, MAX_APPROVAL_WAIT_SECONDS, MIN_APPROVAL_WAIT_SECONDS } from '@twofold/domain';
+import {
+  DEFAULT_APPROVAL_WAIT_SECONDS,
+  DomainError,
+  HttpGatewaySettings,
+  MAX_APPROVAL_WAIT_SECONDS,
+  MIN_APPROVAL_WAIT_SECONDS,
+  parseHttpGatewaySettings,
+} from '@twofold/domain';
 import { DatabaseTimeouts, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SettingError } from '@twofold/persistence';
 
 /** Default SHUTDOWN_TIMEOUT_MS: far above a normal answer and the database's worst case (1.75 s). */
@@ -95,6 +102,17 @@ export interface AppConfig {
    * otherwise a device's subscription must name an https endpoint. Not read from the environment.
    */
   webPushLoopbackHttp?: boolean;
+  /**
+   * SMS_GATEWAY, CALL_GATEWAY: the service-wide HTTP template gateways (JSON, as `PUT
+   * /settings/sms-gateway` takes them) for accounts without their own; absent: codes go to the outbox
+   * (`<dataDir>/outbox/sms/`, `<dataDir>/outbox/calls/`)
+   */
+  phoneGateways?: { sms?: HttpGatewaySettings; call?: HttpGatewaySettings };
+  /**
+   * PHONE_GATEWAYS_ALLOW_PRIVATE: an account's own gateway may reach loopback and private addresses
+   * (a single-tenant install whose provider is inside the network); default false: public addresses only
+   */
+  phoneGatewaysAllowPrivate?: boolean;
 }
 
 /** How the bot learns of button presses and `/start` messages. */
@@ -327,6 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const maxConnectionsPerClient = maxConnectionsText ? Number(maxConnectionsText) : undefined;
   const approvalWaitSeconds = parseApprovalWaitSeconds(env['APPROVAL_WAIT_SECONDS']);
   const telegram = parseTelegram(env);
+  const phoneGateways = { sms: parsePhoneGateway('SMS_GATEWAY', env), call: parsePhoneGateway('CALL_GATEWAY', env) };
+  const phoneGatewaysAllowPrivate = parseBooleanSetting('PHONE_GATEWAYS_ALLOW_PRIVATE', env['PHONE_GATEWAYS_ALLOW_PRIVATE'], false);
   return {
     port,
     databaseUrl,
@@ -352,5 +372,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     cliCommand,
     approvalWaitSeconds,
     telegram,
+    phoneGateways,
+    phoneGatewaysAllowPrivate,
   };
+}
+
+/** A service-wide gateway: its JSON checked like the account's own; the message never repeats the value (it holds secrets). */
+function parsePhoneGateway(name: string, env: NodeJS.ProcessEnv): HttpGatewaySettings | undefined {
+  const text = env[name]?.trim();
+  if (!text) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${name} must be a JSON object (an HTTP template gateway)`);
+  }
+  try {
+    return parseHttpGatewaySettings(raw);
+  } catch (error) {
+    if (error instanceof DomainError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
 }

@@ -102,6 +102,13 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  private readonly phoneCodes = new Counter({
+    name: 'twofold_phone_codes_total',
+    help: 'Codes to be sent to phones, by method (sms, call) and outcome (sent, or why not: unreachable, timeout, status, unexpected_answer, and the abuse limits cooldown, hourly_cap, daily_budget, destination)',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   /**
    * The children of the hot path's series, found without building a label object or key string per
    * request: method → route → status. The label set is bounded by the routes Nest registered.
@@ -133,6 +140,16 @@ export class AppMetrics {
 
   otpVerification(channel: OtpChannel, result: OtpResult): void {
     this.otp.labels(channel, result).inc();
+  }
+
+  /** A code to be sent to a phone: sent, refused by the gateway, or stopped by an abuse limit (the label is a fixed word). */
+  phoneCode(method: 'sms' | 'call', outcome: string): void {
+    this.phoneCodes
+      .labels(
+        method,
+        outcome.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+      )
+      .inc();
   }
 
   accessRequestCreated(channel: AccessRequestChannel, status: string): void {

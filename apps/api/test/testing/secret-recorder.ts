@@ -15,6 +15,7 @@ const KIND_OF_PURPOSE: Record<SecretPurpose, SecretKind> = {
   'self-service.totp-key': 'otp-key',
   // a private signing key like the token's: never in a log, error, journal or mail
   'web-push.vapid-private-key': 'token-signing-key',
+  'phone.gateway': 'gateway-settings',
 };
 
 /** A JWT (access tokens of the access page and the `ra` family); they appear in 2xx bodies only. */
@@ -158,7 +159,8 @@ export class SecretRecorder {
     } catch {
       return;
     }
-    for (const name of names) {
+    // the mails only: the SMS and call outboxes are directories beside them
+    for (const name of names.filter((n) => n.endsWith('.eml'))) {
       const mail = readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '');
       for (const match of mail.matchAll(ENROLLMENT_TOKEN)) this.secret('enrollment-token', match[1]);
       this.text('mail', mail);

@@ -20,7 +20,9 @@ export type SecretKind =
   | 'token-signing-key'
   | 'code'
   | 'access-token'
-  | 'enrollment-token';
+  | 'enrollment-token'
+  /** an account's SMS or call gateway as stored (its passwords and tokens) */
+  | 'gateway-settings';
 
 /**
  * Sources where a kind legitimately appears: an enrollment link is what an invitation or enrollment

@@ -146,7 +146,13 @@ export type SignInRequest =
  * enrolling, which has no owner to protect yet; `approval`, a person confirming on their phone (a
  * Telegram chat, the mobile app), which nobody can guess.
  */
-export const SIGN_IN_FACTORS = { code: { guessable: true }, shownSecret: { guessable: false }, approval: { guessable: false } } as const;
+export const SIGN_IN_FACTORS = {
+  code: { guessable: true },
+  shownSecret: { guessable: false },
+  approval: { guessable: false },
+  /** a code sent to the user's phone by SMS or a call for this request: six digits, so a guess is counted like an OTP code's */
+  phoneCode: { guessable: true },
+} as const;
 export type SignInFactor = keyof typeof SIGN_IN_FACTORS;
 
 /** The user's second factors as the decision counts them. */
@@ -159,6 +165,15 @@ export interface SignInFactorFacts {
   everyFactorDisabled: boolean;
   /** the user's approval factors that can be asked now (libs/domain approvals.ts usableApprovalFactors); absent: none */
   approvals?: readonly ApprovalFactor[];
+  /** the ways a code can be sent to the user's phone (`sms`, `call`); absent or empty: the user has no phone */
+  phoneMethods?: readonly PhoneCodeMethod[];
+}
+
+/** The delivery letters that send a code to the user's phone: `s` (SMS) and `c` (a call reading it). */
+export type PhoneCodeMethod = Extract<DeliveryMethod, 'sms' | 'call'>;
+
+export function isPhoneCodeMethod(method: DeliveryMethod): method is PhoneCodeMethod {
+  return method === 'sms' || method === 'call';
 }
 
 /** What is known of an attempt. A fact left undefined has not been read yet. */
@@ -178,6 +193,8 @@ export interface SignInFacts {
   codesLockedUntil?: Date | null;
   /** the page showed a secret to enroll on this request */
   secretShown?: boolean;
+  /** a code was sent to the user's phone for this stored request (open, spent or expired: a code entered is checked against it first) */
+  phoneCodeSent?: boolean;
 }
 
 /** Why the request is Denied. */
@@ -209,7 +226,15 @@ export type SignInRefusal =
   /** the wait ended without an answer: the service is stopping (try again), or the caller hung up */
   | { kind: 'approvalCancelled' }
   /** push fatigue: too many approvals pending, or a cooldown after "it wasn't me" answers */
-  | { kind: 'tooManyApprovals' };
+  | { kind: 'tooManyApprovals' }
+  /** the code could not be sent to the phone (the gateway refused, timed out or answered nonsense) */
+  | { kind: 'phoneCodeUndeliverable'; method: PhoneCodeMethod }
+  /** an abuse limit on sending codes to phones: the user's cooldown or hourly cap, the account's daily budget, the destination's country */
+  | { kind: 'phoneCodeLimited'; method: PhoneCodeMethod; limit: PhoneCodeLimit };
+
+/** The abuse limits on codes sent to phones (SMS pumping, toll fraud). */
+export const PHONE_CODE_LIMITS = ['cooldown', 'hourlyCap', 'dailyBudget', 'destination', 'breaker'] as const;
+export type PhoneCodeLimit = (typeof PHONE_CODE_LIMITS)[number];
 
 /** What a waiting request asks for next. */
 export type SignInPrompt =
@@ -218,11 +243,13 @@ export type SignInPrompt =
   | { kind: 'methodUnavailable'; method: DeliveryMethod }
   | { kind: 'lockedOut'; until: Date }
   | { kind: 'codeAlreadyUsed' }
-  | { kind: 'wrongCode'; attemptsLeft: number };
+  | { kind: 'wrongCode'; attemptsLeft: number }
+  /** a code was sent to the user's phone (by SMS, or by a call reading it): it is asked for */
+  | { kind: 'codeSent'; method: PhoneCodeMethod };
 
 /** The next step of an attempt. */
 export type SignInStep =
-  | { kind: 'read'; fact: 'identityKnown' | 'user' | 'network' | 'codesLockedUntil' | 'secretShown' }
+  | { kind: 'read'; fact: 'identityKnown' | 'user' | 'network' | 'codesLockedUntil' | 'secretShown' | 'phoneCodeSent' }
   /** nothing is recorded, the request named is left as it is */
   | { kind: 'foreign'; reason: 'unknownUser' | 'requestNotValid' }
   /** the request or its user no longer exists: nothing to decide */
@@ -277,10 +304,12 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
 
   // the person answered the approval asked on this request: their answer is the check's result
   if (answer.kind === 'approvalAnswered') return { kind: 'check', factor: 'approval' };
+  const phone = choosePhoneCode(rules, facts);
+  if (phone.kind !== 'none') return phone.kind === 'send' ? { kind: 'check', factor: 'phoneCode' } : phone;
   const approval = chooseApproval(rules, facts);
   if (approval) return approval;
 
-  const chosen = chooseFactor(rules, facts);
+  const chosen = phone.sent ? ({ kind: 'factor', factor: 'phoneCode' } as const) : chooseFactor(rules, facts);
   if (chosen.kind !== 'factor') return chosen;
   const { factor } = chosen;
   // a call that cannot ask twice: its user appends the code to the password
@@ -300,6 +329,30 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
   // a method is a preference: a request that can ask again asks for the code instead
   if (answer.kind === 'delivery') return { kind: 'wait', prompt: { kind: 'methodUnavailable', method: answer.method }, factor };
   return { kind: 'check', factor };
+}
+
+/**
+ * Step 4 for a user with a phone, before the approval factors (an `s` or `c` asks for the phone, not
+ * for Telegram): `send` a code to the phone, or say that a code answered on a stored request is the
+ * one sent there (`sent`). A code is sent for `s`/`c` on a call that can then ask for it (`ra`,
+ * `ra/challenge`, the page); `md` and `la` cannot ask twice and fall back as for any other letter
+ * they cannot serve. A user whose only factor is a phone gets a code by SMS for a call without a code
+ * (`ra` with no `passCode`), as a user with only an approval factor gets an approval.
+ */
+function choosePhoneCode(
+  rules: SignInRules,
+  facts: SignInFacts,
+): { kind: 'send' } | { kind: 'none'; sent: boolean } | Extract<SignInStep, { kind: 'read' }> {
+  const methods = facts.factors.phoneMethods ?? [];
+  const { answer } = facts;
+  const none = { kind: 'none', sent: false } as const;
+  if (methods.length === 0 || !rules.promptsForCode || rules.call === 'la') return none;
+  if (answer.kind === 'delivery') return isPhoneCodeMethod(answer.method) && methods.includes(answer.method) ? { kind: 'send' } : none;
+  const onlyPhone = facts.factors.codes === 0 && (facts.factors.approvals ?? []).length === 0 && !facts.factors.everyFactorDisabled;
+  if (answer.kind === 'none' && rules.call !== 'page' && onlyPhone && methods.includes('sms')) return { kind: 'send' };
+  if (answer.kind !== 'code' || facts.request.kind !== 'stored') return none;
+  if (facts.phoneCodeSent === undefined) return read('phoneCodeSent') as Extract<SignInStep, { kind: 'read' }>;
+  return { kind: 'none', sent: facts.phoneCodeSent };
 }
 
 /**
@@ -355,7 +408,7 @@ function chooseFactor(rules: SignInRules, facts: SignInFacts): { kind: 'factor';
  * their answer comes back as `granted` or `refused` in a later run); refused (an approval that was
  * rejected, not confirmed in time, not delivered, or not asked at all because of push fatigue).
  */
-export type SignInCheckResult = 'granted' | 'wrong' | 'replayed' | 'pending' | 'refused';
+export type SignInCheckResult = 'granted' | 'wrong' | 'replayed' | 'pending' | 'refused' | 'sent';
 
 /** What a check's result does, step 6. */
 export interface SignInCheckDecision {
@@ -371,7 +424,9 @@ export interface SignInCheckDecision {
     /** counted on the request, then decideCountedCode */
     | { kind: 'countOnRequest' }
     /** the request is recorded as waiting and the transaction commits: the person decides outside it */
-    | { kind: 'pending' };
+    | { kind: 'pending' }
+    /** a code was sent to the user's phone: the request waits for it */
+    | { kind: 'codeSent' };
 }
 
 export function decideCheck(
@@ -389,6 +444,9 @@ export function decideCheck(
       return { streaks: guessable ? 'forget' : 'keep', next: { kind: 'grant' } };
     case 'pending':
       return { streaks: 'keep', next: { kind: 'pending' } };
+    // sending is no guess: nothing is counted until the code comes back
+    case 'sent':
+      return { streaks: 'keep', next: { kind: 'codeSent' } };
     case 'replayed':
       return {
         streaks: 'keep',

@@ -1,9 +1,9 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds the journal constants of the API exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and Accounts ChangeDisplayName and ChangeLicenses', () => {
+  it('holds the journal constants of the API exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and PhoneCodeLimit, ExternalSMS ChangeDestinations and Accounts ChangeDisplayName and ChangeLicenses', () => {
     expect(JOURNAL_EVENTS).toEqual({
-      AccessRequest: ['Bypass', 'Reject'],
+      AccessRequest: ['Bypass', 'Reject', 'PhoneCodeLimit'],
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
       AdminPanel: ['SignIn'],
       Authenticator: ['Disable', 'Enable', 'Bind'],
@@ -11,7 +11,7 @@ describe('journal events table', () => {
       Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
       EnrollmentLink: ['Send'],
       ExternalSIP: ['Enable', 'Disable'],
-      ExternalSMS: ['Enable', 'Disable'],
+      ExternalSMS: ['Enable', 'Disable', 'ChangeDestinations'],
       Group: ['Create', 'Update', 'Delete'],
       IpList: ['Create', 'Update', 'Delete'],
       Project: ['Create'],

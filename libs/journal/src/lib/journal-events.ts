@@ -4,8 +4,11 @@
  * the directory synchronization switch.
  */
 export const JOURNAL_EVENTS = {
-  /** Reject is ours: the user answered "it wasn't me" to an approval request on their phone */
-  AccessRequest: ['Bypass', 'Reject'],
+  /**
+   * Reject is ours: the user answered "it wasn't me" to an approval request on their phone;
+   * PhoneCodeLimit too: a code was not sent to a phone because an abuse limit was hit
+   */
+  AccessRequest: ['Bypass', 'Reject', 'PhoneCodeLimit'],
   /**
    * ChangeDisplayName is ours: the customer's name on pages, mails and authenticator apps;
    * ChangeLicenses too: the operator's CLI changed how many users the account may have
@@ -19,7 +22,8 @@ export const JOURNAL_EVENTS = {
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
   EnrollmentLink: ['Send'],
   ExternalSIP: ['Enable', 'Disable'],
-  ExternalSMS: ['Enable', 'Disable'],
+  /** ours: ChangeDestinations, the account's allow-list of countries (E.164 prefixes) codes may be sent to */
+  ExternalSMS: ['Enable', 'Disable', 'ChangeDestinations'],
   Group: ['Create', 'Update', 'Delete'],
   IpList: ['Create', 'Update', 'Delete'],
   Project: ['Create'],
@@ -63,6 +67,9 @@ export const OUR_JOURNAL_FIELDS = [
   'CodeLockoutsCleared',
   'CopyIds',
   'CustomFields',
+  'Destination',
+  'Destinations',
+  'Gateway',
   'DisplayName',
   'EmployeeId',
   'EmployeeIdentity',
@@ -80,8 +87,10 @@ export const OUR_JOURNAL_FIELDS = [
   'LockedUntil',
   'LockoutScope',
   'LogoName',
+  'Method',
   'Merged',
   'PhonesAdded',
+  'PhoneCodeLimit',
   'PhonesRemoved',
   'PreviousDisplayName',
   'PreviousIdentityFormat',

@@ -36,6 +36,7 @@ describe('migrations', () => {
         'ApprovalsLdapChannel1765300000000',
         'SelfService1765500000000',
         'MobileAppDevices1765600000000',
+        'PhoneCodes1765700000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -63,6 +64,9 @@ describe('migrations', () => {
         'mobile_app_devices',
         'mobile_app_enrollment_tokens',
         'my_factors_pages',
+        'phone_code_policies',
+        'phone_codes',
+        'phone_gateways',
         'phones',
         'refreshed_tokens',
         'resources',
@@ -94,6 +98,9 @@ describe('migrations', () => {
         'approvals_user_pending',
         'approvals_user_not_me',
         'telegram_bindings_account_chat',
+        'phone_codes_request',
+        'phone_codes_user_time',
+        'phone_codes_account_time',
       ]) {
         expect(indexNames).toContain(expected);
       }

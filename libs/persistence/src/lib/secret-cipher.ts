@@ -19,7 +19,9 @@ export type SecretPurpose =
   // the sealed TOTP key older self-service portals carry through the user's browser
   | 'self-service.totp-key'
   // the private key of the service's VAPID key pair (Web Push)
-  | 'web-push.vapid-private-key';
+  | 'web-push.vapid-private-key'
+  // an account's SMS or call gateway (its HTTP template, with passwords and tokens)
+  | 'phone.gateway';
 
 export class SecretDecryptionError extends Error {
   constructor(message = 'A stored secret could not be decrypted: wrong SECRET_ENCRYPTION_KEY or corrupted data.') {

@@ -46,6 +46,11 @@ async function seed(database: TestDatabase): Promise<void> {
        VALUES ($1, $2, $3, $4, $5, $5)`,
       [account.id, user.id, randomBytes(32), before.encrypt('authenticator.secret', randomBytes(20)), NOW],
     );
+    await q(`INSERT INTO phone_gateways (account_id, method, settings_enc, updated_at) VALUES ($1, 'sms', $2, $3)`, [
+      account.id,
+      before.encrypt('phone.gateway', '{}'),
+      NOW,
+    ]);
     await q(`INSERT INTO token_signing_keys (kid, private_key_enc, public_jwk, created_at, retired_at) VALUES ($1, $2, '{}', $3, $4)`, [
       randomUUID(),
       before.encrypt('token.signing-key', 'pkcs8'),

@@ -25,6 +25,7 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
   { table: 'my_factors_pages', key: 'id', keyType: 'uuid', column: 'pending_secret_enc', purpose: 'authenticator.secret' },
   { table: 'token_signing_keys', key: 'kid', keyType: 'text', column: 'private_key_enc', purpose: 'token.signing-key' },
   { table: 'web_push_vapid_keys', key: 'id', keyType: 'smallint', column: 'private_key_enc', purpose: 'web-push.vapid-private-key' },
+  { table: 'phone_gateways', key: 'id', keyType: 'uuid', column: 'settings_enc', purpose: 'phone.gateway' },
 ];
 
 export const DEFAULT_ROTATION_BATCH_SIZE = 500;

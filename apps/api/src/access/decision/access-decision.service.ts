@@ -18,6 +18,7 @@ import { AppMetrics } from '../../metrics/app-metrics';
 import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
 import { ApprovalFactorCheck } from './approval-factor.check';
 import { CodeFactorCheck, factorFactsOf } from './code-factor.check';
+import { PhoneCodeCheck } from './phone-code.check';
 import { FactorCheck, FactorCheckResult, OpenedAttempt, SignInAttempt, SignInOutcome } from './sign-in';
 
 type Opened = Extract<OpenedAttempt, { kind: 'opened' }>;
@@ -53,6 +54,7 @@ export class AccessDecisionService {
     private readonly codes: CodeFactorCheck,
     private readonly approvals: ApprovalFactorCheck,
     private readonly metrics: AppMetrics,
+    private readonly phoneCodes: PhoneCodeCheck,
   ) {}
 
   /** An attempt, decided in one transaction under the request's and the user's row locks. */
@@ -106,6 +108,8 @@ export class AccessDecisionService {
           } else if (step.fact === 'codesLockedUntil') {
             streaks = await this.lockouts.streaksOf(opened.accountId, userOf(found).user.id, origin);
             facts.codesLockedUntil = lockoutInForce(streaks, now)?.until ?? null;
+          } else if (step.fact === 'phoneCodeSent') {
+            facts.phoneCodeSent = await this.phoneCodes.sentOn({ accountId: opened.accountId, requestId: ledger.requestId });
           } else if (step.fact === 'secretShown') {
             facts.secretShown = (await opened.enrollment?.secretShown()) ?? false;
           } else {
@@ -189,7 +193,7 @@ export class AccessDecisionService {
   ): Promise<SignInOutcome> {
     const { user } = found;
     const outcome = { requestId: ledger.requestId, found, now };
-    if (attempt.answer.kind === 'code' && check.result !== 'pending' && check.result !== 'refused')
+    if (attempt.answer.kind === 'code' && check.result !== 'pending' && check.result !== 'refused' && check.result !== 'sent')
       this.metrics.otpVerification(origin.channel, check.result);
     const decision = decideCheck(attempt.rules, factor, check.result, check.result === 'refused' ? check.refusal : undefined);
     if (decision.streaks === 'count') await this.lockouts.countWrongCode(accountId, user, origin, streaks, now);
@@ -213,6 +217,12 @@ export class AccessDecisionService {
         const requestId = await ledger.wait(now);
         return { ...outcome, kind: 'pending', factor: check.factor, requestId, approval: await check.open(requestId) };
       }
+      case 'codeSent': {
+        if (check.result !== 'sent') throw new Error(`a ${check.result} check was decided as a code sent`);
+        const requestId = await ledger.wait(now);
+        await check.record(requestId);
+        return { ...outcome, kind: 'waiting', prompt: { kind: 'codeSent', method: check.method }, factor, requestId };
+      }
       case 'countOnRequest': {
         const counted = await ledger.countWrongCode();
         const after = decideCountedCode(counted);
@@ -234,6 +244,8 @@ export class AccessDecisionService {
         return opened.enrollment;
       case 'approval':
         return this.approvals;
+      case 'phoneCode':
+        return this.phoneCodes;
     }
   }
 }

@@ -38,5 +38,7 @@ export function factorFactsOf(found: UserForCodeCheck | null, reachable: Readonl
     hasSecondFactor: found.authenticators.length > 0 || hasPhones,
     everyFactorDisabled: everyFactorDisabled(found.authenticators, hasPhones),
     approvals: usableApprovalFactors(found.authenticators, reachable),
+    // a phone takes codes by SMS and by call: without a gateway they go to the outbox
+    phoneMethods: hasPhones ? ['sms', 'call'] : [],
   };
 }

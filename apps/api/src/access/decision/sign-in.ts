@@ -2,6 +2,7 @@ import {
   AccessRequestStatusName,
   AccountId,
   ApprovalToAsk,
+  PhoneCodeMethod,
   SignInAnswer,
   SignInFactor,
   SignInPrompt,
@@ -40,7 +41,9 @@ export type FactorCheckResult =
   /** `open`: records the approval of the request once the request is written (its id), in the same transaction */
   | { result: 'pending'; factor: AcceptedFactor; open(requestId: string): Promise<OpenedApproval> }
   /** a person said no or could not be asked (an approval): the request is denied for `refusal` */
-  | { result: 'refused'; refusal: SignInRefusal };
+  | { result: 'refused'; refusal: SignInRefusal }
+  /** a code was sent to the user's phone: `record` binds it to the request once the request is written (its id), in the same transaction */
+  | { result: 'sent'; method: PhoneCodeMethod; record(requestId: string): Promise<void> };
 
 export interface FactorCheckContext {
   accountId: AccountId;

@@ -58,19 +58,23 @@ describe('a user without a usable factor, on every entry point', () => {
   };
   const codeNow = () => generateTotp({ secret: KEY, time: t.clock.now().getTime() });
 
-  it.each(['ra', 'md'] as const)('%s: a phone only is a factor that cannot be used here; every factor disabled says so', async (path) => {
-    await userWithPhone(`${path}.phone`, { totp: false });
-    for (const passCode of [null, codeNow()]) {
-      const phone = await call(path, { identity: `${path}.phone`, passCode });
-      expect(phone).toMatchObject({ success: false, message: UNUSABLE, model: { status: 'Denied', replyMessage: UNUSABLE } });
-    }
-    const { userId, totpId } = await userWithTotpOnly(`${path}.disabled`);
-    await disable(userId, totpId);
-    expect((await call(path, { identity: `${path}.disabled`, passCode: codeNow() })).model).toMatchObject({
-      status: 'Denied',
-      replyMessage: DISABLED,
-    });
-  });
+  it.each(['ra', 'md'] as const)(
+    '%s: a phone only takes no code it did not send (ra sends one by SMS); every factor disabled says so',
+    async (path) => {
+      await userWithPhone(`${path}.phone`, { totp: false });
+      const passCodes = path === 'ra' ? [codeNow()] : [null, codeNow()];
+      for (const passCode of passCodes) {
+        const phone = await call(path, { identity: `${path}.phone`, passCode });
+        expect(phone).toMatchObject({ success: false, message: UNUSABLE, model: { status: 'Denied', replyMessage: UNUSABLE } });
+      }
+      const { userId, totpId } = await userWithTotpOnly(`${path}.disabled`);
+      await disable(userId, totpId);
+      expect((await call(path, { identity: `${path}.disabled`, passCode: codeNow() })).model).toMatchObject({
+        status: 'Denied',
+        replyMessage: DISABLED,
+      });
+    },
+  );
 
   it('ra/challenge: a factor that stopped answering between the steps gets the same answer as ra, and the request is Denied', async () => {
     const phone = await userWithPhone('challenge.phone', { totp: true });

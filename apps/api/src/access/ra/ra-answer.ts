@@ -1,4 +1,4 @@
-import { AccessLanguage, minutesUntil, RaStatus, raSuccess, SignInPrompt, SignInRefusal } from '@twofold/domain';
+import { AccessLanguage, maskPhoneNumber, minutesUntil, RaStatus, raSuccess, SignInPrompt, SignInRefusal } from '@twofold/domain';
 import { ModelEnvelope } from '../../http/envelope';
 import { SignInOutcome } from '../decision/sign-in';
 import { raIdentityOf, raLanguageOf } from './ra.commands';
@@ -63,7 +63,12 @@ export function raAnswerOf(outcome: SignInOutcome, language: AccessLanguage, ide
     case 'denied':
       return raAnswer('Denied', refusalReply(outcome.refusal, outcome.now), language, facts);
     case 'waiting':
-      return raAnswer('AwaitingAuthentication', promptReply(outcome.prompt, outcome.now), language, facts);
+      return raAnswer(
+        'AwaitingAuthentication',
+        promptReply(outcome.prompt, outcome.now, outcome.found?.firstPhone ?? null),
+        language,
+        facts,
+      );
     case 'granted': {
       const { factor } = outcome;
       const by = factor ? { authenticator: factor.kind, authenticatorId: factor.id, account: factor.name } : { bypassed: true };
@@ -87,8 +92,10 @@ function refusalReply(refusal: SignInRefusal, now: Date): RaReply {
   }
 }
 
-function promptReply(prompt: SignInPrompt, now: Date): RaReply {
+function promptReply(prompt: SignInPrompt, now: Date, phone: string | null): RaReply {
   switch (prompt.kind) {
+    case 'codeSent':
+      return { kind: 'codeSent', method: prompt.method, to: phone ? maskPhoneNumber(phone) : '' };
     case 'enterCode':
       return prompt;
     case 'methodUnavailable':

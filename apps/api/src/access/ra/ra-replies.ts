@@ -1,4 +1,4 @@
-import { AccessLanguage, ACCESS_REQUEST_MAX_FAILED_CODES, DeliveryMethod } from '@twofold/domain';
+import { AccessLanguage, ACCESS_REQUEST_MAX_FAILED_CODES, DeliveryMethod, PhoneCodeLimit, PhoneCodeMethod } from '@twofold/domain';
 
 /**
  * The `replyMessage` of the `ra` family: a VPN shows it to the user as the RADIUS
@@ -35,7 +35,11 @@ export type RaReply =
   | { kind: 'approvalNotConfirmed' }
   | { kind: 'approvalUndeliverable' }
   | { kind: 'approvalCancelled' }
-  | { kind: 'tooManyApprovals' };
+  | { kind: 'tooManyApprovals' }
+  /** a code was sent to the phone shown masked (`+7 ••• •• 12`): never the number itself */
+  | { kind: 'codeSent'; method: PhoneCodeMethod; to: string }
+  | { kind: 'phoneCodeUndeliverable'; method: PhoneCodeMethod }
+  | { kind: 'phoneCodeLimited'; method: PhoneCodeMethod; limit: PhoneCodeLimit };
 
 const METHOD_NAMES: Record<AccessLanguage, Record<DeliveryMethod, string>> = {
   en: { telegram: 'Telegram', push: 'Mobile push', sms: 'SMS', call: 'A phone call' },
@@ -95,6 +99,16 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Access denied: the service is restarting. Try again.';
       case 'tooManyApprovals':
         return 'Access denied: too many requests. Try again later.';
+      case 'codeSent':
+        return reply.method === 'sms'
+          ? `The code was sent by SMS to ${reply.to}. Enter the code.`
+          : `A call to ${reply.to} will read the code to you. Enter the code.`;
+      case 'phoneCodeUndeliverable':
+        return `Access denied: could not send the code ${reply.method === 'sms' ? 'by SMS' : 'by a call'}. Try again later.`;
+      case 'phoneCodeLimited':
+        return reply.limit === 'destination'
+          ? 'Access denied: codes cannot be sent to this phone number.'
+          : 'Access denied: too many codes requested. Try again later.';
     }
   },
   ru: (reply) => {
@@ -147,6 +161,16 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
         return 'Доступ запрещён: сервис перезапускается. Повторите попытку.';
       case 'tooManyApprovals':
         return 'Доступ запрещён: слишком много запросов. Повторите позже.';
+      case 'codeSent':
+        return reply.method === 'sms'
+          ? `Код отправлен по SMS на ${reply.to}. Введите код.`
+          : `Вам позвонят на ${reply.to} и продиктуют код. Введите код.`;
+      case 'phoneCodeUndeliverable':
+        return `Доступ запрещён: не удалось отправить код ${reply.method === 'sms' ? 'по SMS' : 'звонком'}. Повторите позже.`;
+      case 'phoneCodeLimited':
+        return reply.limit === 'destination'
+          ? 'Доступ запрещён: на этот номер коды не отправляются.'
+          : 'Доступ запрещён: запрошено слишком много кодов. Повторите позже.';
     }
   },
 };

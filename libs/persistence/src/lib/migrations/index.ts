@@ -24,6 +24,7 @@ import { Approvals1765200000000 } from './1765200000000-approvals';
 import { ApprovalsLdapChannel1765300000000 } from './1765300000000-approvals-ldap-channel';
 import { SelfService1765500000000 } from './1765500000000-self-service';
 import { MobileAppDevices1765600000000 } from './1765600000000-mobile-app-devices';
+import { PhoneCodes1765700000000 } from './1765700000000-phone-codes';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -53,4 +54,5 @@ export const ALL_MIGRATIONS = [
   ApprovalsLdapChannel1765300000000,
   SelfService1765500000000,
   MobileAppDevices1765600000000,
+  PhoneCodes1765700000000,
 ];
