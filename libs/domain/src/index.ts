@@ -28,3 +28,4 @@ export * from './lib/identity-key';
 export * from './lib/approvals';
 export * from './lib/telegram-binding';
 export * from './lib/version';
+export * from './lib/standby-codes';

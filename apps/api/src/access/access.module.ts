@@ -12,6 +12,8 @@ import { ApprovalFactorCheck } from './decision/approval-factor.check';
 import { ApprovalWait } from './decision/approval-wait';
 import { CodeFactorCheck } from './decision/code-factor.check';
 import { CodeLockouts } from './decision/code-lockouts';
+import { StandbyCodeFactorCheck } from './decision/standby-code.check';
+import { StandbyCodesModule } from '../standby-codes/standby-codes.module';
 import { AccessFormTokens } from './page/access-form-token';
 import { AccessPageAttempts } from './page/access-page.attempt';
 import { AccessPageApprovals } from './page/access-page-approvals';
@@ -32,12 +34,13 @@ import { AccessRequestsService } from './requests/access-requests.service';
  * through decision/ (AccessDecisionService: one access decision for every way of signing in).
  */
 @Module({
-  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule],
+  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule, StandbyCodesModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [
     AccessDecisionService,
     CodeFactorCheck,
+    StandbyCodeFactorCheck,
     ApprovalFactorCheck,
     ApprovalWait,
     CodeLockouts,

@@ -24,6 +24,7 @@ import {
   TokenSigningKeysRepository,
   UsersRepository,
   WrongCodeStreaksRepository,
+  StandbyCodesRepository,
 } from '@twofold/persistence';
 import { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
@@ -69,6 +70,7 @@ const REPOSITORIES = [
   ApprovalsRepository,
   TelegramBindingsRepository,
   SelfServiceRepository,
+  StandbyCodesRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -12,6 +12,8 @@ export const JOURNAL_EVENTS = {
    */
   Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
   AdminPanel: ['SignIn'],
+  /** ours: helpdesk bypass codes handed out for a user (Create) and signed in with (Use) */
+  BypassCode: ['Create', 'Use'],
   /** ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start` */
   Authenticator: ['Disable', 'Enable', 'Bind'],
   /** ours: the account's directory synchronization switch */
@@ -26,6 +28,8 @@ export const JOURNAL_EVENTS = {
   Api: ['Enable', 'Disable'],
   PublicApiSecret: ['Update', 'Display'],
   Resource: ['Create', 'Update', 'Delete', 'DisplayResourceSecret'],
+  /** ours: a user's recovery codes made anew, the old ones voided (Create), and signed in with (Use) */
+  RecoveryCode: ['Create', 'Use'],
   /** ours: what the account shows on the self-service portals (support contact, showcase tiles and their logos) */
   SelfService: ['ChangeSupportInfo', 'ChangeShowcase', 'UploadLogo', 'DeleteLogo'],
   User: ['Create', 'Update', 'Delete'],
@@ -60,7 +64,11 @@ export const OUR_JOURNAL_FIELDS = [
   'AuthenticatorName',
   'AuthenticatorPreviousName',
   'Channel',
+  'CodeCount',
   'CodeLockoutsCleared',
+  'CodesLeft',
+  'CodeTtlMinutes',
+  'CodeUses',
   'CopyIds',
   'CustomFields',
   'DisplayName',
@@ -98,6 +106,7 @@ export const OUR_JOURNAL_FIELDS = [
   'TargetUserIds',
   'UserId',
   'UserLocked',
+  'UsesLeft',
   'WrongCodes',
 ] as const;
 

@@ -35,6 +35,7 @@ describe('migrations', () => {
         'Approvals1765200000000',
         'ApprovalsLdapChannel1765300000000',
         'SelfService1765500000000',
+        'StandbyCodes1765800000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -67,6 +68,7 @@ describe('migrations', () => {
         'self_service_settings',
         'settled_day_totals',
         'showcase_logos',
+        'standby_codes',
         'telegram_binding_links',
         'telegram_bindings',
         'token_signing_keys',
@@ -90,6 +92,7 @@ describe('migrations', () => {
         'approvals_user_pending',
         'approvals_user_not_me',
         'telegram_bindings_account_chat',
+        'standby_codes_user',
       ]) {
         expect(indexNames).toContain(expected);
       }

@@ -10,7 +10,7 @@ import {
   SignInFactor,
   SignInRefusal,
 } from '@twofold/domain';
-import { Db, UserForCodeCheck } from '@twofold/persistence';
+import { Db, StandbyCodesRepository, UserForCodeCheck } from '@twofold/persistence';
 import { CLOCK } from '../../config/injection-tokens';
 import { BypassJournal } from '../../ip-lists/bypass-journal';
 import { IpListPolicy } from '../../ip-lists/ip-list-policy';
@@ -18,6 +18,7 @@ import { AppMetrics } from '../../metrics/app-metrics';
 import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
 import { ApprovalFactorCheck } from './approval-factor.check';
 import { CodeFactorCheck, factorFactsOf } from './code-factor.check';
+import { StandbyCodeFactorCheck } from './standby-code.check';
 import { FactorCheck, FactorCheckResult, OpenedAttempt, SignInAttempt, SignInOutcome } from './sign-in';
 
 type Opened = Extract<OpenedAttempt, { kind: 'opened' }>;
@@ -53,6 +54,8 @@ export class AccessDecisionService {
     private readonly codes: CodeFactorCheck,
     private readonly approvals: ApprovalFactorCheck,
     private readonly metrics: AppMetrics,
+    private readonly standbyCodes: StandbyCodeFactorCheck,
+    private readonly storedStandbyCodes: StandbyCodesRepository,
   ) {}
 
   /** An attempt, decided in one transaction under the request's and the user's row locks. */
@@ -100,6 +103,10 @@ export class AccessDecisionService {
             found = await opened.lockUser();
             facts.user = found?.user ?? null;
             facts.factors = factorFactsOf(found, this.approvals.reachableKinds());
+            // no token codes: whether recovery or bypass codes can answer instead
+            if (found && facts.factors.codes === 0) facts.standbyCodes = await this.standbyCodesOf(opened, found, now);
+          } else if (step.fact === 'standbyCodes') {
+            facts.standbyCodes = await this.standbyCodesOf(opened, userOf(found), now);
           } else if (step.fact === 'network') {
             verdict = await this.ipLists.verdict(opened.accountId, found?.ipListsRevision ?? null, origin.address, origin.resourceId);
             facts.network = verdict.decision;
@@ -234,7 +241,13 @@ export class AccessDecisionService {
         return opened.enrollment;
       case 'approval':
         return this.approvals;
+      case 'standbyCode':
+        return this.standbyCodes;
     }
+  }
+
+  private standbyCodesOf(opened: Opened, found: UserForCodeCheck, now: Date): Promise<{ live: number; stored: number }> {
+    return this.storedStandbyCodes.countOfUser(opened.accountId, found.user.id, now);
   }
 }
 

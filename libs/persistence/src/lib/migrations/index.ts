@@ -23,6 +23,7 @@ import { UsersIdentityKey1765000000001 } from './1765000000001-users-identity-ke
 import { Approvals1765200000000 } from './1765200000000-approvals';
 import { ApprovalsLdapChannel1765300000000 } from './1765300000000-approvals-ldap-channel';
 import { SelfService1765500000000 } from './1765500000000-self-service';
+import { StandbyCodes1765800000000 } from './1765800000000-standby-codes';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -51,4 +52,5 @@ export const ALL_MIGRATIONS = [
   Approvals1765200000000,
   ApprovalsLdapChannel1765300000000,
   SelfService1765500000000,
+  StandbyCodes1765800000000,
 ];

@@ -20,3 +20,4 @@ export * from './api-keys.repository';
 export * from './approvals.repository';
 export * from './telegram-bindings.repository';
 export * from './self-service.repository';
+export * from './standby-codes.repository';
