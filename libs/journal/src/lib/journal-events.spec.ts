@@ -7,7 +7,7 @@ describe('journal events table', () => {
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
       AdminPanel: ['SignIn'],
       BypassCode: ['Create', 'Use'],
-      Authenticator: ['Disable', 'Enable', 'Bind'],
+      Authenticator: ['Disable', 'Enable', 'Bind', 'Resync'],
       DirectorySync: ['Update'],
       Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
       EnrollmentLink: ['Send'],

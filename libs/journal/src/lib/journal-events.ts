@@ -14,8 +14,11 @@ export const JOURNAL_EVENTS = {
   AdminPanel: ['SignIn'],
   /** ours: helpdesk bypass codes handed out for a user (Create) and signed in with (Use) */
   BypassCode: ['Create', 'Use'],
-  /** ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start` */
-  Authenticator: ['Disable', 'Enable', 'Bind'],
+  /**
+   * ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start`;
+   * Resync, a token's counter or clock drift found anew from two consecutive codes
+   */
+  Authenticator: ['Disable', 'Enable', 'Bind', 'Resync'],
   /** ours: the account's directory synchronization switch */
   DirectorySync: ['Update'],
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
@@ -70,8 +73,10 @@ export const OUR_JOURNAL_FIELDS = [
   'CodeTtlMinutes',
   'CodeUses',
   'CopyIds',
+  'CountersSkipped',
   'CustomFields',
   'DisplayName',
+  'DriftSeconds',
   'EmployeeId',
   'EmployeeIdentity',
   'Enabled',

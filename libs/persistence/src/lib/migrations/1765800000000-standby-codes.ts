@@ -7,6 +7,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * stolen table from being attacked for all its rows at once. `uses_left` is spent by a conditional
  * UPDATE, so one code is taken at most that many times by any number of parallel attempts;
  * `expires_at` is null for recovery codes, which last until they are used or regenerated.
+ *
+ * `authenticators.totp_drift_steps`: a TOTP token's clock drift in 30-second steps, found by a
+ * resync from two consecutive codes; its codes are looked for around now plus the drift from then on.
  */
 export class StandbyCodes1765800000000 implements MigrationInterface {
   name = 'StandbyCodes1765800000000';
@@ -26,9 +29,11 @@ export class StandbyCodes1765800000000 implements MigrationInterface {
         created_at timestamptz NOT NULL
       )`);
     await q.query(`CREATE INDEX standby_codes_user ON standby_codes (account_id, user_id)`);
+    await q.query(`ALTER TABLE authenticators ADD COLUMN totp_drift_steps int NOT NULL DEFAULT 0 CHECK (totp_drift_steps BETWEEN -20 AND 20)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE authenticators DROP COLUMN totp_drift_steps`);
     await q.query(`DROP TABLE standby_codes`);
   }
 }
