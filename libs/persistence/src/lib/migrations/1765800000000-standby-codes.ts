@@ -29,7 +29,9 @@ export class StandbyCodes1765800000000 implements MigrationInterface {
         created_at timestamptz NOT NULL
       )`);
     await q.query(`CREATE INDEX standby_codes_user ON standby_codes (account_id, user_id)`);
-    await q.query(`ALTER TABLE authenticators ADD COLUMN totp_drift_steps int NOT NULL DEFAULT 0 CHECK (totp_drift_steps BETWEEN -20 AND 20)`);
+    await q.query(
+      `ALTER TABLE authenticators ADD COLUMN totp_drift_steps int NOT NULL DEFAULT 0 CHECK (totp_drift_steps BETWEEN -20 AND 20)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
