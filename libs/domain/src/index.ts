@@ -30,3 +30,4 @@ export * from './lib/telegram-binding';
 export * from './lib/version';
 export * from './lib/phone-codes';
 export * from './lib/phone-gateways';
+export * from './lib/standby-codes';

@@ -14,6 +14,8 @@ import { ApprovalWait } from './decision/approval-wait';
 import { CodeFactorCheck } from './decision/code-factor.check';
 import { CodeLockouts } from './decision/code-lockouts';
 import { PhoneCodeCheck } from './decision/phone-code.check';
+import { StandbyCodeFactorCheck } from './decision/standby-code.check';
+import { StandbyCodesModule } from '../standby-codes/standby-codes.module';
 import { AccessFormTokens } from './page/access-form-token';
 import { AccessPageAttempts } from './page/access-page.attempt';
 import { AccessPageApprovals } from './page/access-page-approvals';
@@ -34,12 +36,13 @@ import { AccessRequestsService } from './requests/access-requests.service';
  * through decision/ (AccessDecisionService: one access decision for every way of signing in).
  */
 @Module({
-  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule, PhoneCodesModule],
+  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule, PhoneCodesModule, StandbyCodesModule],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [
     AccessDecisionService,
     CodeFactorCheck,
+    StandbyCodeFactorCheck,
     ApprovalFactorCheck,
     PhoneCodeCheck,
     ApprovalWait,

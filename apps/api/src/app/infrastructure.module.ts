@@ -25,6 +25,7 @@ import {
   TokenSigningKeysRepository,
   UsersRepository,
   WrongCodeStreaksRepository,
+  StandbyCodesRepository,
 } from '@twofold/persistence';
 import { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
@@ -71,6 +72,7 @@ const REPOSITORIES = [
   TelegramBindingsRepository,
   MobileAppDevicesRepository,
   SelfServiceRepository,
+  StandbyCodesRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

@@ -1,6 +1,7 @@
 import { ACCESS_REQUEST_MAX_FAILED_CODES, AccessRequestStatusName, effectiveAccessStatus } from './access-requests';
 import { ApprovalFactor, planSecondFactor, SecondFactorCall } from './approvals';
 import { DeliveryMethod, PassCodeIntent } from './ra-requests';
+import { looksLikeStandbyCode } from './standby-codes';
 
 /**
  * One access decision for every way of signing in: the access page, `ra`, `ra/challenge` and `md`.
@@ -152,6 +153,8 @@ export const SIGN_IN_FACTORS = {
   approval: { guessable: false },
   /** a code sent to the user's phone by SMS or a call for this request: six digits, so a guess is counted like an OTP code's */
   phoneCode: { guessable: true },
+  /** a recovery or helpdesk bypass code (standby-codes.ts): long and random, but a wrong one still counts as a guess */
+  standbyCode: { guessable: true },
 } as const;
 export type SignInFactor = keyof typeof SIGN_IN_FACTORS;
 
@@ -195,6 +198,12 @@ export interface SignInFacts {
   secretShown?: boolean;
   /** a code was sent to the user's phone for this stored request (open, spent or expired: a code entered is checked against it first) */
   phoneCodeSent?: boolean;
+  /**
+   * the user's recovery and bypass codes: `live` the ones that can still be used, `stored` all of them
+   * (a spent one sent again is a replay, not a wrong token code); read for a code in their format, or
+   * for a user without token codes
+   */
+  standbyCodes?: { live: number; stored: number };
 }
 
 /** Why the request is Denied. */
@@ -249,7 +258,7 @@ export type SignInPrompt =
 
 /** The next step of an attempt. */
 export type SignInStep =
-  | { kind: 'read'; fact: 'identityKnown' | 'user' | 'network' | 'codesLockedUntil' | 'secretShown' | 'phoneCodeSent' }
+  | { kind: 'read'; fact: 'identityKnown' | 'user' | 'network' | 'codesLockedUntil' | 'secretShown' | 'phoneCodeSent' | 'standbyCodes' }
   /** nothing is recorded, the request named is left as it is */
   | { kind: 'foreign'; reason: 'unknownUser' | 'requestNotValid' }
   /** the request or its user no longer exists: nothing to decide */
@@ -304,12 +313,20 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
 
   // the person answered the approval asked on this request: their answer is the check's result
   if (answer.kind === 'approvalAnswered') return { kind: 'check', factor: 'approval' };
-  const phone = choosePhoneCode(rules, facts);
+  // a recovery or bypass code is checked as one, whatever other factors the user has (the phone is lost)
+  const standby = answer.kind === 'code' && looksLikeStandbyCode(answer.code);
+  if (standby && facts.standbyCodes === undefined) return read('standbyCodes');
+  const standbyAnswers = standby && (facts.standbyCodes?.stored ?? 0) > 0;
+  const phone = standbyAnswers ? ({ kind: 'none', sent: false } as const) : choosePhoneCode(rules, facts);
   if (phone.kind !== 'none') return phone.kind === 'send' ? { kind: 'check', factor: 'phoneCode' } : phone;
-  const approval = chooseApproval(rules, facts);
+  const approval = standbyAnswers ? null : chooseApproval(rules, facts);
   if (approval) return approval;
 
-  const chosen = phone.sent ? ({ kind: 'factor', factor: 'phoneCode' } as const) : chooseFactor(rules, facts);
+  const chosen = standbyAnswers
+    ? ({ kind: 'factor', factor: 'standbyCode' } as const)
+    : phone.sent
+      ? ({ kind: 'factor', factor: 'phoneCode' } as const)
+      : chooseFactor(rules, facts);
   if (chosen.kind !== 'factor') return chosen;
   const { factor } = chosen;
   // a call that cannot ask twice: its user appends the code to the password
@@ -390,6 +407,8 @@ function chooseApproval(rules: SignInRules, facts: SignInFacts): SignInStep | nu
 function chooseFactor(rules: SignInRules, facts: SignInFacts): { kind: 'factor'; factor: SignInFactor } | SignInStep {
   const { factors } = facts;
   if (factors.codes > 0) return { kind: 'factor', factor: 'code' };
+  // no token left (the phone is lost, its factors deleted or disabled): the recovery or bypass codes answer
+  if ((facts.standbyCodes?.live ?? 0) > 0) return { kind: 'factor', factor: 'standbyCode' };
   // the administrator disabled them: enrolling a new app would undo that for whoever holds the request
   if (factors.everyFactorDisabled) return deny({ kind: 'secondFactorDisabled' });
   // a factor that cannot answer here (a phone, Telegram): enrolling an app over it would let whoever

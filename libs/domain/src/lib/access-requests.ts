@@ -28,9 +28,17 @@ export const RESERVED_TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'jti', 'iat', 'exp', 
 /**
  * How the holder of a token was authenticated (`amr`, RFC 8176 style): `otp`, a code was checked;
  * `bypass`, the user's address is on a Bypass IP list and no code was asked; `mca`, the user
- * confirmed on another channel (an approval in Telegram or the mobile app).
+ * confirmed on another channel (an approval in Telegram or the mobile app); `bypass_code`, a helpdesk
+ * bypass code an administrator handed out; `recovery_code`, one of the user's recovery codes.
  */
-export type AuthenticationMethod = 'otp' | 'bypass' | 'mca';
+export type AuthenticationMethod = 'otp' | 'bypass' | 'mca' | 'bypass_code' | 'recovery_code';
+
+/** The `amr` of a grant by a standby code (standby-codes.ts); null for any other factor. */
+export function standbyCodeAuthenticationMethod(authenticator: string | null | undefined): AuthenticationMethod | null {
+  if (authenticator === 'BypassCode') return 'bypass_code';
+  if (authenticator === 'RecoveryCode') return 'recovery_code';
+  return null;
+}
 
 export interface AccessCallback {
   action: string;

@@ -30,5 +30,7 @@ describe('refreshing a token proves a recorded grant', () => {
   it('keeps how the grant authenticated the user', () => {
     expect(authenticationMethodsOfGrant({ bypassed: true })).toEqual(['bypass']);
     expect(authenticationMethodsOfGrant({ bypassed: false })).toEqual(['otp']);
+    expect(authenticationMethodsOfGrant({ bypassed: false, authenticator: 'BypassCode' })).toEqual(['bypass_code']);
+    expect(authenticationMethodsOfGrant({ bypassed: false, authenticator: 'RecoveryCode' })).toEqual(['recovery_code']);
   });
 });

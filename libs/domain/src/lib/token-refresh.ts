@@ -1,4 +1,4 @@
-import { ACCESS_TOKEN_TTL_SECONDS, AuthenticationMethod } from './access-requests';
+import { ACCESS_TOKEN_TTL_SECONDS, AuthenticationMethod, standbyCodeAuthenticationMethod } from './access-requests';
 
 /**
  * Refreshing an access token (`POST /token/refresh`). A token is worth refreshing only as proof of a
@@ -37,7 +37,9 @@ export function refreshRefusal(grant: RecordedGrant, subject: string, now: Date)
 }
 
 /** How the user of a grant was authenticated (`amr`): a bypass, or a checked code. A refreshed token keeps it. */
-export function authenticationMethodsOfGrant(grant: { bypassed: boolean }): AuthenticationMethod[] {
+export function authenticationMethodsOfGrant(grant: { bypassed: boolean; authenticator?: string | null }): AuthenticationMethod[] {
+  const standby = standbyCodeAuthenticationMethod(grant.authenticator);
+  if (standby) return [standby];
   return grant.bypassed ? ['bypass'] : ['otp'];
 }
 

@@ -1,12 +1,13 @@
 import { JOURNAL_EVENTS, isJournalEvent } from './journal-events';
 
 describe('journal events table', () => {
-  it('holds the journal constants of the API exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and PhoneCodeLimit, ExternalSMS ChangeDestinations and Accounts ChangeDisplayName and ChangeLicenses', () => {
+  it('holds the journal constants of the API exactly, plus EnrollmentLink Send, Employee Create, DirectorySync Update, Authenticator Enable and Bind, AccessRequest Reject and PhoneCodeLimit, ExternalSMS ChangeDestinations, Accounts ChangeDisplayName and ChangeLicenses, BypassCode and RecoveryCode Create and Use', () => {
     expect(JOURNAL_EVENTS).toEqual({
       AccessRequest: ['Bypass', 'Reject', 'PhoneCodeLimit'],
       Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
       AdminPanel: ['SignIn'],
-      Authenticator: ['Disable', 'Enable', 'Bind'],
+      BypassCode: ['Create', 'Use'],
+      Authenticator: ['Disable', 'Enable', 'Bind', 'Resync'],
       DirectorySync: ['Update'],
       Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
       EnrollmentLink: ['Send'],
@@ -18,6 +19,7 @@ describe('journal events table', () => {
       Api: ['Enable', 'Disable'],
       PublicApiSecret: ['Update', 'Display'],
       Resource: ['Create', 'Update', 'Delete', 'DisplayResourceSecret'],
+      RecoveryCode: ['Create', 'Use'],
       SelfService: ['ChangeSupportInfo', 'ChangeShowcase', 'UploadLogo', 'DeleteLogo'],
       User: ['Create', 'Update', 'Delete'],
     });

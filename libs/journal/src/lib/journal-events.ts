@@ -15,8 +15,13 @@ export const JOURNAL_EVENTS = {
    */
   Accounts: ['RenameAndRemoveDuplicates', 'ChangeNameFormat', 'ChangeDisplayName', 'ChangeLicenses'],
   AdminPanel: ['SignIn'],
-  /** ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start` */
-  Authenticator: ['Disable', 'Enable', 'Bind'],
+  /** ours: helpdesk bypass codes handed out for a user (Create) and signed in with (Use) */
+  BypassCode: ['Create', 'Use'],
+  /**
+   * ours: Enable, the way back from Disable; Bind, a Telegram chat bound to a user by the bot's `/start`;
+   * Resync, a token's counter or clock drift found anew from two consecutive codes
+   */
+  Authenticator: ['Disable', 'Enable', 'Bind', 'Resync'],
   /** ours: the account's directory synchronization switch */
   DirectorySync: ['Update'],
   Employee: ['Create', 'Update', 'Delete', 'Lock', 'Unlock', 'SelfLock', 'SelfUnlock'],
@@ -30,6 +35,8 @@ export const JOURNAL_EVENTS = {
   Api: ['Enable', 'Disable'],
   PublicApiSecret: ['Update', 'Display'],
   Resource: ['Create', 'Update', 'Delete', 'DisplayResourceSecret'],
+  /** ours: a user's recovery codes made anew, the old ones voided (Create), and signed in with (Use) */
+  RecoveryCode: ['Create', 'Use'],
   /** ours: what the account shows on the self-service portals (support contact, showcase tiles and their logos) */
   SelfService: ['ChangeSupportInfo', 'ChangeShowcase', 'UploadLogo', 'DeleteLogo'],
   User: ['Create', 'Update', 'Delete'],
@@ -64,13 +71,19 @@ export const OUR_JOURNAL_FIELDS = [
   'AuthenticatorName',
   'AuthenticatorPreviousName',
   'Channel',
+  'CodeCount',
   'CodeLockoutsCleared',
+  'CodesLeft',
+  'CodeTtlMinutes',
+  'CodeUses',
   'CopyIds',
+  'CountersSkipped',
   'CustomFields',
   'Destination',
   'Destinations',
   'Gateway',
   'DisplayName',
+  'DriftSeconds',
   'EmployeeId',
   'EmployeeIdentity',
   'Enabled',
@@ -107,6 +120,7 @@ export const OUR_JOURNAL_FIELDS = [
   'TargetUserIds',
   'UserId',
   'UserLocked',
+  'UsesLeft',
   'WrongCodes',
 ] as const;
 

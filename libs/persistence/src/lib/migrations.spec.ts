@@ -37,6 +37,7 @@ describe('migrations', () => {
         'SelfService1765500000000',
         'MobileAppDevices1765600000000',
         'PhoneCodes1765700000000',
+        'StandbyCodes1765800000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -74,6 +75,7 @@ describe('migrations', () => {
         'self_service_settings',
         'settled_day_totals',
         'showcase_logos',
+        'standby_codes',
         'telegram_binding_links',
         'telegram_bindings',
         'token_signing_keys',
@@ -101,6 +103,7 @@ describe('migrations', () => {
         'phone_codes_request',
         'phone_codes_user_time',
         'phone_codes_account_time',
+        'standby_codes_user',
       ]) {
         expect(indexNames).toContain(expected);
       }

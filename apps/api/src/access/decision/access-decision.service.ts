@@ -10,7 +10,7 @@ import {
   SignInFactor,
   SignInRefusal,
 } from '@twofold/domain';
-import { Db, UserForCodeCheck } from '@twofold/persistence';
+import { Db, StandbyCodesRepository, UserForCodeCheck } from '@twofold/persistence';
 import { CLOCK } from '../../config/injection-tokens';
 import { BypassJournal } from '../../ip-lists/bypass-journal';
 import { IpListPolicy } from '../../ip-lists/ip-list-policy';
@@ -19,6 +19,7 @@ import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './
 import { ApprovalFactorCheck } from './approval-factor.check';
 import { CodeFactorCheck, factorFactsOf } from './code-factor.check';
 import { PhoneCodeCheck } from './phone-code.check';
+import { StandbyCodeFactorCheck } from './standby-code.check';
 import { FactorCheck, FactorCheckResult, OpenedAttempt, SignInAttempt, SignInOutcome } from './sign-in';
 
 type Opened = Extract<OpenedAttempt, { kind: 'opened' }>;
@@ -55,6 +56,8 @@ export class AccessDecisionService {
     private readonly approvals: ApprovalFactorCheck,
     private readonly metrics: AppMetrics,
     private readonly phoneCodes: PhoneCodeCheck,
+    private readonly standbyCodes: StandbyCodeFactorCheck,
+    private readonly storedStandbyCodes: StandbyCodesRepository,
   ) {}
 
   /** An attempt, decided in one transaction under the request's and the user's row locks. */
@@ -102,6 +105,10 @@ export class AccessDecisionService {
             found = await opened.lockUser();
             facts.user = found?.user ?? null;
             facts.factors = factorFactsOf(found, this.approvals.reachableKinds());
+            // no token codes: whether recovery or bypass codes can answer instead
+            if (found && facts.factors.codes === 0) facts.standbyCodes = await this.standbyCodesOf(opened, found, now);
+          } else if (step.fact === 'standbyCodes') {
+            facts.standbyCodes = await this.standbyCodesOf(opened, userOf(found), now);
           } else if (step.fact === 'network') {
             verdict = await this.ipLists.verdict(opened.accountId, found?.ipListsRevision ?? null, origin.address, origin.resourceId);
             facts.network = verdict.decision;
@@ -246,7 +253,13 @@ export class AccessDecisionService {
         return this.approvals;
       case 'phoneCode':
         return this.phoneCodes;
+      case 'standbyCode':
+        return this.standbyCodes;
     }
+  }
+
+  private standbyCodesOf(opened: Opened, found: UserForCodeCheck, now: Date): Promise<{ live: number; stored: number }> {
+    return this.storedStandbyCodes.countOfUser(opened.accountId, found.user.id, now);
   }
 }
 

@@ -41,6 +41,8 @@ interface SecretGroup {
   hotpCounter: number;
   /** TOTP: the latest time step spent on any row, or null */
   lastTimeStep: number | null;
+  /** TOTP: the token's clock drift in steps, as its last resync found it (the first row with one) */
+  driftSteps: number;
 }
 
 function secretGroups(cipher: SecretCipher, authenticators: readonly AuthenticatorEntity[]): SecretGroup[] {
@@ -57,9 +59,20 @@ function secretGroups(cipher: SecretCipher, authenticators: readonly Authenticat
     const step = authenticator.lastTimeStep === null ? null : Number(authenticator.lastTimeStep);
     const group = groups.get(key);
     if (!group) {
-      groups.set(key, { authenticator, ids: [authenticator.id], secret, hotp, algorithm, hotpCounter: counter, lastTimeStep: step });
+      const driftSteps = authenticator.totpDriftSteps ?? 0;
+      groups.set(key, {
+        authenticator,
+        ids: [authenticator.id],
+        secret,
+        hotp,
+        algorithm,
+        hotpCounter: counter,
+        lastTimeStep: step,
+        driftSteps,
+      });
       continue;
     }
+    if (group.driftSteps === 0) group.driftSteps = authenticator.totpDriftSteps ?? 0;
     group.ids.push(authenticator.id);
     group.hotpCounter = Math.max(group.hotpCounter, counter);
     if (step !== null) group.lastTimeStep = group.lastTimeStep === null ? step : Math.max(group.lastTimeStep, step);
@@ -102,6 +115,7 @@ export async function acceptOtpCode(
         time: now.getTime(),
         window: TOTP_WINDOW_STEPS,
         digits: OTP_TOKEN_DIGITS,
+        driftSteps: group.driftSteps,
         afterTimeStep: group.lastTimeStep ?? undefined,
       });
       if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, group.ids, result.timeStep)))
@@ -110,7 +124,14 @@ export async function acceptOtpCode(
       replayed ||=
         result.valid ||
         (group.lastTimeStep !== null &&
-          verifyTotp({ secret, code, time: now.getTime(), window: TOTP_WINDOW_STEPS, digits: OTP_TOKEN_DIGITS }).valid);
+          verifyTotp({
+            secret,
+            code,
+            time: now.getTime(),
+            window: TOTP_WINDOW_STEPS,
+            digits: OTP_TOKEN_DIGITS,
+            driftSteps: group.driftSteps,
+          }).valid);
     }
   }
   return { result: replayed ? 'replayed' : 'wrong' };

@@ -9,6 +9,7 @@ import {
   SignInRefusal,
   SignInRequest,
   SignInRules,
+  StandbyCodeKind,
 } from '@twofold/domain';
 import { AccessRequestChannel, AuthenticatorKind, UserForCodeCheck } from '@twofold/persistence';
 import type { OpenedApproval } from '../../approvals/approvals.service';
@@ -22,10 +23,12 @@ import type { OpenedApproval } from '../../approvals/approvals.service';
 
 /** The factor that accepted an attempt, as the answers and the history name it. */
 export interface AcceptedFactor {
-  kind: AuthenticatorKind;
+  kind: AuthenticatorKind | StandbyCodeKind;
   /** the authenticator's id and display name; null for one the check itself created (the page's enrollment) */
   id: string | null;
   name: string | null;
+  /** a recovery code: the user's unspent ones, given when few are left (the answer warns) */
+  codesLeft?: number;
 }
 
 /**

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { APPROVAL_FACTOR_KINDS, AuthenticationMethod, SIGN_IN_RULES, SignInAnswer, SignInRules } from '@twofold/domain';
+import {
+  APPROVAL_FACTOR_KINDS,
+  AuthenticationMethod,
+  SIGN_IN_RULES,
+  standbyCodeAuthenticationMethod,
+  SignInAnswer,
+  SignInRules,
+} from '@twofold/domain';
 import { AccessRequestEntity, AccessRequestsRepository, UserForCodeCheck, UsersRepository } from '@twofold/persistence';
 import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { StoredRequestLedger } from '../decision/request-ledgers';
@@ -62,7 +69,9 @@ export class AccessPageAttempt implements SignInAttempt {
 
   /** The AccessToken, signed before the grant commits: `amr` says whether a code was checked or the address bypassed it. */
   async granted({ found, factor, now }: { found: UserForCodeCheck; factor: AcceptedFactor | null; now: Date }): Promise<void> {
-    const amr: AuthenticationMethod = !factor ? 'bypass' : isApprovalKind(factor.kind) ? 'mca' : 'otp';
+    const amr: AuthenticationMethod = !factor
+      ? 'bypass'
+      : (standbyCodeAuthenticationMethod(factor.kind) ?? (isApprovalKind(factor.kind) ? 'mca' : 'otp'));
     this.accessToken = await this.services.views.accessToken(this.request ?? this.found, found.user, now, [amr]);
   }
 }

@@ -72,7 +72,9 @@ export function raAnswerOf(outcome: SignInOutcome, language: AccessLanguage, ide
     case 'granted': {
       const { factor } = outcome;
       const by = factor ? { authenticator: factor.kind, authenticatorId: factor.id, account: factor.name } : { bypassed: true };
-      return raAnswer('Granted', { kind: 'granted' }, language, { ...facts, ...by });
+      const fewLeft = factor?.codesLeft;
+      const reply: RaReply = fewLeft === undefined ? { kind: 'granted' } : { kind: 'grantedFewRecoveryCodes', codesLeft: fewLeft };
+      return raAnswer('Granted', reply, language, { ...facts, ...by });
     }
     case 'pending':
       // an approval is answered once the person decided, by a later run with their answer

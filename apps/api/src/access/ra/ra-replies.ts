@@ -8,6 +8,8 @@ import { AccessLanguage, ACCESS_REQUEST_MAX_FAILED_CODES, DeliveryMethod, PhoneC
  */
 export type RaReply =
   | { kind: 'granted' }
+  /** granted by a recovery code, with few of them left: the user is told to get new ones */
+  | { kind: 'grantedFewRecoveryCodes'; codesLeft: number }
   | { kind: 'enterCode' }
   | { kind: 'wrongCodeRetry'; attemptsLeft: number }
   | { kind: 'wrongCode' }
@@ -53,6 +55,8 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
     switch (reply.kind) {
       case 'granted':
         return 'Access granted.';
+      case 'grantedFewRecoveryCodes':
+        return `Access granted. Recovery codes left: ${reply.codesLeft}. Ask your administrator for new ones.`;
       case 'enterCode':
         return 'Enter the code from your authenticator app or token.';
       case 'wrongCodeRetry':
@@ -115,6 +119,8 @@ const TEXTS: Record<AccessLanguage, (reply: RaReply) => string> = {
     switch (reply.kind) {
       case 'granted':
         return 'Доступ разрешён.';
+      case 'grantedFewRecoveryCodes':
+        return `Доступ разрешён. Осталось кодов восстановления: ${reply.codesLeft}. Запросите у администратора новые.`;
       case 'enterCode':
         return 'Введите код из приложения-аутентификатора или токена.';
       case 'wrongCodeRetry':

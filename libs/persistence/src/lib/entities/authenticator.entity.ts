@@ -19,6 +19,8 @@ export class AuthenticatorEntity {
   @Column({ name: 'hotp_counter', type: 'bigint', nullable: true }) hotpCounter!: string | null;
   /** TOTP: the last time step accepted; replay protection refuses any step at or below it */
   @Column({ name: 'last_time_step', type: 'bigint', nullable: true }) lastTimeStep!: string | null;
+  /** TOTP: the token's clock drift in time steps, found by a resync; codes are looked for around now plus this */
+  @Column({ name: 'totp_drift_steps', type: 'int', default: 0 }) totpDriftSteps!: number;
   /** disabled by an administrator: still listed, but no code of it is accepted */
   @Column({ type: 'boolean', default: false }) disabled!: boolean;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;

@@ -25,6 +25,7 @@ import { ApprovalsLdapChannel1765300000000 } from './1765300000000-approvals-lda
 import { SelfService1765500000000 } from './1765500000000-self-service';
 import { MobileAppDevices1765600000000 } from './1765600000000-mobile-app-devices';
 import { PhoneCodes1765700000000 } from './1765700000000-phone-codes';
+import { StandbyCodes1765800000000 } from './1765800000000-standby-codes';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -55,4 +56,5 @@ export const ALL_MIGRATIONS = [
   SelfService1765500000000,
   MobileAppDevices1765600000000,
   PhoneCodes1765700000000,
+  StandbyCodes1765800000000,
 ];

@@ -85,6 +85,28 @@ export class AuthenticatorsRepository {
    * is not already past it, on one authenticator or every row of the user holding the same secret.
    * Returns false when another request got there first.
    */
+  /**
+   * A resync's outcome: the HOTP counter moved to `hotpCounter`, or a TOTP token's drift stored with
+   * its last accepted step; conditional on the state read, so a code accepted meanwhile is not undone.
+   */
+  async resync(
+    accountId: AccountId,
+    id: string,
+    seen: Pick<AuthenticatorEntity, 'hotpCounter' | 'lastTimeStep'>,
+    to: { hotpCounter: number } | { driftSteps: number; lastTimeStep: number },
+  ): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.db.manager().query(
+      'hotpCounter' in to
+        ? `UPDATE authenticators SET hotp_counter = $3 WHERE account_id = $1 AND id = $2 AND hotp_counter IS NOT DISTINCT FROM $4::bigint`
+        : `UPDATE authenticators SET totp_drift_steps = $3, last_time_step = $4
+            WHERE account_id = $1 AND id = $2 AND last_time_step IS NOT DISTINCT FROM $5::bigint`,
+      'hotpCounter' in to
+        ? [accountId, id, to.hotpCounter, seen.hotpCounter]
+        : [accountId, id, to.driftSteps, to.lastTimeStep, seen.lastTimeStep],
+    );
+    return affected === 1;
+  }
+
   async acceptHotpCounter(accountId: AccountId, ids: string | readonly string[], counter: number): Promise<boolean> {
     const all = typeof ids === 'string' ? [ids] : ids;
     const result = await this.repo()

@@ -21,3 +21,4 @@ export * from './approvals.repository';
 export * from './telegram-bindings.repository';
 export * from './self-service.repository';
 export * from './mobile-app-devices.repository';
+export * from './standby-codes.repository';

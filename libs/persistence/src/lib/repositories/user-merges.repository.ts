@@ -19,6 +19,7 @@ export const USER_ID_TABLES = {
   enrollment_tokens: 'moved: a link sent to a merged user enrolls the surviving one',
   approvals: 'moved with their access requests: a pending approval of a merged user is decided for the surviving one',
   telegram_binding_links: 'moved: a Telegram link sent to a merged user binds the chat to the surviving one',
+  standby_codes: "moved: a merged user's recovery and bypass codes sign the surviving one in",
   my_factors_pages: 'ended: a merged user\'s "my factors" page closes (it lives minutes); the portal opens a new one for the survivor',
 } as const;
 
@@ -276,6 +277,10 @@ export class UserMergesRepository {
     await this.query(`UPDATE approvals a SET user_id = m.survivor FROM ${STEPS} WHERE a.account_id = $1 AND a.user_id = m.merged`, params);
     await this.query(
       `UPDATE telegram_binding_links l SET user_id = m.survivor FROM ${STEPS} WHERE l.account_id = $1 AND l.user_id = m.merged`,
+      params,
+    );
+    await this.query(
+      `UPDATE standby_codes c SET user_id = m.survivor FROM ${STEPS} WHERE c.account_id = $1 AND c.user_id = m.merged`,
       params,
     );
     await this.query(`DELETE FROM my_factors_pages p USING ${STEPS} WHERE p.account_id = $1 AND p.user_id = m.merged`, params);

@@ -51,6 +51,7 @@ interface AuthenticatorJson {
   digits: number | null;
   hotpCounter: string | null;
   lastTimeStep: string | null;
+  totpDriftSteps: number;
   disabled: boolean;
   createdAt: string;
 }
@@ -201,7 +202,8 @@ export class UsersRepository {
               COALESCE((SELECT json_agg(json_build_object(
                           'id', a.id, 'kind', a.kind, 'name', a.name, 'secretEnc', encode(a.secret_enc, 'base64'),
                           'algorithm', a.algorithm, 'digits', a.digits, 'hotpCounter', a.hotp_counter::text,
-                          'lastTimeStep', a.last_time_step::text, 'disabled', a.disabled, 'createdAt', a.created_at) ORDER BY a.created_at, a.id)
+                          'lastTimeStep', a.last_time_step::text, 'totpDriftSteps', a.totp_drift_steps,
+                          'disabled', a.disabled, 'createdAt', a.created_at) ORDER BY a.created_at, a.id)
                           FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id), '[]'::json) AS authenticators
          FROM users u
         WHERE u.account_id = $1 AND ${match}
@@ -228,6 +230,7 @@ export class UsersRepository {
           digits: a.digits,
           hotpCounter: a.hotpCounter,
           lastTimeStep: a.lastTimeStep,
+          totpDriftSteps: a.totpDriftSteps,
           disabled: a.disabled,
           createdAt: new Date(a.createdAt),
         }),

@@ -1,0 +1,121 @@
+import { AccountId } from '@twofold/domain';
+import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
+import { jwtVerify } from 'jose';
+import { startTestApp, TestApp } from '../../test/testing/test-app';
+
+describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on the access page', () => {
+  let t: TestApp;
+  let accountId: AccountId;
+  let account: { authorization: string };
+  let resource: Awaited<ReturnType<TestApp['newResource']>>;
+  const key = Buffer.from('3132333435363738393031323334353637383930', 'hex');
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const created = await t.newAccount();
+    accountId = created.account.id;
+    account = created;
+    resource = await t.newResource(accountId, 'Intranet');
+  });
+  afterAll(() => t.close());
+
+  async function userWithToken(identity: string): Promise<string> {
+    const user = await newUser(t.db, accountId, identity, { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key, now: t.clock.now() });
+    return user.id;
+  }
+  const recoveryCodes = async (userId: string): Promise<string[]> => {
+    const res = await t.as(account).post(`/users/${userId}/recovery-codes`).send();
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: 'Recovery codes created.' });
+    return res.body.model.codes;
+  };
+  const ra = (body: Record<string, unknown>) =>
+    t
+      .as(resource)
+      .post('/access/requests/ra')
+      .send({ language: 'en', ...body });
+
+  it('ten single-use codes, shown once; regenerating voids the old ones; journaled without the codes', async () => {
+    const userId = await userWithToken('gil');
+    const first = await recoveryCodes(userId);
+    expect(first).toHaveLength(10);
+    expect(new Set(first).size).toBe(10);
+    for (const code of first) expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+
+    const used = await ra({ identity: 'gil', passCode: first[0] });
+    expect(used.body.model).toMatchObject({ status: 'Granted', authenticator: 'RecoveryCode', replyMessage: 'Access granted.' });
+    const again = await ra({ identity: 'gil', passCode: first[0] });
+    expect(again.body.model.status).toBe('Denied');
+
+    const second = await recoveryCodes(userId);
+    const voided = await ra({ identity: 'gil', passCode: first[1] });
+    expect(voided.body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: wrong code.' });
+    expect((await ra({ identity: 'gil', passCode: second[0] })).body.model.status).toBe('Granted');
+
+    const events = await t.database.dataSource.query(
+      `SELECT action, additional_fields FROM journal_events WHERE account_id = $1 AND object = 'RecoveryCode' ORDER BY event_date, seq`,
+      [accountId],
+    );
+    expect(events.map((e: { action: string }) => e.action)).toEqual(['Create', 'Use', 'Create', 'Use']);
+    expect(events[0].additional_fields).toMatchObject({ UserId: userId, UserIdentity: 'gil', CodeCount: '10' });
+    expect(events[1].additional_fields).toMatchObject({ UserIdentity: 'gil', Resource: 'Intranet', Channel: 'ra', CodesLeft: '9' });
+    const journal = JSON.stringify(events);
+    for (const code of [...first, ...second]) expect(journal).not.toContain(code.replace(/-/g, ''));
+  });
+
+  it('warns in the reply message when three or fewer are left', async () => {
+    const userId = await userWithToken('hal');
+    const codes = await recoveryCodes(userId);
+    for (const code of codes.slice(0, 6))
+      expect((await ra({ identity: 'hal', passCode: code })).body.model.replyMessage).toBe('Access granted.');
+    const seventh = await ra({ identity: 'hal', passCode: codes[6] });
+    expect(seventh.body.model).toMatchObject({
+      status: 'Granted',
+      replyMessage: 'Access granted. Recovery codes left: 3. Ask your administrator for new ones.',
+    });
+    const eighth = await ra({ identity: 'hal', passCode: codes[7], language: 'ru' });
+    expect(eighth.body.model.replyMessage).toBe('Доступ разрешён. Осталось кодов восстановления: 2. Запросите у администратора новые.');
+  });
+
+  it('refuses an unknown user', async () => {
+    const res = await t.as(account).post('/users/5b0c9a8e-3f2f-4c55-9a36-3f1e2b9b7c11/recovery-codes').send();
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, message: 'User not found.' });
+  });
+
+  it.each([
+    ['bypass', 'bypass_code', 'BypassCode'],
+    ['recovery', 'recovery_code', 'RecoveryCode'],
+  ])('on the access page a %s code grants, and the AccessToken says amr %s', async (kind, amr, authenticator) => {
+    const identity = `page-${kind}`;
+    const userId = await userWithToken(identity);
+    const codes =
+      kind === 'bypass'
+        ? (await t.as(account).post(`/users/${userId}/bypass-codes`).send({})).body.model.codes
+        : await recoveryCodes(userId);
+    const created = await t
+      .as(resource)
+      .post('/access/requests')
+      .send({ identity, language: 'en', Callback: { Action: 'https://app.example/cb', Target: '_self' } });
+    const path = new URL(created.body.model.url).pathname;
+    const browser = t.browser();
+    const page = await browser.get(path);
+    const formToken = /<input type="hidden" name="formToken" value="([^"]+)">/.exec(page.text)?.[1] as string;
+    const granted = await browser.post(path).type('form').send({ code: codes[0], formToken });
+    expect(granted.status).toBe(200);
+    const token = /<input type="hidden" name="accessToken" value="([^"]+)">/.exec(granted.text)?.[1] as string;
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), { currentDate: t.clock.now() });
+    expect(payload).toMatchObject({ sub: identity, amr: [amr] });
+    const [row] = await t.database.dataSource.query('SELECT status, authenticator FROM access_requests WHERE id = $1', [
+      created.body.model.id,
+    ]);
+    expect(row).toEqual({ status: 'Granted', authenticator });
+
+    // a refreshed token keeps how the user signed in
+    const refreshed = await t.as(resource).post('/token/refresh').send({ AccessToken: token });
+    expect(refreshed.body.success).toBe(true);
+    const again = await jwtVerify(refreshed.body.model, new TextEncoder().encode(resource.apiSecret), { currentDate: t.clock.now() });
+    expect(again.payload.amr).toEqual([amr]);
+  });
+});
