@@ -20,6 +20,9 @@ export const USER_ID_TABLES = {
   approvals: 'moved with their access requests: a pending approval of a merged user is decided for the surviving one',
   telegram_binding_links: 'moved: a Telegram link sent to a merged user binds the chat to the surviving one',
   standby_codes: "moved: a merged user's recovery and bypass codes sign the surviving one in",
+  mobile_app_enrollment_tokens: 'moved: an app enrollment offered to a merged user enrolls the device for the surviving one',
+  phone_codes:
+    "moved with their access requests: a code sent to a merged user still answers its request, and the survivor's SMS limits count it",
   my_factors_pages: 'ended: a merged user\'s "my factors" page closes (it lives minutes); the portal opens a new one for the survivor',
 } as const;
 
@@ -281,6 +284,14 @@ export class UserMergesRepository {
     );
     await this.query(
       `UPDATE standby_codes c SET user_id = m.survivor FROM ${STEPS} WHERE c.account_id = $1 AND c.user_id = m.merged`,
+      params,
+    );
+    await this.query(
+      `UPDATE mobile_app_enrollment_tokens t SET user_id = m.survivor FROM ${STEPS} WHERE t.account_id = $1 AND t.user_id = m.merged`,
+      params,
+    );
+    await this.query(
+      `UPDATE phone_codes c SET user_id = m.survivor FROM ${STEPS} WHERE c.account_id = $1 AND c.user_id = m.merged`,
       params,
     );
     await this.query(`DELETE FROM my_factors_pages p USING ${STEPS} WHERE p.account_id = $1 AND p.user_id = m.merged`, params);
