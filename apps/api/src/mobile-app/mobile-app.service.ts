@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { AccountId, ApprovalChoice, Clock, effectiveDisplayName, ValidationFailed } from '@twofold/domain';
-import { JournalField, JournalWriter, journalFacts } from '@twofold/journal';
+import { authenticatorBoundEntry, JournalWriter } from '@twofold/journal';
 import {
   AccountsRepository,
   ApprovalsRepository,
@@ -183,17 +183,7 @@ export class MobileAppService {
         createdAt: now,
       });
       await this.devices.setTokenAuthenticator(token.accountId, token.id, authenticator.id);
-      await this.journal.record(token.accountId, {
-        object: 'Authenticator',
-        action: 'Bind',
-        subject: user.identity,
-        success: true,
-        additionalFields: {
-          ...journalFacts.user(user),
-          ...journalFacts.authenticator(authenticator),
-          [JournalField.twoFactorMethod]: 'MobileApp',
-        },
-      });
+      await this.journal.record(token.accountId, authenticatorBoundEntry(user, authenticator, 'MobileApp'));
       const account = await this.accounts.findById(token.accountId);
       return { deviceId: authenticator.id, accountName: account ? effectiveDisplayName(account) : '', identity: user.identity };
     });

@@ -8,7 +8,7 @@ import {
   TELEGRAM_BINDING_TTL_MINUTES,
   TELEGRAM_START_PAYLOAD_BYTES,
 } from '@twofold/domain';
-import { JournalField, JournalWriter, journalFacts } from '@twofold/journal';
+import { authenticatorBoundEntry, JournalWriter } from '@twofold/journal';
 import { AccountsRepository, AuthenticatorsRepository, Db, TelegramBindingsRepository, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../config/injection-tokens';
 import { TelegramRuntime } from './telegram-runtime';
@@ -116,17 +116,7 @@ export class TelegramBindingService {
         createdAt: now,
       });
       await this.bindings.setLinkAuthenticator(link.accountId, link.id, authenticator.id);
-      await this.journal.record(link.accountId, {
-        object: 'Authenticator',
-        action: 'Bind',
-        subject: user.identity,
-        success: true,
-        additionalFields: {
-          ...journalFacts.user(user),
-          ...journalFacts.authenticator(authenticator),
-          [JournalField.twoFactorMethod]: 'Telegram',
-        },
-      });
+      await this.journal.record(link.accountId, authenticatorBoundEntry(user, authenticator, 'Telegram'));
       const account = await this.accounts.findById(link.accountId);
       return { kind: 'bound', accountName: account ? effectiveDisplayName(account) : '' };
     });

@@ -1,4 +1,5 @@
 import { JournalField, JournalFields } from './journal-events';
+import { JournalEntry } from './journal-writer';
 
 /**
  * What an event records of each object it touches, one mapper per object: a key is written in one
@@ -15,3 +16,21 @@ export const journalFacts = {
     AuthenticatorName: authenticator.name,
   }),
 };
+
+/**
+ * `Authenticator Bind`: a user bound a factor of their own device (a Telegram chat, the mobile app),
+ * journaled as the user did it; the event names the method, never the chat's or device's key.
+ */
+export function authenticatorBoundEntry(
+  user: { id: string; identity: string },
+  authenticator: { id: string; kind: string; name: string },
+  method: string,
+): JournalEntry<'Authenticator'> {
+  return {
+    object: 'Authenticator',
+    action: 'Bind',
+    subject: user.identity,
+    success: true,
+    additionalFields: { ...journalFacts.user(user), ...journalFacts.authenticator(authenticator), [JournalField.twoFactorMethod]: method },
+  };
+}

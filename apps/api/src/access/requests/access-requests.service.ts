@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { pageRequestRow } from './page-request-row';
 import {
   AccessRequestInput,
   AccountId,
@@ -38,19 +39,10 @@ export class AccessRequestsService {
    * match on; a known identity always gets its request.
    */
   async create(principal: ResourcePrincipal, input: AccessRequestInput): Promise<ModelEnvelope<CreatedAccessRequestDto | null>> {
-    const id = await this.requests.insertForKnownOrRegistrable(principal.accountId, {
-      resourceId: principal.resourceId,
-      userId: null,
-      identity: input.identity,
-      email: input.email,
-      phone: input.phone,
-      language: input.language,
-      claims: input.claims,
-      callbackAction: input.callback?.action ?? null,
-      callbackTarget: input.callback?.target ?? null,
-      signUpGroups: input.signUpGroups.length > 0 ? input.signUpGroups : null,
-      createdAt: this.clock.now(),
-    });
+    const id = await this.requests.insertForKnownOrRegistrable(
+      principal.accountId,
+      pageRequestRow(principal.resourceId, input, this.clock.now()),
+    );
     this.metrics.accessRequestCreated('page', id === null ? 'refused' : 'AwaitingAuthentication');
     if (id === null) return refused(ErrorMessages.usersQuotaExceeded);
     return ok({ id, url: `${this.config.accessUrl}/${id}`, status: 'AwaitingAuthentication' });

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { pageRequestRow } from '../../access/requests/page-request-row';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   Clock,
@@ -177,19 +178,10 @@ export class IdpLoginService {
       if (error instanceof DomainError) return idpRefused(error.message, empty);
       throw error;
     }
-    const id = await this.requests.insertForKnownOrRegistrable(principal.accountId, {
-      resourceId: principal.resourceId,
-      userId: null,
-      identity: input.identity,
-      email: input.email,
-      phone: input.phone,
-      language: input.language,
-      claims: input.claims,
-      callbackAction: input.callback?.action ?? null,
-      callbackTarget: input.callback?.target ?? null,
-      signUpGroups: input.signUpGroups.length > 0 ? input.signUpGroups : null,
-      createdAt: this.clock.now(),
-    });
+    const id = await this.requests.insertForKnownOrRegistrable(
+      principal.accountId,
+      pageRequestRow(principal.resourceId, input, this.clock.now()),
+    );
     if (id === null) return idpRefused(ErrorMessages.usersQuotaExceeded, { ...empty, action: LOGIN_ACTION.AccessDenied });
     return idpOk({ success: true, action: request.action, redirectUrl: `${this.config.accessUrl}/${id}`, username: request.username });
   }
