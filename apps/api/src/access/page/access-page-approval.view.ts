@@ -3,7 +3,6 @@ import { hiddenInputs } from '../../pages/form-fields';
 import { html, Html, trustedHtml } from '../../pages/html';
 import { PageLanguage } from '../../pages/i18n/languages';
 import { renderLayout } from '../../pages/layout';
-import { AccessExpiry } from './access-page.view';
 
 /** The access page asking for an approval on the user's phone. */
 export interface AccessApprovalModel {
@@ -18,7 +17,8 @@ export interface AccessApprovalModel {
   pollPath: string;
   /** the user also has a code factor: "enter a code instead" */
   codeInstead: boolean;
-  expiry: AccessExpiry;
+  /** when the request expires, as the other access views take it (AccessExpiry) */
+  expiry: { at: Date; now: Date };
 }
 
 const TEXTS = {
