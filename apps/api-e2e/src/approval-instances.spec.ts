@@ -3,9 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { createEmptyDatabase } from '@twofold/persistence/testing';
-import { FakeTelegramProcess, startFakeTelegram } from './fake-telegram-process';
+import { bindTelegramChat, FakeTelegramProcess, startFakeTelegram } from './fake-telegram-process';
 import { Pgbouncer, pgbouncerAvailability, startPgbouncer } from './pgbouncer';
 import { basic, cleanEnv, freePort, requireBundles, RunningApi, runCli, startApi } from './processes';
 
@@ -46,22 +45,7 @@ describeWithPgbouncer('an approval waited for on one instance and decided throug
     const chatId = nextChat++;
     const user = (await post(b, '/users', { Identity: identity }, accountAuth)).body.model;
     await fake.send(chatId, 'hello');
-    const sql = new Client({ connectionString: database.url });
-    await sql.connect();
-    try {
-      const [row] = (
-        await sql.query(
-          `INSERT INTO authenticators (account_id, user_id, kind, name, created_at) VALUES ($1, $2, 'Telegram', 'Telegram', now()) RETURNING id`,
-          [accountId, user.id],
-        )
-      ).rows;
-      await sql.query(
-        `INSERT INTO telegram_bindings (authenticator_id, account_id, chat_id, language_code, created_at) VALUES ($1, $2, $3, 'en', now())`,
-        [row.id, accountId, chatId],
-      );
-    } finally {
-      await sql.end();
-    }
+    await bindTelegramChat(database.url, accountId, user.id, chatId);
     return { identity, chatId };
   }
 

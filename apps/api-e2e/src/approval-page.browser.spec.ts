@@ -1,6 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are checked by the assertions */
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { Browser, chromium } from 'playwright-core';
 import { createEmptyDatabase } from '@twofold/persistence/testing';
 import {
@@ -15,7 +14,7 @@ import {
   startCallbackServer,
   startFramingSite,
 } from './browser';
-import { FakeTelegramProcess, startFakeTelegram } from './fake-telegram-process';
+import { bindTelegramChat, FakeTelegramProcess, startFakeTelegram } from './fake-telegram-process';
 import { basic, cleanEnv, freePort, requireBundles, RunningApi, runCli, startApi } from './processes';
 
 const STEP_TIMEOUT_MS = 30_000;
@@ -61,22 +60,7 @@ describeInBrowser('the access page waiting for an approval in Telegram, in headl
     const chatId = nextChat++;
     const user = (await post('/users', { Identity: identity }, accountAuth)).model;
     await fake.send(chatId, 'hello');
-    const sql = new Client({ connectionString: databaseUrl });
-    await sql.connect();
-    try {
-      const [row] = (
-        await sql.query(
-          `INSERT INTO authenticators (account_id, user_id, kind, name, created_at) VALUES ($1, $2, 'Telegram', 'Telegram', now()) RETURNING id`,
-          [accountId, user.id],
-        )
-      ).rows;
-      await sql.query(
-        `INSERT INTO telegram_bindings (authenticator_id, account_id, chat_id, language_code, created_at) VALUES ($1, $2, $3, 'en', now())`,
-        [row.id, accountId, chatId],
-      );
-    } finally {
-      await sql.end();
-    }
+    await bindTelegramChat(databaseUrl, accountId, user.id, chatId);
     return { identity, chatId };
   }
 

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { Client } from 'pg';
 import { freePort, ROOT } from './processes';
 
 /**
@@ -65,4 +66,27 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegramProc
       await exited;
     },
   };
+}
+
+/**
+ * Binds `chatId` to the user as `/start` would (a Telegram authenticator and its chat), written
+ * straight into the database: the black-box tests that need a bound user but are not about binding.
+ */
+export async function bindTelegramChat(databaseUrl: string, accountId: string, userId: string, chatId: number): Promise<void> {
+  const sql = new Client({ connectionString: databaseUrl });
+  await sql.connect();
+  try {
+    const [row] = (
+      await sql.query(
+        `INSERT INTO authenticators (account_id, user_id, kind, name, created_at) VALUES ($1, $2, 'Telegram', 'Telegram', now()) RETURNING id`,
+        [accountId, userId],
+      )
+    ).rows;
+    await sql.query(
+      `INSERT INTO telegram_bindings (authenticator_id, account_id, chat_id, language_code, created_at) VALUES ($1, $2, $3, 'en', now())`,
+      [row.id, accountId, chatId],
+    );
+  } finally {
+    await sql.end();
+  }
 }
