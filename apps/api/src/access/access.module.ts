@@ -5,6 +5,7 @@ import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { IpListsModule } from '../ip-lists/ip-lists.module';
 import { UsersModule } from '../users/users.module';
 import { ApprovalsModule } from '../approvals/approvals.module';
+import { MobileAppModule } from '../mobile-app/mobile-app.module';
 import { TelegramModule } from '../telegram/telegram.module';
 import { PhoneCodesModule } from '../phone-codes/phone-codes.module';
 import { AccessRequestRateGuard, AccessRequestThrottle } from './access-request-throttle';
@@ -36,7 +37,16 @@ import { AccessRequestsService } from './requests/access-requests.service';
  * through decision/ (AccessDecisionService: one access decision for every way of signing in).
  */
 @Module({
-  imports: [UsersModule, EnrollmentModule, IpListsModule, ApprovalsModule, TelegramModule, PhoneCodesModule, StandbyCodesModule],
+  imports: [
+    UsersModule,
+    EnrollmentModule,
+    IpListsModule,
+    ApprovalsModule,
+    TelegramModule,
+    MobileAppModule,
+    PhoneCodesModule,
+    StandbyCodesModule,
+  ],
   // order matters: /access/requests before the page's /access/:id
   controllers: [AccessRequestsController, RaRequestsController, AccessPageController],
   providers: [

@@ -297,6 +297,15 @@ export const ACCESS_PAGE_DOCS = {
       404: 'unknown request',
     },
   },
+  mobileApp: {
+    summary: "The enrolling access page's check of its Twofold Authenticator enrollment token (JSON)",
+    description:
+      'The page names the token by its id (`?token=`), never by the token itself. Another user\'s token, or one that enrolled nothing yet, is `{"enrolled": false}`.',
+    statuses: {
+      200: '`{"enrolled": true}` once the app registered a device with the token the page shows, else `{"enrolled": false}`',
+      404: 'unknown request',
+    },
+  },
   approval: {
     summary: "The access page's long poll while it waits for the user's approval on their phone (JSON)",
     statuses: {

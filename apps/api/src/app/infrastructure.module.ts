@@ -35,7 +35,8 @@ import { ApiCredentialsVerifier } from '../auth/api-credentials.verifier';
 import { CredentialsChangeListener } from '../auth/credentials-change.listener';
 import { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
 import { ClientAddressResolver } from '../http/client-address';
-import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
+import { APP_CONFIG, CLOCK, SLEEP } from '../config/injection-tokens';
+import { REAL_SLEEP, Sleep } from '../config/sleep';
 import { createMailer, MAILER } from '../mail/mailer';
 import { RouteRulesTable } from '../http/route-rules';
 import { DatabaseHealth } from '../http/database-health';
@@ -47,6 +48,8 @@ export interface AppRuntime {
   clock: Clock;
   /** where the request log goes; absent: the process' stdout */
   logDestination?: DestinationStream;
+  /** how retries wait; absent: real timers (tests advance their clock instead) */
+  sleep?: Sleep;
 }
 
 /** Every repository of the API, registered here and nowhere else. */
@@ -83,6 +86,7 @@ export class InfrastructureModule {
     const providers = [
       { provide: APP_CONFIG, useValue: runtime.config },
       { provide: CLOCK, useValue: runtime.clock },
+      { provide: SLEEP, useValue: runtime.sleep ?? REAL_SLEEP },
       { provide: MAILER, useValue: createMailer(runtime.config) },
       { provide: DataSource, useValue: runtime.dataSource },
       { provide: Db, useValue: new Db(runtime.dataSource) },

@@ -15,6 +15,7 @@ import {
 import { journalDetails, journalFacts } from '@twofold/journal';
 import { AuthenticatorEntity, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../config/injection-tokens';
+import { AppMetrics } from '../metrics/app-metrics';
 import {
   AuthenticatorDto,
   AuthenticatorsByKindDto,
@@ -39,6 +40,7 @@ export class AuthenticatorsService {
     private readonly users: UsersRepository,
     private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: AppMetrics,
   ) {}
 
   async list(accountId: AccountId, userId: RecordId): Promise<AuthenticatorsByKindDto> {
@@ -122,6 +124,7 @@ export class AuthenticatorsService {
     if (kind === 'Sms' && (await this.deleteSmsPhone(accountId, userId, id))) return;
     const { authenticator } = await this.find(accountId, userId, kind, id);
     await this.authenticators.delete(accountId, authenticator.id);
+    if (authenticator.kind === 'MobileApp') this.metrics.mobileAppDevice('removed');
   }
 
   /** DELETE of a kind: every authenticator of that kind of the user; none is not an error. Returns how many. */
@@ -130,6 +133,7 @@ export class AuthenticatorsService {
     const user = await this.findUser(accountId, userId, { lock: kind === 'Sms' });
     const removed: { id: string }[] = await this.authenticators.deleteKind(accountId, user.id, kind);
     if (kind === 'Sms') removed.push(...(await this.users.deleteAllPhones(accountId, user.id)));
+    if (kind === 'MobileApp') removed.forEach(() => this.metrics.mobileAppDevice('removed'));
     journalDetails.add({ AuthenticatorCount: String(removed.length) });
     if (removed.length > 0) journalDetails.add({ AuthenticatorIds: removed.map((row) => row.id).join(',') });
     return removed.length;

@@ -103,6 +103,12 @@ export interface AppConfig {
    */
   webPushLoopbackHttp?: boolean;
   /**
+   * MOBILE_APP_OFFER (default true): the enrolling pages (enrollment link, the access page's first
+   * visit, my factors) offer the Twofold Authenticator app. Web Push needs no configuration, so the
+   * offer is on unless a site turns it off (its users cannot install the app, say); absent: on.
+   */
+  mobileAppOffer?: boolean;
+  /**
    * SMS_GATEWAY, CALL_GATEWAY: the service-wide HTTP template gateways (JSON, as `PUT
    * /settings/sms-gateway` takes them) for accounts without their own; absent: codes go to the outbox
    * (`<dataDir>/outbox/sms/`, `<dataDir>/outbox/calls/`)
@@ -347,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const telegram = parseTelegram(env);
   const phoneGateways = { sms: parsePhoneGateway('SMS_GATEWAY', env), call: parsePhoneGateway('CALL_GATEWAY', env) };
   const phoneGatewaysAllowPrivate = parseBooleanSetting('PHONE_GATEWAYS_ALLOW_PRIVATE', env['PHONE_GATEWAYS_ALLOW_PRIVATE'], false);
+  const mobileAppOffer = parseBooleanSetting('MOBILE_APP_OFFER', env['MOBILE_APP_OFFER'], true);
   return {
     port,
     databaseUrl,
@@ -374,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     telegram,
     phoneGateways,
     phoneGatewaysAllowPrivate,
+    mobileAppOffer,
   };
 }
 

@@ -5,3 +5,5 @@
  */
 export const CLOCK = 'twofold:clock';
 export const APP_CONFIG = 'twofold:app-config';
+/** how retries wait (config/sleep.ts) */
+export const SLEEP = 'twofold:sleep';

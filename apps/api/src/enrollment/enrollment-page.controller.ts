@@ -47,6 +47,25 @@ export class EnrollmentPageController {
     );
   }
 
+  /** The page's check of its app token: `{enrolled: true}` once the app registered a device with it. */
+  @ApiPage(ENROLLMENT_PAGE_DOCS.mobileApp)
+  @Get(':token/mobile-app')
+  async mobileApp(
+    @Param('token') token: string,
+    @Query('token') tokenId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ) {
+    const enrolled = await this.enrollment.mobileAppEnrolled(token, typeof tokenId === 'string' ? tokenId : '');
+    sendPagePoll(
+      req,
+      res,
+      enrolled === 'unknown'
+        ? { found: false, fields: { enrolled: false }, message: 'No such enrollment link.' }
+        : { found: true, fields: { enrolled } },
+    );
+  }
+
   @ApiPage(ENROLLMENT_PAGE_DOCS.show)
   @Get(':token')
   async show(
@@ -74,11 +93,11 @@ function send(res: FastifyReply, acceptLanguage: string | undefined, outcome: En
   const lang = pageLanguage(acceptLanguage);
   const nonce = pageNonce();
   // the form's only script is the Copy button of the key; no page of an enrollment link may be framed
-  // and the Telegram offer's check of its link, when a bot is configured
-  const connectSelf = outcome.kind === 'form' && Boolean(outcome.telegram);
+  // and the Telegram and app offers' checks of their link and token
+  const connectSelf = outcome.kind === 'form' && Boolean(outcome.telegram || outcome.mobileApp);
   const policy = { scripts: outcome.kind === 'form', frameAncestors: [], connectSelf };
   if (outcome.kind === 'form')
-    sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.brand, outcome.model, outcome.telegram));
+    sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.brand, outcome.model, outcome.telegram, outcome.mobileApp));
   else if (outcome.kind === 'done') sendPage(res, 200, nonce, policy, renderEnrollmentDone(lang, nonce, outcome.brand));
   else sendPage(res, GONE_STATUS[outcome.reason], nonce, policy, renderEnrollmentGone(lang, nonce, outcome.brand, outcome.reason));
 }

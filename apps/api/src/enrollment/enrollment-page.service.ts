@@ -17,6 +17,8 @@ import { EnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
 import { TelegramSectionModel } from '../pages/telegram-section';
 import { TelegramEnrollment } from '../telegram/telegram-enrollment';
+import { MobileAppEnrollment } from '../mobile-app/mobile-app-enrollment';
+import { MobileAppSectionModel } from '../pages/mobile-app-section';
 
 /** Wrong codes allowed on one link before it is revoked. */
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
@@ -25,7 +27,11 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** What the page shows, under `brand`: the display name of the link's account, the product's name for an unknown link. */
 export type EnrollmentOutcome = { brand: string } &
   /** `telegram`: a Telegram chat offered beside the app, when a bot is configured and the link is a user's */
-  ({ kind: 'form'; model: EnrollmentFormModel; telegram?: TelegramSectionModel } | { kind: 'done' } | { kind: 'gone'; reason: GoneReason });
+  /** `mobileApp`: the Twofold Authenticator app offered too, for a user's link, unless MOBILE_APP_OFFER turns it off */
+  (| { kind: 'form'; model: EnrollmentFormModel; telegram?: TelegramSectionModel; mobileApp?: MobileAppSectionModel }
+    | { kind: 'done' }
+    | { kind: 'gone'; reason: GoneReason }
+  );
 
 type Usable = { row: EnrollmentTokenEntity; holder: Holder; brand: string };
 
@@ -51,6 +57,7 @@ export class EnrollmentPageService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: AppMetrics,
     private readonly telegram: TelegramEnrollment,
+    private readonly mobileApp: MobileAppEnrollment,
   ) {}
 
   /** Whether the Telegram link `linkId` this page offered has bound the link's user's chat. */
@@ -67,11 +74,32 @@ export class EnrollmentPageService {
     return offer ? { url: offer.url, qrSvg: offer.qrSvg, statePath: `${token}/telegram?link=${offer.linkId}` } : undefined;
   }
 
+  /** Whether the app token `tokenId` this page offered has enrolled a device of the link's user. */
+  async mobileAppEnrolled(token: string, tokenId: string): Promise<boolean | 'unknown'> {
+    const found = await this.usableToken(token);
+    if ('reason' in found) return found.reason === 'unknown' ? 'unknown' : false;
+    return this.mobileApp.enrolled(found.row.accountId, found.row.userId, tokenId);
+  }
+
+  /** A single-use app enrollment token for the user of the enrollment link, expiring with it. */
+  private async mobileAppOffer(token: string, { row }: Usable): Promise<MobileAppSectionModel | undefined> {
+    if (!row.userId) return undefined;
+    const offer = await this.mobileApp.offer(row.accountId, row.userId, row.expiresAt);
+    return offer ? { url: offer.url, qrSvg: offer.qrSvg, statePath: `${token}/mobile-app?token=${offer.tokenId}` } : undefined;
+  }
+
   async show(token: string): Promise<EnrollmentOutcome> {
     const found = await this.usableToken(token);
     if ('reason' in found) return { kind: 'gone', ...found };
     const telegram = await this.telegramOffer(token, found);
-    return { kind: 'form', brand: found.brand, model: await this.formModel(found), ...(telegram ? { telegram } : {}) };
+    const mobileApp = await this.mobileAppOffer(token, found);
+    return {
+      kind: 'form',
+      brand: found.brand,
+      model: await this.formModel(found),
+      ...(telegram ? { telegram } : {}),
+      ...(mobileApp ? { mobileApp } : {}),
+    };
   }
 
   async submit(token: string, form: EnrollmentPageForm): Promise<EnrollmentOutcome> {

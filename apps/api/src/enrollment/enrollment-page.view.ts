@@ -10,6 +10,7 @@ import { GoneReason } from '../pages/i18n/page-messages';
 import { IconName } from '../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone } from '../pages/layout';
 import { telegramSection, TelegramSectionModel } from '../pages/telegram-section';
+import { mobileAppSection, MobileAppSectionModel } from '../pages/mobile-app-section';
 
 export type { EnrollmentFormModel } from '../pages/enrollment-section';
 
@@ -19,10 +20,13 @@ export function renderEnrollmentForm(
   brand: string,
   model: EnrollmentFormModel,
   telegram?: TelegramSectionModel,
+  mobileApp?: MobileAppSectionModel,
 ): Html {
   const t = messagesOf(lang).enrollment;
   const offer = telegram ? telegramSection(lang, nonce, telegram, { continues: false }) : null;
-  return renderLayout(lang, nonce, brand, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}${offer}`);
+  // the app's own setup is the whole enrollment: the page says so and the link may be left unused
+  const app = mobileApp ? mobileAppSection(lang, nonce, mobileApp, { continuation: 'stay' }) : null;
+  return renderLayout(lang, nonce, brand, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}${offer}${app}`);
 }
 
 export function renderEnrollmentDone(lang: PageLanguage, nonce: string, brand: string): Html {

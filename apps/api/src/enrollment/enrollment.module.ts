@@ -4,9 +4,10 @@ import { EnrollmentLinksService } from './enrollment-links.service';
 import { EnrollmentPageController } from './enrollment-page.controller';
 import { EnrollmentPageService } from './enrollment-page.service';
 import { TelegramModule } from '../telegram/telegram.module';
+import { MobileAppModule } from '../mobile-app/mobile-app.module';
 
 @Module({
-  imports: [TelegramModule],
+  imports: [TelegramModule, MobileAppModule],
   controllers: [EnrollmentPageController],
   providers: [EnrollmentLinksService, EnrollmentPageService, AuthenticatorAppEnrollment],
   exports: [EnrollmentLinksService, AuthenticatorAppEnrollment],

@@ -9,6 +9,15 @@ export const ENROLLMENT_PAGE_DOCS = {
       404: 'unknown link',
     },
   },
+  mobileApp: {
+    summary: "The enrollment page's check of its Twofold Authenticator enrollment token (JSON)",
+    description:
+      'The page names the token by its id (`?token=`), never by the token itself. Another user\'s token, or one that enrolled nothing yet, is `{"enrolled": false}`.',
+    statuses: {
+      200: '`{"enrolled": true}` once the app registered a device with the token the page shows, else `{"enrolled": false}`',
+      404: 'unknown link',
+    },
+  },
   show: {
     summary: 'The enrollment page (HTML): QR code, Base32 secret, otpauth:// link and the code form',
     statuses: { 200: 'the enrollment form', 404: 'unknown link', 410: 'expired, used or revoked link' },

@@ -31,6 +31,16 @@ export type ApprovalResult = 'approved' | 'rejected_not_me' | 'rejected_wrong_nu
 /** Why a transport could not deliver an approval's message (approvals/approval-transport.ts). */
 export type DeliveryFailureLabel = 'not_configured' | 'not_bound' | 'refused' | 'unreachable' | 'timeout' | 'throttled';
 
+/**
+ * One Web Push attempt's outcome: `delivered`; `retried` (a 429 or 5xx tried again within the bound);
+ * or, when final, `gone` (404/410: the subscription is forgotten), `refused` (400, 413, …),
+ * `throttled`, `unreachable`, `timeout`.
+ */
+export type PushOutcome = 'delivered' | 'retried' | 'gone' | 'refused' | 'throttled' | 'unreachable' | 'timeout';
+
+/** What became of an app enrollment token: issued by a page, used by a device, or presented spent, expired or unknown. */
+export type EnrollmentTokenEvent = 'issued' | 'used' | 'invalid';
+
 /** What `pg.Pool` exposes of its state (the TypeORM postgres driver's `master`). */
 interface PoolState {
   totalCount: number;
@@ -99,6 +109,25 @@ export class AppMetrics {
     name: 'twofold_approval_delivery_failures_total',
     help: 'Approval messages that could not be delivered, by factor and reason',
     labelNames: ['factor', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly pushes = new Counter({
+    name: 'twofold_web_pushes_total',
+    help: 'Web Push messages to the authenticator app, by outcome (delivered; retried: an attempt throttled or failed and tried again; final failures gone, refused, throttled, unreachable, timeout)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly appDevices = new Counter({
+    name: 'twofold_mobile_app_devices_total',
+    help: 'Authenticator app devices enrolled and removed (by the user on the my-factors page, or through the API)',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+  private readonly appEnrollmentTokens = new Counter({
+    name: 'twofold_mobile_app_enrollment_tokens_total',
+    help: 'Authenticator app enrollment tokens issued by the pages, used by a device, and presented when spent, expired or unknown (invalid)',
+    labelNames: ['event'] as const,
     registers: [this.registry],
   });
 
@@ -172,6 +201,18 @@ export class AppMetrics {
 
   approvalDeliveryFailed(factor: string, reason: DeliveryFailureLabel): void {
     this.deliveryFailures.labels(factor.toLowerCase(), reason).inc();
+  }
+
+  pushSent(outcome: PushOutcome): void {
+    this.pushes.labels(outcome).inc();
+  }
+
+  mobileAppDevice(event: 'enrolled' | 'removed'): void {
+    this.appDevices.labels(event).inc();
+  }
+
+  mobileAppEnrollmentToken(event: EnrollmentTokenEvent): void {
+    this.appEnrollmentTokens.labels(event).inc();
   }
 
   /** The Prometheus text exposition of every metric. */

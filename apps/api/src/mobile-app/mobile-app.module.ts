@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { MobileAppController } from './mobile-app.controller';
+import { MobileAppEnrollment } from './mobile-app-enrollment';
 import { MobileAppService } from './mobile-app.service';
 import { MobileAppTransport } from './mobile-app.transport';
 import { MobileAppSubscriptionRules } from './push-subscription';
@@ -14,7 +15,7 @@ import { WebPushSender } from './web-push.sender';
 @Module({
   imports: [ApprovalsModule],
   controllers: [MobileAppController],
-  providers: [MobileAppService, MobileAppSubscriptionRules, WebPushSender, MobileAppTransport],
-  exports: [MobileAppService],
+  providers: [MobileAppService, MobileAppEnrollment, MobileAppSubscriptionRules, WebPushSender, MobileAppTransport],
+  exports: [MobileAppService, MobileAppEnrollment],
 })
 export class MobileAppModule {}

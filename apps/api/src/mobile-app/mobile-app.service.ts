@@ -16,6 +16,7 @@ import {
 import { ApprovalsService } from '../approvals/approvals.service';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
+import { AppMetrics } from '../metrics/app-metrics';
 import {
   approvalNonce,
   approvalNonceKey,
@@ -111,6 +112,7 @@ export class MobileAppService {
     private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: AppMetrics,
   ) {
     this.nonceKey = approvalNonceKey(config.encryptionKey);
   }
@@ -125,6 +127,7 @@ export class MobileAppService {
       createdAt: now,
       expiresAt: expiresAt ?? new Date(now.getTime() + MOBILE_APP_ENROLLMENT_TTL_MINUTES * 60_000),
     });
+    this.metrics.mobileAppEnrollmentToken('issued');
     return { id: row.id, token, expiresAt: row.expiresAt };
   }
 
@@ -156,11 +159,11 @@ export class MobileAppService {
     if (!signatureHolds(key, text, request.envelope.signature) || !timeAcceptable(request.envelope.time, now))
       throw new DeviceNotAuthenticated();
     const token = await this.devices.findTokenByHash(tokenHash(request.token));
-    if (!token) throw new EnrollmentTokenInvalid();
+    if (!token) throw this.invalidToken();
     const publicKey = spkiOf(key);
-    return this.db.transaction(async () => {
+    const enrolled = await this.db.transaction(async () => {
       const user = await this.users.findByIdForUpdate(token.accountId, token.userId);
-      if (!user || !(await this.devices.useToken(token.accountId, token.id, now))) throw new EnrollmentTokenInvalid();
+      if (!user || !(await this.devices.useToken(token.accountId, token.id, now))) throw this.invalidToken();
       if (await this.devices.hasPublicKey(publicKey))
         throw new ValidationFailed('This key is already registered: make a new key for each enrollment.');
       const authenticator = await this.authenticators.insert(token.accountId, {
@@ -187,6 +190,15 @@ export class MobileAppService {
       const account = await this.accounts.findById(token.accountId);
       return { deviceId: authenticator.id, accountName: account ? effectiveDisplayName(account) : '', identity: user.identity };
     });
+    this.metrics.mobileAppEnrollmentToken('used');
+    this.metrics.mobileAppDevice('enrolled');
+    return enrolled;
+  }
+
+  /** A token presented unknown, spent or expired: counted (someone replays a link, or comes too late). */
+  private invalidToken(): EnrollmentTokenInvalid {
+    this.metrics.mobileAppEnrollmentToken('invalid');
+    return new EnrollmentTokenInvalid();
   }
 
   /**

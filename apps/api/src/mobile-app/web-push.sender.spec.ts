@@ -3,9 +3,11 @@ import { MobileAppDevicesRepository, SecretCipher } from '@twofold/persistence';
 import { FakePushService } from '../../test/testing/fake-push-service';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/injection-tokens';
+import { APP_CONFIG, SLEEP } from '../config/injection-tokens';
+import { Sleep } from '../config/sleep';
+import { AppMetrics } from '../metrics/app-metrics';
 import { pushPayload } from './mobile-app.transport';
-import { WebPushSender } from './web-push.sender';
+import { retryAfterMs, WEB_PUSH_BUDGET_MS, WebPushSender } from './web-push.sender';
 
 /** VAPID (RFC 8292) and payload encryption (RFC 8291), checked from the push service's and the browser's side. */
 describe('Web Push delivery', () => {
@@ -35,6 +37,8 @@ describe('Web Push delivery', () => {
       t.app.get(SecretCipher),
       t.clock,
       t.app.get<AppConfig>(APP_CONFIG),
+      t.app.get(AppMetrics),
+      t.app.get<Sleep>(SLEEP),
     );
     await another.onModuleInit();
     expect(await another.publicKey()).toBe(row.public_key);
@@ -63,21 +67,87 @@ describe('Web Push delivery', () => {
     expect(JSON.parse(push.decrypt(message))).toEqual({ type: 'approval', approvalId: '4f1c…' });
   });
 
-  it('tells a subscription the push service forgot (404, 410) from throttling and failures', async () => {
-    const subscription = push.subscribe();
-    const keys = { endpoint: subscription.endpoint, ...subscription.keys };
+  /** A sender whose waits are recorded and move the test's clock, as the app's own do. */
+  function recordingSender(): { sender: WebPushSender; waits: number[] } {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+      t.clock.advance(ms);
+    };
+    const made = new WebPushSender(
+      t.app.get(MobileAppDevicesRepository),
+      t.app.get(SecretCipher),
+      t.clock,
+      t.app.get<AppConfig>(APP_CONFIG),
+      t.app.get(AppMetrics),
+      sleep,
+    );
+    return { sender: made, waits };
+  }
+  const keysOf = (subscription: ReturnType<FakePushService['subscribe']>) => ({ endpoint: subscription.endpoint, ...subscription.keys });
+
+  it('tells a subscription the push service forgot (404, 410) and a refused message (400, 413) at once: never retried', async () => {
+    const { sender: once, waits } = recordingSender();
     for (const [status, failure] of [
       [404, 'gone'],
       [410, 'gone'],
-      [429, 'throttled'],
-      [503, 'unreachable'],
       [400, 'refused'],
+      [413, 'refused'],
     ] as const) {
+      const subscription = push.subscribe();
       push.answer(subscription, status);
-      expect(await sender.send(keys, pushPayload('x'), 60)).toEqual({ sent: false, failure, status });
+      expect(await once.send(keysOf(subscription), pushPayload('x'), 60)).toEqual({ sent: false, failure, status });
+      expect(push.attemptsTo(subscription)).toBe(1);
     }
-    await push.close();
-    expect(await sender.send(keys, pushPayload('x'), 60)).toEqual({ sent: false, failure: 'unreachable' });
-    push = await FakePushService.start();
+    expect(waits).toEqual([]);
+  });
+
+  it('retries a 429 after its Retry-After when that fits in the bound, and a 503 after a short back-off', async () => {
+    const { sender: retrying, waits } = recordingSender();
+    const throttled = push.subscribe();
+    push.answerNext(throttled, { status: 429, retryAfter: '2' });
+    expect(await retrying.send(keysOf(throttled), pushPayload('x'), 60)).toEqual({ sent: true });
+    expect(push.pushesTo(throttled)).toHaveLength(1);
+    expect(push.attemptsTo(throttled)).toBe(2);
+    expect(waits).toEqual([2000]);
+
+    waits.length = 0;
+    const failing = push.subscribe();
+    push.answerNext(failing, 503);
+    expect(await retrying.send(keysOf(failing), pushPayload('x'), 60)).toEqual({ sent: true });
+    expect(push.attemptsTo(failing)).toBe(2);
+    expect(waits).toEqual([250]);
+  });
+
+  it('gives up when the retries are spent, or when the next wait would end past the bound', async () => {
+    const { sender: retrying, waits } = recordingSender();
+    const down = push.subscribe();
+    push.answer(down, 503);
+    expect(await retrying.send(keysOf(down), pushPayload('x'), 60)).toEqual({ sent: false, failure: 'unreachable', status: 503 });
+    expect(push.attemptsTo(down)).toBe(4);
+    expect(waits).toEqual([250, 500, 1000]);
+
+    // a Retry-After beyond the bound is not waited for: throttled now
+    waits.length = 0;
+    const slow = push.subscribe();
+    push.answerNext(slow, { status: 429, retryAfter: String(WEB_PUSH_BUDGET_MS / 1000) });
+    expect(await retrying.send(keysOf(slow), pushPayload('x'), 60)).toEqual({ sent: false, failure: 'throttled', status: 429 });
+    expect(push.attemptsTo(slow)).toBe(1);
+    expect(waits).toEqual([]);
+
+    // no connection at all: retried like a 5xx, then unreachable
+    const gone = await FakePushService.start();
+    const lost = gone.subscribe();
+    await gone.close();
+    expect(await retrying.send(keysOf(lost), pushPayload('x'), 60)).toEqual({ sent: false, failure: 'unreachable' });
+    expect(waits).toEqual([250, 500, 1000]);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = new Date('2026-05-20T10:00:00Z');
+    expect(retryAfterMs('3', now)).toBe(3000);
+    expect(retryAfterMs('Wed, 20 May 2026 10:00:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(null, now)).toBeUndefined();
   });
 });

@@ -3,15 +3,41 @@ import { Clock } from '@twofold/domain';
 import { MobileAppDevicesRepository, PushSubscriptionKeys, SecretCipher } from '@twofold/persistence';
 import { generateRequestDetails, generateVAPIDKeys } from 'web-push';
 import { AppConfig } from '../config/app-config';
-import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
+import { APP_CONFIG, CLOCK, SLEEP } from '../config/injection-tokens';
+import { Sleep } from '../config/sleep';
+import { AppMetrics } from '../metrics/app-metrics';
 
-/** How long one push may take: a push service that hangs makes the approval Undeliverable after this, far inside the wait. */
+/**
+ * How long one push may take, its retries included: a push service that hangs or keeps failing makes
+ * the approval Undeliverable after this, far inside the wait (at least 30 s are left to the user).
+ */
 export const WEB_PUSH_BUDGET_MS = 10_000;
+/** Attempts of one push at most, the first included. */
+export const WEB_PUSH_MAX_ATTEMPTS = 4;
+/** The first wait before retrying a 5xx or an unreachable push service; it doubles, up to WEB_PUSH_RETRY_MAX_MS. */
+export const WEB_PUSH_RETRY_INITIAL_MS = 250;
+export const WEB_PUSH_RETRY_MAX_MS = 2_000;
+/** A 429 without a usable Retry-After waits this long before its retry. */
+export const WEB_PUSH_THROTTLED_DEFAULT_MS = 1_000;
+
+export type PushFailure = 'gone' | 'refused' | 'throttled' | 'unreachable' | 'timeout';
 
 export type PushResult =
   | { sent: true }
   /** `gone`: the push service no longer knows the subscription (404/410); the others as a transport's failures */
-  | { sent: false; failure: 'gone' | 'refused' | 'throttled' | 'unreachable' | 'timeout'; status?: number };
+  | { sent: false; failure: PushFailure; status?: number };
+
+/** One attempt's answer; `retryAfterMs` from a 429's Retry-After (seconds or an HTTP date). */
+type Attempt = PushResult & { retryAfterMs?: number };
+
+/** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: Date): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+}
 
 /**
  * Web Push (RFC 8030) with VAPID (RFC 8292) and payload encryption (RFC 8291, aes128gcm), built by the
@@ -30,6 +56,8 @@ export class WebPushSender implements OnModuleInit {
     private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: AppMetrics,
+    @Inject(SLEEP) private readonly sleep: Sleep,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -70,7 +98,39 @@ export class WebPushSender implements OnModuleInit {
     return `mailto:${mailbox.trim()}`;
   }
 
+  /**
+   * Sends one push with the retry rules of an approval, within WEB_PUSH_BUDGET_MS: a 429 is retried
+   * after its Retry-After when that fits in the bound (else after a second), a 5xx or an unreachable
+   * push service after a short back-off doubling up to 2 s, at most WEB_PUSH_MAX_ATTEMPTS times. A
+   * subscription the push service forgot (404/410) and a refused message (400, 413, …) are final at
+   * once; so is a failure whose next wait would end past the bound. A push service that does not
+   * answer within the bound is `timeout`, never retried (the bound is spent).
+   */
   async send(subscription: PushSubscriptionKeys, payload: string, ttlSeconds: number): Promise<PushResult> {
+    const deadline = this.clock.now().getTime() + WEB_PUSH_BUDGET_MS;
+    let backoffMs = WEB_PUSH_RETRY_INITIAL_MS;
+    for (let attempt = 1; ; attempt++) {
+      const left = deadline - this.clock.now().getTime();
+      const result = await this.attempt(subscription, payload, ttlSeconds, Math.max(1, left));
+      const { retryAfterMs: hinted, ...answer } = result;
+      if (answer.sent || !['throttled', 'unreachable'].includes(answer.failure) || attempt >= WEB_PUSH_MAX_ATTEMPTS) {
+        this.metrics.pushSent(answer.sent ? 'delivered' : answer.failure);
+        return answer;
+      }
+      const waitMs = answer.failure === 'throttled' ? (hinted ?? WEB_PUSH_THROTTLED_DEFAULT_MS) : backoffMs;
+      backoffMs = Math.min(backoffMs * 2, WEB_PUSH_RETRY_MAX_MS);
+      // a wait that would end past the bound is not waited: the failure is final now
+      if (this.clock.now().getTime() + waitMs >= deadline) {
+        this.metrics.pushSent(answer.failure);
+        return answer;
+      }
+      this.metrics.pushSent('retried');
+      await this.sleep(waitMs);
+    }
+  }
+
+  /** One POST to the push service, bounded by `timeoutMs`, classified. */
+  private async attempt(subscription: PushSubscriptionKeys, payload: string, ttlSeconds: number, timeoutMs: number): Promise<Attempt> {
     let details;
     try {
       const keys = await this.loadKeys();
@@ -95,7 +155,7 @@ export class WebPushSender implements OnModuleInit {
         method: 'POST',
         headers,
         body: details.body ?? undefined,
-        signal: AbortSignal.timeout(WEB_PUSH_BUDGET_MS),
+        signal: AbortSignal.timeout(timeoutMs),
         redirect: 'manual',
       });
       await response.arrayBuffer().catch(() => undefined);
@@ -103,7 +163,10 @@ export class WebPushSender implements OnModuleInit {
       // the push service's status only: the endpoint URL identifies the subscription and is never logged
       this.logger.warn(`push refused by the push service: ${response.status}`);
       if (response.status === 404 || response.status === 410) return { sent: false, failure: 'gone', status: response.status };
-      if (response.status === 429) return { sent: false, failure: 'throttled', status: 429 };
+      if (response.status === 429) {
+        const hinted = retryAfterMs(response.headers.get('retry-after'), this.clock.now());
+        return { sent: false, failure: 'throttled', status: 429, ...(hinted !== undefined ? { retryAfterMs: hinted } : {}) };
+      }
       if (response.status >= 500) return { sent: false, failure: 'unreachable', status: response.status };
       return { sent: false, failure: 'refused', status: response.status };
     } catch (error) {

@@ -5,6 +5,7 @@ import { generateOtpauthUri, generateSecret, verifyTotp } from '@twofold/otp';
 import { AccountsRepository, AuthenticatorsRepository, SecretCipher, UserEntity, UsersRepository } from '@twofold/persistence';
 import { AccessTokenHolder } from '../auth/access-token-holder';
 import { CLOCK } from '../config/injection-tokens';
+import { AppMetrics } from '../metrics/app-metrics';
 import { AuthenticatorAppEnrollment } from '../enrollment/authenticator-app';
 import { ModelEnvelope, ok, refused } from '../http/envelope';
 import { factorCount, PortalFactorKind, PortalFactorLists, portalKindOf } from './self-service-factors';
@@ -32,6 +33,7 @@ export class SelfServiceFactorsService {
     private readonly journal: JournalWriter,
     private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: AppMetrics,
   ) {}
 
   async newTotp(holder: AccessTokenHolder): Promise<ModelEnvelope<{ key: string; link: string } | null>> {
@@ -83,6 +85,7 @@ export class SelfServiceFactorsService {
     const authenticator = await this.authenticators.findOfUser(accountId, user.id, id);
     if (authenticator && (kind === undefined || portalKindOf(authenticator.kind) === kind)) {
       await this.authenticators.delete(accountId, authenticator.id);
+      if (authenticator.kind === 'MobileApp') this.metrics.mobileAppDevice('removed');
     } else if (!((kind === undefined || kind === 'phone') && (await this.users.deletePhone(accountId, user.id, id)))) {
       throw new NotFound('Authenticator');
     }

@@ -3,6 +3,7 @@ import { AccessModule } from '../access/access.module';
 import { AccessTokenBearerGuard } from './access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { TelegramModule } from '../telegram/telegram.module';
+import { MobileAppModule } from '../mobile-app/mobile-app.module';
 import { AccessBypassController } from './access-bypass.controller';
 import { IdpController } from './idp/idp.controller';
 import { IdpLoginService } from './idp/idp-login.service';
@@ -24,7 +25,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
  * feed it, and the "my factors" page the portals open.
  */
 @Module({
-  imports: [EnrollmentModule, AccessModule, TelegramModule],
+  imports: [EnrollmentModule, AccessModule, TelegramModule, MobileAppModule],
   controllers: [
     SelfServiceProfileController,
     SelfServicePortalSettingsController,

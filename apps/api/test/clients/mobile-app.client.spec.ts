@@ -143,10 +143,26 @@ describe('client: confirming in the Twofold Authenticator app (RADIUS adapter `m
     expect(push.pushesTo(user.subscription)).toHaveLength(0);
   });
 
-  it('a push service failing (500): Denied at once, the subscription kept', async () => {
+  it('a push service throttling (429) or failing (503) once: the push is retried within the bound and the app grants', async () => {
+    for (const [identity, first] of [
+      ['throttled', { status: 429, retryAfter: '1' }],
+      ['hiccup', { status: 503 }],
+    ] as const) {
+      const user = await appUser(identity);
+      push.answerNext(user.subscription, first);
+      const held = radius(identity, 'm');
+      const { approval } = await receive(user, 0);
+      expect(push.attemptsTo(user.subscription)).toBe(2);
+      await user.device.decide(approval.id, 'approve', approval.nonce).expect(200);
+      expect(asAdapter(await held)).toMatchObject({ status: 'Granted', authenticator: 'MobileApp' });
+    }
+  });
+
+  it('a push service failing (503) on every retry: Denied once the retries are spent, the subscription kept', async () => {
     const user = await appUser('flaky');
-    push.answer(user.subscription, 500);
+    push.answer(user.subscription, 503);
     expect(asAdapter(await radius('flaky', 'm')).status).toBe('Denied');
+    expect(push.attemptsTo(user.subscription)).toBe(4);
     const [row] = await t.db
       .manager()
       .query(`SELECT push_endpoint FROM mobile_app_devices WHERE authenticator_id = $1`, [user.device.deviceId]);

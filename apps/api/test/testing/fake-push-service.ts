@@ -28,6 +28,10 @@ export interface ReceivedPush {
 export class FakePushService {
   readonly received: ReceivedPush[] = [];
   private readonly answers = new Map<string, number | 'hang'>();
+  /** answers given once each, in order, before the standing one (`answer`) */
+  private readonly nextAnswers = new Map<string, { status: number; retryAfter?: string }[]>();
+  /** every attempt the service saw, answered or not, per subscription */
+  private readonly attempts = new Map<string, number>();
   private waiters: (() => void)[] = [];
   private readonly subscriptions = new Map<string, FakeSubscription>();
 
@@ -67,6 +71,19 @@ export class FakePushService {
     this.answers.set(subscription.id, status);
   }
 
+  /** The next pushes to this subscription get these answers, one each (`retryAfter`: a 429's Retry-After header). */
+  answerNext(subscription: FakeSubscription, ...answers: (number | { status: number; retryAfter?: string })[]): void {
+    this.nextAnswers.set(
+      subscription.id,
+      answers.map((answer) => (typeof answer === 'number' ? { status: answer } : answer)),
+    );
+  }
+
+  /** How many POSTs reached this subscription's endpoint, whatever they were answered. */
+  attemptsTo(subscription: FakeSubscription): number {
+    return this.attempts.get(subscription.id) ?? 0;
+  }
+
   decrypt(push: ReceivedPush): string {
     const subscription = this.subscriptions.get(push.subscriptionId);
     if (!subscription) throw new Error('no such subscription');
@@ -94,8 +111,14 @@ export class FakePushService {
       res.writeHead(404).end();
       return;
     }
-    const answer = this.answers.get(id) ?? 201;
+    this.attempts.set(id, (this.attempts.get(id) ?? 0) + 1);
+    const queued = this.nextAnswers.get(id)?.shift();
+    const answer = queued?.status ?? this.answers.get(id) ?? 201;
     if (answer === 'hang') return;
+    if (queued?.retryAfter !== undefined && answer !== 201) {
+      res.writeHead(answer, { 'retry-after': queued.retryAfter }).end();
+      return;
+    }
     if (answer === 201) {
       this.received.push({ subscriptionId: id, headers, body });
       const waiters = this.waiters;

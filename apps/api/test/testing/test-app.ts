@@ -99,7 +99,9 @@ export async function startTestApp(
   const level: Partial<AppConfig> = recorder && !appRuntime.logDestination ? { logLevel: 'trace' } : {};
   const config = testConfig(database.url, { ...level, ...overrides });
   const logDestination = recorder ? recorder.logDestination(appRuntime.logDestination) : appRuntime.logDestination;
-  const app = await createApp({ config, dataSource: database.dataSource, clock, ...appRuntime, logDestination });
+  // a retry's wait moves the test's clock instead of taking time
+  const sleep = async (ms: number) => clock.advance(ms);
+  const app = await createApp({ config, dataSource: database.dataSource, clock, sleep, ...appRuntime, logDestination });
   if (recorder) {
     recorder.watchHttp(app.getHttpAdapter().getInstance());
     recorder.watchCipher(app.get(SecretCipher));

@@ -6,6 +6,7 @@ import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { AccessTokensService } from '../../tokens/access-tokens.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { TelegramEnrollment } from '../../telegram/telegram-enrollment';
+import { MobileAppEnrollment } from '../../mobile-app/mobile-app-enrollment';
 import { AccessCodeError, AccessCodeModel, AccessEnrollModel, AccessExpiry } from './access-page.view';
 
 /** What the access page's views hold: the enrollment, the code prompt, and the granted page's AccessToken. */
@@ -19,6 +20,7 @@ export class AccessPageViews {
     private readonly accessTokens: AccessTokensService,
     private readonly formTokens: AccessFormTokens,
     private readonly telegram: TelegramEnrollment,
+    private readonly mobileApp: MobileAppEnrollment,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -41,8 +43,14 @@ export class AccessPageViews {
     const telegram = offer
       ? { url: offer.url, qrSvg: offer.qrSvg, statePath: `${encodeURIComponent(row.id)}/telegram?link=${offer.linkId}` }
       : undefined;
+    // the same for the app: one token per page shown, the page asks whether it enrolled (`<id>/mobile-app?token=`)
+    const app = await this.mobileApp.offer(row.accountId, user.id, accessRequestExpiresAt(row.createdAt));
+    const mobileApp = app
+      ? { url: app.url, qrSvg: app.qrSvg, statePath: `${encodeURIComponent(row.id)}/mobile-app?token=${app.tokenId}` }
+      : undefined;
     return {
       ...(telegram ? { telegram } : {}),
+      ...(mobileApp ? { mobileApp } : {}),
       resourceName: await this.resourceName(row),
       holder: user.name ?? user.identity,
       ...(await this.authenticatorApp.setup(pendingEnc, { issuer: brand, account: user.identity })),

@@ -97,6 +97,25 @@ export class AccessPageController {
     );
   }
 
+  /** The enrolling page's check of its app token: `{enrolled: true}` once the app registered a device with it. */
+  @ApiPage(ACCESS_PAGE_DOCS.mobileApp)
+  @Get(':id/mobile-app')
+  async mobileApp(
+    @Param('id') id: string,
+    @Query('token') token: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ) {
+    const enrolled = await this.page.mobileAppEnrolled(id, typeof token === 'string' ? token : '');
+    sendPagePoll(
+      req,
+      res,
+      enrolled === 'unknown'
+        ? { found: false, fields: { enrolled: false }, message: 'No such sign-in request.' }
+        : { found: true, fields: { enrolled } },
+    );
+  }
+
   @ApiPage(ACCESS_PAGE_DOCS.show)
   @Get(':id')
   async show(
@@ -156,7 +175,7 @@ function send(res: FastifyReply, outcome: AccessPageOutcome, cookies: readonly s
     formActionOrigin: postBack ? new URL(postBack.action).origin : undefined,
     frameAncestors: outcome.frameAncestors,
     // the approval view's long poll
-    connectSelf: outcome.kind === 'approval' || (outcome.kind === 'enroll' && Boolean(outcome.model.telegram)),
+    connectSelf: outcome.kind === 'approval' || (outcome.kind === 'enroll' && Boolean(outcome.model.telegram || outcome.model.mobileApp)),
   };
   switch (outcome.kind) {
     case 'enroll':

@@ -14,6 +14,7 @@ import { AccessPageViews } from './access-page-views';
 import { AccessPageVisits, FINAL_OF_STATUS, isFrameable } from './access-page-visits';
 import { AccessPageApprovals, hasCodeFactor } from './access-page-approvals';
 import { TelegramEnrollment } from '../../telegram/telegram-enrollment';
+import { MobileAppEnrollment } from '../../mobile-app/mobile-app-enrollment';
 
 export type { AccessPageOutcome, Visitor } from './access-page.outcome';
 
@@ -42,6 +43,7 @@ export class AccessPageService {
     private readonly formTokens: AccessFormTokens,
     private readonly approvals: AccessPageApprovals,
     private readonly telegram: TelegramEnrollment,
+    private readonly mobileApp: MobileAppEnrollment,
   ) {}
 
   /** `preferCode`: the user chose "enter a code instead" while an approval waits. */
@@ -83,6 +85,13 @@ export class AccessPageService {
     const found = await this.visits.find(id, 'en');
     if ('kind' in found) return found.kind === 'final' && found.reason === 'unknown' ? 'unknown' : false;
     return this.telegram.bound(found.row.accountId, found.row.userId, linkId);
+  }
+
+  /** The enrolling page's app token: whether it enrolled a device of the request's user. */
+  async mobileAppEnrolled(id: string, tokenId: string): Promise<boolean | 'unknown'> {
+    const found = await this.visits.find(id, 'en');
+    if ('kind' in found) return found.kind === 'final' && found.reason === 'unknown' ? 'unknown' : false;
+    return this.mobileApp.enrolled(found.row.accountId, found.row.userId, tokenId);
   }
 
   /** The page's long poll: whether the approval it asked is decided (then the page posts its form). */

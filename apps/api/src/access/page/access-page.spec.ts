@@ -74,11 +74,11 @@ describe('access page $ACCESS_URL/<id>', () => {
     expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric"[^>]*autocomplete="one-time-code"/);
     expect(page.text).toContain('<button type="submit">');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    // the one script (the Copy button of the key) runs by the page's nonce, nothing else may
+    // the two scripts (the Copy button of the key, the app offer's check) run by the page's nonce, nothing else may
     const enrollNonce = /script-src 'nonce-([^']+)'/.exec(page.headers['content-security-policy'])?.[1];
     expect(enrollNonce).toBeDefined();
     expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
-    expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script nonce="${enrollNonce}">`]);
+    expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script nonce="${enrollNonce}">`, `<script nonce="${enrollNonce}">`]);
     // the origin without the path: the callback POST carries Origin (clients check it against forgery), never the request id
     expect(page.headers['referrer-policy']).toBe('strict-origin');
     expect(page.text).toContain('<meta name="referrer" content="strict-origin">');

@@ -7,6 +7,7 @@ import { IconName, ICONS } from '../../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../../pages/layout';
 import { undeliverableText } from './access-page-approval.view';
 import { telegramSection, TelegramSectionModel } from '../../pages/telegram-section';
+import { mobileAppSection, MobileAppSectionModel } from '../../pages/mobile-app-section';
 
 /** Why a request's page shows no form: declared with the page texts that must name each one. */
 export type { AccessFinalReason } from '../../pages/i18n/page-messages';
@@ -23,6 +24,8 @@ export interface AccessEnrollModel extends EnrollmentFormModel {
   expiry: AccessExpiry;
   /** Telegram offered beside the authenticator app, when a bot is configured */
   telegram?: TelegramSectionModel;
+  /** the Twofold Authenticator app offered beside them, unless MOBILE_APP_OFFER turns it off */
+  mobileApp?: MobileAppSectionModel;
 }
 
 /** "expires in N minutes", N rounded up (never 0 while the page is shown), computed on the server. */
@@ -40,7 +43,7 @@ export function renderAccessEnroll(lang: PageLanguage, nonce: string, brand: str
     title,
     html`<h1>${title}</h1>\n${enrollmentSection(lang, nonce, model, expiryHint(lang, model.expiry))}${
       model.telegram ? telegramSection(lang, nonce, model.telegram, { continues: true }) : null
-    }`,
+    }${model.mobileApp ? mobileAppSection(lang, nonce, model.mobileApp, { continuation: 'reload' }) : null}`,
   );
 }
 

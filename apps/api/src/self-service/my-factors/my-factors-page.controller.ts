@@ -1,5 +1,5 @@
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import { Controller, Get, Head, Headers, Inject, Param, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Head, Headers, Inject, Param, Post, Query, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG } from '../../config/injection-tokens';
 import { AppConfig } from '../../config/app-config';
@@ -12,7 +12,14 @@ import { pageLanguage } from '../../pages/i18n/languages';
 import { pageNonce, sendPage, sendPageHead } from '../../pages/send-page';
 import { MY_FACTORS_PAGE_TTL_MINUTES } from './my-factors-links';
 import { MyFactorsForm, MyFactorsOutcome, MyFactorsPageService, MyFactorsVisitor } from './my-factors-page.service';
-import { renderMyFactorsEnroll, renderMyFactorsFinal, renderMyFactorsList, renderMyFactorsTelegram } from './my-factors.view';
+import {
+  renderMyFactorsEnroll,
+  renderMyFactorsFinal,
+  renderMyFactorsList,
+  renderMyFactorsMobileApp,
+  renderMyFactorsTelegram,
+} from './my-factors.view';
+import { sendPagePoll } from '../../pages/page-poll';
 
 const FINAL_STATUS = { unknown: 404, expired: 410, otherBrowser: 403, tooManyCodes: 403, forged: 403 } as const;
 
@@ -48,6 +55,31 @@ export class MyFactorsPageController {
   }
 
   @ApiPage({
+    summary: 'The "my factors" page\'s check of its Twofold Authenticator enrollment token (JSON)',
+    description: 'Only for the browser the page is bound to. The page names the token by its id (`?token=`), never by the token itself.',
+    statuses: {
+      200: '`{"enrolled": true}` once the app registered a device of the page\'s user with the token, else `{"enrolled": false}`',
+      404: 'unknown link, or another browser',
+    },
+  })
+  @Get(':token/mobile-app')
+  async mobileApp(
+    @Param('token') token: string,
+    @Query('token') tokenId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
+    const enrolled = await this.pages.mobileAppEnrolled(token, this.visitor(req), typeof tokenId === 'string' ? tokenId : '');
+    sendPagePoll(
+      req,
+      res,
+      enrolled === 'unknown'
+        ? { found: false, fields: { enrolled: false }, message: 'No such page.' }
+        : { found: true, fields: { enrolled } },
+    );
+  }
+
+  @ApiPage({
     summary: 'The "my factors" page a self-service portal opens',
     description: 'Bound to the first browser that opens it; changes need a code of a factor the user has.',
     statuses: {
@@ -75,7 +107,10 @@ export class MyFactorsPageController {
     form: {
       type: 'object',
       properties: {
-        action: { type: 'string', enum: ['check', 'add-start', 'add-confirm', 'telegram-start', 'list', 'rename', 'remove'] },
+        action: {
+          type: 'string',
+          enum: ['check', 'add-start', 'add-confirm', 'telegram-start', 'mobile-app-start', 'list', 'rename', 'remove'],
+        },
         code: { type: 'string' },
         id: { type: 'string' },
         name: { type: 'string' },
@@ -120,11 +155,18 @@ export class MyFactorsPageController {
     const lang = pageLanguage(acceptLanguage);
     const nonce = pageNonce();
     // the enrollment's only script is the Copy button of the key; the page is never framed
-    const policy = { scripts: outcome.kind === 'enroll', frameAncestors: [] };
+    // and the app offer's check of its token
+    const policy = {
+      scripts: outcome.kind === 'enroll' || outcome.kind === 'mobileApp',
+      frameAncestors: [],
+      connectSelf: outcome.kind === 'mobileApp',
+    };
     const cookies = outcome.setCookie ? [outcome.setCookie] : [];
     if (outcome.kind === 'list') sendPage(res, 200, nonce, policy, renderMyFactorsList(lang, nonce, outcome.brand, outcome.model), cookies);
     else if (outcome.kind === 'telegram')
       sendPage(res, 200, nonce, policy, renderMyFactorsTelegram(lang, nonce, outcome.brand, outcome.model), cookies);
+    else if (outcome.kind === 'mobileApp')
+      sendPage(res, 200, nonce, policy, renderMyFactorsMobileApp(lang, nonce, outcome.brand, outcome.model), cookies);
     else if (outcome.kind === 'enroll')
       sendPage(res, 200, nonce, policy, renderMyFactorsEnroll(lang, nonce, outcome.brand, outcome.model), cookies);
     else

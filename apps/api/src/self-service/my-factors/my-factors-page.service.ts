@@ -17,6 +17,8 @@ import { toString as qrSvg } from 'qrcode';
 import { CLOCK } from '../../config/injection-tokens';
 import { TelegramBindingService } from '../../telegram/telegram-binding.service';
 import { TelegramRuntime } from '../../telegram/telegram-runtime';
+import { MobileAppEnrollment } from '../../mobile-app/mobile-app-enrollment';
+import { MobileAppSectionModel } from '../../pages/mobile-app-section';
 import { AuthenticatorAppEnrollment } from '../../enrollment/authenticator-app';
 import { EnrollmentFormModel } from '../../pages/enrollment-section';
 import { factorCount, portalKindOf } from '../self-service-factors';
@@ -51,6 +53,7 @@ export type MyFactorsOutcome = { brand: string; setCookie?: string } & (
   | { kind: 'list'; model: MyFactorsListModel }
   | { kind: 'enroll'; model: EnrollmentFormModel }
   | { kind: 'telegram'; model: { url: string; qrSvg: string } }
+  | { kind: 'mobileApp'; model: MobileAppSectionModel }
 );
 
 function sha256(text: string): Buffer {
@@ -81,6 +84,7 @@ export class MyFactorsPageService {
     private readonly cipher: SecretCipher,
     private readonly telegram: TelegramBindingService,
     private readonly telegramRuntime: TelegramRuntime,
+    private readonly mobileApp: MobileAppEnrollment,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -159,6 +163,16 @@ export class MyFactorsPageService {
             model: { url: link.url, qrSvg: await qrSvg(link.url, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }) },
           };
         }
+        case 'mobile-app-start': {
+          // one token per page shown, living as long as the page; the page asks whether it enrolled
+          const offer = await this.mobileApp.offer(page.accountId, user.id, page.expiresAt);
+          if (!offer) return list();
+          return {
+            kind: 'mobileApp',
+            brand,
+            model: { url: offer.url, qrSvg: offer.qrSvg, statePath: `${token}/mobile-app?token=${offer.tokenId}` },
+          };
+        }
         case 'rename':
           return list({ notice: await this.rename(page, user, form.id, form.name) });
         case 'remove': {
@@ -169,6 +183,17 @@ export class MyFactorsPageService {
           return list();
       }
     });
+  }
+
+  /**
+   * The app page's check of its token: whether it enrolled a device of the page's user. Only for the
+   * browser the page is bound to ('unknown' else: the link's holder learns nothing elsewhere).
+   */
+  async mobileAppEnrolled(token: string, visitor: MyFactorsVisitor, tokenId: string): Promise<boolean | 'unknown'> {
+    const found = await this.find(token);
+    if ('reason' in found) return found.reason === 'unknown' ? 'unknown' : false;
+    if (!this.sameBrowser(found.page, visitor)) return 'unknown';
+    return this.mobileApp.enrolled(found.page.accountId, found.page.userId, tokenId);
   }
 
   private async check(
@@ -246,6 +271,7 @@ export class MyFactorsPageService {
       checked: await this.isChecked(page, user),
       canCheck: otpAuthenticators(rows).length > 0,
       telegram: this.telegramRuntime.api !== null,
+      mobileApp: this.mobileApp.enabled,
     };
   }
 

@@ -34,6 +34,7 @@ export interface MyFactorsMessages {
   telegramOpen: string;
   telegramQr: string;
   telegramDone: string;
+  addMobileApp: string;
   rename: string;
   nameLabel: string;
   remove: string;
@@ -57,6 +58,7 @@ const en: MyFactorsMessages = {
   add: 'Add an authenticator app',
   addTitle: 'Add an authenticator app',
   addTelegram: 'Add Telegram',
+  addMobileApp: 'Add the Twofold Authenticator app',
   telegramIntro: 'Open the link in Telegram (or scan the QR code with your phone) and press Start. Then come back here.',
   telegramOpen: 'Open in Telegram',
   telegramQr: 'QR code of the Telegram link',
@@ -105,6 +107,7 @@ const ru: MyFactorsMessages = {
   add: 'Добавить приложение-аутентификатор',
   addTitle: 'Добавление приложения-аутентификатора',
   addTelegram: 'Добавить Telegram',
+  addMobileApp: 'Добавить приложение Twofold Authenticator',
   telegramIntro: 'Откройте ссылку в Telegram (или отсканируйте QR-код телефоном) и нажмите «Запустить». Затем вернитесь сюда.',
   telegramOpen: 'Открыть в Telegram',
   telegramQr: 'QR-код ссылки Telegram',

@@ -2,6 +2,7 @@ import { EnrollmentFormModel, enrollmentSection } from '../../pages/enrollment-s
 import { codeField } from '../../pages/form-fields';
 import { html, Html, trustedHtml } from '../../pages/html';
 import { PageLanguage } from '../../pages/i18n/languages';
+import { mobileAppSection, MobileAppSectionModel } from '../../pages/mobile-app-section';
 import { IconName } from '../../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone } from '../../pages/layout';
 import { PortalFactorKind } from '../self-service-factors';
@@ -16,6 +17,8 @@ export interface MyFactorsListModel {
   canCheck: boolean;
   /** a Telegram bot is configured: the page offers binding a chat */
   telegram: boolean;
+  /** the Twofold Authenticator app is offered (MOBILE_APP_OFFER is not turned off) */
+  mobileApp?: boolean;
   notice?: MyFactorsNotice;
   wrongCode?: { attemptsLeft: number };
 }
@@ -53,7 +56,9 @@ export function renderMyFactorsList(lang: PageLanguage, nonce: string, brand: st
   const list = model.factors.length > 0 ? html`<ul class="factors">${rows}</ul>` : html`<p>${t.none}</p>`;
   let next: Html | null = null;
   if (model.checked) {
-    next = html`${actionForm('add-start', html`<button type="submit">${t.add}</button>`)}${model.telegram ? actionForm('telegram-start', html`<button type="submit">${t.addTelegram}</button>`) : null}`;
+    next = html`${actionForm('add-start', html`<button type="submit">${t.add}</button>`)}${model.telegram ? actionForm('telegram-start', html`<button type="submit">${t.addTelegram}</button>`) : null}${
+      model.mobileApp ? actionForm('mobile-app-start', html`<button type="submit">${t.addMobileApp}</button>`) : null
+    }`;
   } else if (model.canCheck) {
     const error = model.wrongCode ? t.wrongCode(model.wrongCode.attemptsLeft) : null;
     next = html`<p>${t.confirmIntro}</p>${actionForm('check', html`${codeField(t.codeLabel, error, { title: t.codeTitle })}<button type="submit">${t.confirm}</button>`)}`;
@@ -97,6 +102,24 @@ export function renderMyFactorsTelegram(lang: PageLanguage, nonce: string, brand
 <p><a class="btn" href="${model.url}" data-testid="telegram-link">${t.telegramOpen}</a></p>
 <div class="qr" role="img" aria-label="${t.telegramQr}">${trustedHtml(model.qrSvg)}</div>
 ${actionForm('list', html`<button type="submit">${t.telegramDone}</button>`)}`,
+  );
+}
+
+/**
+ * Adding the Twofold Authenticator app: its link and QR code carrying a token of this page; once the
+ * app enrolled, the page's script posts the list form (the new device is on it); without scripts the
+ * same button goes back by hand.
+ */
+export function renderMyFactorsMobileApp(lang: PageLanguage, nonce: string, brand: string, model: MobileAppSectionModel): Html {
+  const t = myFactorsMessagesOf(lang);
+  return renderLayout(
+    lang,
+    nonce,
+    brand,
+    t.addMobileApp,
+    html`<h1>${t.addMobileApp}</h1>
+${mobileAppSection(lang, nonce, model, { continuation: 'submit', heading: false })}
+<form method="post" class="inline" id="mobile-app-continue"><input type="hidden" name="action" value="list"><button type="submit">${t.telegramDone}</button></form>`,
   );
 }
 
