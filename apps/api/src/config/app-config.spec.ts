@@ -147,6 +147,12 @@ describe('approvals and the Telegram bot', () => {
     }
   });
 
+  it('offers the Twofold Authenticator app on the enrolling pages unless MOBILE_APP_OFFER is false', () => {
+    expect(loadConfig(base).mobileAppOffer).toBe(true);
+    expect(loadConfig({ ...base, MOBILE_APP_OFFER: 'false' }).mobileAppOffer).toBe(false);
+    expect(() => loadConfig({ ...base, MOBILE_APP_OFFER: 'maybe' })).toThrow(/MOBILE_APP_OFFER must be true or false/);
+  });
+
   it('has no bot without TELEGRAM_BOT_TOKEN', () => {
     expect(loadConfig(base).telegram).toBeUndefined();
     expect(() => loadConfig({ ...base, TELEGRAM_WEBHOOK_SECRET: SECRET })).toThrow(/TELEGRAM_BOT_TOKEN/);

@@ -292,3 +292,30 @@ describe('the Twofold Authenticator offered on the enrolling pages', () => {
     });
   });
 });
+
+describe('MOBILE_APP_OFFER=false', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ mobileAppOffer: false });
+  });
+  afterAll(() => t?.close());
+
+  it('the pages offer no app: no section, no token, no check to connect to', async () => {
+    const { account } = await t.newAccount();
+    const site = await t.newResource(account.id, 'Intranet');
+    const created = await t
+      .as(site)
+      .post('/access/requests')
+      .send({ identity: 'no.app', callback: { action: 'https://intranet.example/mfa', target: '_self' } })
+      .expect(200);
+    const page = await t.browser().get(new URL(created.body.model.url).pathname).expect(200);
+    expect(page.text).toContain('data-testid="secret"');
+    expect(page.text).not.toContain('id="mobile-app"');
+    expect(page.headers['content-security-policy']).not.toContain('connect-src');
+    const user = await newUser(t.db, account.id, 'no.app.link', { now: t.clock.now() });
+    const issued = await t.app.get(EnrollmentLinksService).issue(account.id, { userId: user.id }, { ttlMinutes: 60, email: null });
+    expect((await t.http().get(new URL(issued.url).pathname).expect(200)).text).not.toContain('id="mobile-app"');
+    expect(await t.database.dataSource.query(`SELECT count(*)::int AS n FROM mobile_app_enrollment_tokens`)).toEqual([{ n: 0 }]);
+  });
+});
