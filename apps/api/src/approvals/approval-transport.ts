@@ -32,6 +32,8 @@ export interface ApprovalMessage {
   /** the sign-in's address (`ip`/`callingStationId`, or the page's visitor); null when unknown */
   address: string | null;
   at: Date;
+  /** when the approval's wait ends: a transport's retries never outlive it (absent: the transport's own bound alone) */
+  expiresAt?: Date;
   /** the numbers to offer (one of them shown on the sign-in screen); null: approve / "it wasn't me" */
   choices: readonly number[] | null;
 }

@@ -59,6 +59,8 @@ describe('ApprovalsService', () => {
       resourceName: 'VPN',
       address: '203.0.113.7',
       at: TEST_NOW,
+      // the end of the wait: a transport's retries stop before it
+      expiresAt: new Date(TEST_NOW.getTime() + 55_000),
       choices: null,
     });
     const waiting = service.awaitDecision(approval);

@@ -237,6 +237,7 @@ export class ApprovalsService {
         resourceName: resource?.name ?? '',
         address: approval.address,
         at: approval.createdAt,
+        expiresAt: approval.expiresAt,
         choices: approval.choices,
       };
     } catch {

@@ -43,7 +43,7 @@ export class MobileAppTransport implements ApprovalTransport, OnModuleInit {
       return { delivered: false, failure: 'unreachable' };
     }
     if (!device || device.disabled || !device.subscription) return { delivered: false, failure: 'notBound' };
-    const sent = await this.sender.send(device.subscription, pushPayload(message.approvalId), PUSH_TTL_SECONDS);
+    const sent = await this.sender.send(device.subscription, pushPayload(message.approvalId), PUSH_TTL_SECONDS, message.expiresAt);
     if (sent.sent) return { delivered: true, ref: { via: 'webpush' } };
     if (sent.failure === 'gone') {
       await this.devices.dropSubscription(device.accountId, device.authenticatorId, device.subscription.endpoint).catch(() => undefined);

@@ -143,6 +143,17 @@ describe('Web Push delivery', () => {
     expect(waits).toEqual([250, 500, 1000]);
   });
 
+  it("never retries past the end of the approval's wait, when that comes before the bound", async () => {
+    const { sender: retrying, waits } = recordingSender();
+    const down = push.subscribe();
+    push.answer(down, 503);
+    const until = new Date(t.clock.now().getTime() + 1_000);
+    expect(await retrying.send(keysOf(down), pushPayload('x'), 60, until)).toEqual({ sent: false, failure: 'unreachable', status: 503 });
+    // 250 ms and 500 ms fit before the end; the next wait (1 s) would not
+    expect(waits).toEqual([250, 500]);
+    expect(push.attemptsTo(down)).toBe(3);
+  });
+
   it('reads Retry-After as seconds or as an HTTP date', () => {
     const now = new Date('2026-05-20T10:00:00Z');
     expect(retryAfterMs('3', now)).toBe(3000);

@@ -9,7 +9,7 @@ import { AppMetrics } from '../metrics/app-metrics';
 
 /**
  * How long one push may take, its retries included: a push service that hangs or keeps failing makes
- * the approval Undeliverable after this, far inside the wait (at least 30 s are left to the user).
+ * the approval Undeliverable after this, or at the end of the approval's wait when that comes first.
  */
 export const WEB_PUSH_BUDGET_MS = 10_000;
 /** Attempts of one push at most, the first included. */
@@ -99,15 +99,17 @@ export class WebPushSender implements OnModuleInit {
   }
 
   /**
-   * Sends one push with the retry rules of an approval, within WEB_PUSH_BUDGET_MS: a 429 is retried
+   * Sends one push with the retry rules of an approval, within WEB_PUSH_BUDGET_MS and before `until`
+   * (the end of the approval's wait, when given): a 429 is retried
    * after its Retry-After when that fits in the bound (else after a second), a 5xx or an unreachable
    * push service after a short back-off doubling up to 2 s, at most WEB_PUSH_MAX_ATTEMPTS times. A
    * subscription the push service forgot (404/410) and a refused message (400, 413, …) are final at
    * once; so is a failure whose next wait would end past the bound. A push service that does not
    * answer within the bound is `timeout`, never retried (the bound is spent).
    */
-  async send(subscription: PushSubscriptionKeys, payload: string, ttlSeconds: number): Promise<PushResult> {
-    const deadline = this.clock.now().getTime() + WEB_PUSH_BUDGET_MS;
+  async send(subscription: PushSubscriptionKeys, payload: string, ttlSeconds: number, until?: Date): Promise<PushResult> {
+    const bound = this.clock.now().getTime() + WEB_PUSH_BUDGET_MS;
+    const deadline = until ? Math.min(bound, until.getTime()) : bound;
     let backoffMs = WEB_PUSH_RETRY_INITIAL_MS;
     for (let attempt = 1; ; attempt++) {
       const left = deadline - this.clock.now().getTime();
