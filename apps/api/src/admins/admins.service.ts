@@ -18,7 +18,13 @@ import {
   MailLanguage,
 } from '@twofold/domain';
 import { journalDetails, journalFacts } from '@twofold/journal';
-import { AccountsRepository, AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
+import {
+  AccountsRepository,
+  AdministratorEntity,
+  AdministratorsRepository,
+  ConsoleRepository,
+  isUniqueViolation,
+} from '@twofold/persistence';
 import { CLOCK } from '../config/injection-tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { PagedModel, pagedModel } from '../http/envelope';
@@ -39,6 +45,7 @@ function stateOf(admin: AdministratorEntity): AdminState {
 export class AdminsService {
   constructor(
     private readonly admins: AdministratorsRepository,
+    private readonly consoleRows: ConsoleRepository,
     private readonly accounts: AccountsRepository,
     private readonly links: EnrollmentLinksService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -88,6 +95,8 @@ export class AdminsService {
       command.status !== undefined ? statusAfterSet(stateOf(admin), validateSettableAdminStatus(command.status)) : admin.status;
     assertKeepsScopeAdmin(admin, { role, status }, scopeAdmins);
     await this.admins.update(accountId, admin.id, { name, role, status });
+    // a locked administrator's console sessions end now, and stay ended once they are unlocked
+    if (status !== 'Active') await this.consoleRows.revokeSessionsOf(accountId, admin.id, this.clock.now());
   }
 
   async delete(accountId: AccountId, id: RecordId): Promise<void> {
@@ -104,6 +113,8 @@ export class AdminsService {
   async unlock(accountId: AccountId, id: RecordId): Promise<void> {
     const admin = await this.findForUpdate(accountId, id);
     await this.admins.update(accountId, admin.id, { status: unlockedStatus(stateOf(admin)) });
+    // unlocked from a TemporaryLocked: five more tries, not one
+    await this.consoleRows.resetSecondFactorFailures(accountId, admin.id);
   }
 
   /** A new invitation link for a Pending administrator; the older link stops working. */

@@ -37,3 +37,17 @@ export class TooManyAccessRequests extends Throttled {
     super('Too many access requests from this resource. Try again later.', retryAfterSeconds);
   }
 }
+
+/** A console session whose administrator's role does not cover the route (the role table). */
+export class RoleForbids extends HttpException {
+  constructor() {
+    super('Your role does not allow this.', HttpStatus.FORBIDDEN);
+  }
+}
+
+/** A state-changing console request from another origin, or without one. */
+export class ForeignOrigin extends HttpException {
+  constructor() {
+    super('The request does not come from the console.', HttpStatus.FORBIDDEN);
+  }
+}
