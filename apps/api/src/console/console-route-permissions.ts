@@ -62,6 +62,7 @@ export const CONSOLE_ROUTE_PERMISSIONS: Readonly<Record<string, ConsolePermissio
   'PUT /resources/*': 'account.manage',
   'DELETE /resources/*': 'account.manage',
   'GET /resources/*/secret': 'account.manage',
+  'POST /resources/*/secret': 'account.manage',
   'GET /ip-lists': 'account.manage',
   'POST /ip-lists': 'account.manage',
   'PUT /ip-lists/*': 'account.manage',

@@ -119,6 +119,43 @@ describe('console sessions on the account API', () => {
     await usersPage(lockedSession).expect(401);
   });
 
+  it('lets an administrator lock themselves out (SelfLock); an Admin unlocks them (SelfUnlock)', async () => {
+    const admin = await newConsoleAdmin(t, owner.account.id, 'Support 1');
+    const session = await signInToConsole(t, admin);
+    await t.http().post('/console/api/self-lock').set({ Cookie: session.cookie, Origin: CONSOLE_ORIGIN }).expect(401);
+    await t.http().post('/console/api/self-lock').set(session.headers).expect(200);
+    await usersPage(session).expect(401);
+    const [row] = await t.db.manager().query(`SELECT status FROM administrators WHERE id = $1`, [admin.id]);
+    expect(row.status).toBe('Locked');
+
+    await t.as(owner.authorization).post(`/admins/unlock/${admin.id}`).expect(200);
+    const events = (await journalOfToday(t, owner.authorization, 'object=Employee')).filter(
+      (e) => e.additionalFields['EmployeeId'] === admin.id,
+    );
+    expect(events.map((e) => [e.action, e.subject])).toEqual([
+      ['SelfLock', admin.email],
+      ['SelfUnlock', owner.apiKey],
+      ['Unlock', owner.apiKey],
+    ]);
+    // a second unlock after a plain lock is no SelfUnlock
+    await t.as(owner.authorization).post(`/admins/lock/${admin.id}`).expect(200);
+    await t.as(owner.authorization).post(`/admins/unlock/${admin.id}`).expect(200);
+    const again = (await journalOfToday(t, owner.authorization, 'object=Employee')).filter(
+      (e) => e.action === 'SelfUnlock' && e.additionalFields['EmployeeId'] === admin.id,
+    );
+    expect(again).toHaveLength(1);
+  });
+
+  it('keeps the last Active Admin from locking themselves out', async () => {
+    const alone = await t.newAccount({ name: 'One admin' });
+    const admin = await newConsoleAdmin(t, alone.account.id, 'Admin');
+    const session = await signInToConsole(t, admin);
+    const res = await t.http().post('/console/api/self-lock').set(session.headers);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.body.message).toBe('Cannot lock last scope admin.');
+    await usersPage(session).expect(200);
+  });
+
   it('ends on sign-out', async () => {
     const admin = await newConsoleAdmin(t, owner.account.id, 'Support 1');
     const session = await signInToConsole(t, admin);

@@ -11,7 +11,10 @@ import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleSessions } from './console-sessions';
 import { parseSignInFinish, parseSignInStart } from './console-sign-in.input';
 import { ConsoleSignInService } from './console-sign-in.service';
-import { MailLanguage } from '@twofold/domain';
+import { MailLanguage, RecordId } from '@twofold/domain';
+import { JournalWriter } from '@twofold/journal';
+import { Db } from '@twofold/persistence';
+import { AdminsService } from '../admins/admins.service';
 
 /** What the console knows of who is signed in: enough to show and hide what the role allows. */
 export interface ConsoleSessionView {
@@ -37,6 +40,9 @@ export class ConsoleSignInController {
     private readonly sessions: ConsoleSessions,
     private readonly authenticator: ConsoleSessionAuthenticator,
     private readonly addresses: ClientAddressResolver,
+    private readonly admins: AdminsService,
+    private readonly db: Db,
+    private readonly journal: JournalWriter,
   ) {}
 
   @ApiRoute(CONSOLE_DOCS.start)
@@ -80,6 +86,29 @@ export class ConsoleSignInController {
       accountId: session.accountId,
       permissions: permissionsOf(session.role),
     };
+  }
+
+  /**
+   * An administrator locks themselves out of the console (a lost phone, leaving for good): their
+   * sessions end and only another Admin unlocks them. Journaled `Employee SelfLock`.
+   */
+  @ApiRoute(CONSOLE_DOCS.selfLock)
+  @Post('self-lock')
+  @HttpCode(HttpStatus.OK)
+  async selfLock(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<Record<string, never>> {
+    const session = await this.authenticator.authenticateSession(req);
+    await this.db.transaction(async () => {
+      await this.admins.selfLock(session.accountId, session.administratorId as RecordId);
+      await this.journal.record(session.accountId, {
+        object: 'Employee',
+        action: 'SelfLock',
+        subject: session.identity,
+        success: true,
+        additionalFields: { EmployeeId: session.administratorId, EmployeeIdentity: session.identity },
+      });
+    });
+    res.header('set-cookie', clearedConsoleSessionCookie());
+    return {};
   }
 
   /** Signing out needs the CSRF token and the console's origin like any change: no other site can sign anyone out. */

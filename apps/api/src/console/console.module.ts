@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AdminsModule } from '../admins/admins.module';
 import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleSignInController } from './console-sign-in.controller';
@@ -11,6 +12,7 @@ import { ConsoleSignInService } from './console-sign-in.service';
  */
 @Global()
 @Module({
+  imports: [AdminsModule],
   controllers: [ConsoleSignInController],
   providers: [ConsoleSessions, ConsoleSessionAuthenticator, ConsoleSignInService],
   exports: [ConsoleSessionAuthenticator, ConsoleSessions],

@@ -75,6 +75,16 @@ export const CONSOLE_DOCS = {
     envelope: 'plain',
     ok: { schema: SESSION_VIEW, example: SESSION_EXAMPLE },
   },
+  selfLock: {
+    summary: 'Locks the signed-in administrator out of the console',
+    description:
+      'The administrator becomes Locked, their sessions end, and only another Admin unlocks them (journaled `Employee SelfLock`, and ' +
+      '`Employee SelfUnlock` when unlocked). The last Active Admin cannot: "Cannot lock last scope admin.". Needs the cookie, the CSRF ' +
+      'token and the console’s origin.',
+    envelope: 'plain',
+    ok: { schema: { type: 'object' }, example: {} },
+    errors: { 400: 'Cannot lock last scope admin.', 403: 'The request does not come from the console.' },
+  },
   signOut: {
     summary: 'Signs out: ends the session',
     description: 'Needs the cookie, the CSRF token and the console’s origin.',

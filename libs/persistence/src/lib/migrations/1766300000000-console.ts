@@ -14,6 +14,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `administrators.second_factor_failures` / `temporary_locked_until`: wrong second factors in a row,
  * and until when the fifth made the administrator TemporaryLocked. `second_factor_last_step`: the
  * TOTP time step last used to sign in, so a code seen over a shoulder cannot be replayed.
+ * `self_locked`: the administrator locked themselves out (Employee SelfLock); their unlock is then
+ * journaled SelfUnlock as well.
  */
 export class Console1766300000000 implements MigrationInterface {
   name = 'Console1766300000000';
@@ -48,9 +50,11 @@ export class Console1766300000000 implements MigrationInterface {
     await q.query(`ALTER TABLE administrators ADD COLUMN second_factor_failures int NOT NULL DEFAULT 0`);
     await q.query(`ALTER TABLE administrators ADD COLUMN temporary_locked_until timestamptz`);
     await q.query(`ALTER TABLE administrators ADD COLUMN second_factor_last_step bigint`);
+    await q.query(`ALTER TABLE administrators ADD COLUMN self_locked boolean NOT NULL DEFAULT false`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE administrators DROP COLUMN self_locked`);
     await q.query(`ALTER TABLE administrators DROP COLUMN second_factor_last_step`);
     await q.query(`ALTER TABLE administrators DROP COLUMN temporary_locked_until`);
     await q.query(`ALTER TABLE administrators DROP COLUMN second_factor_failures`);

@@ -107,6 +107,21 @@ export class ConsoleRepository {
       ]);
   }
 
+  async markSelfLocked(accountId: AccountId, id: string): Promise<void> {
+    await this.db.manager().query(`UPDATE administrators SET self_locked = true WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  }
+
+  /** Clears the mark of a self-lock; whether there was one. */
+  async clearSelfLocked(accountId: AccountId, id: string): Promise<boolean> {
+    const [rows]: [unknown[], number] = await this.db
+      .manager()
+      .query(`UPDATE administrators SET self_locked = false WHERE account_id = $1 AND id = $2 AND self_locked RETURNING id`, [
+        accountId,
+        id,
+      ]);
+    return rows.length === 1;
+  }
+
   /** A TemporaryLocked administrator whose lock has run out is Active again (read at the next sign-in). */
   async endTemporaryLock(accountId: AccountId, id: string, now: Date): Promise<void> {
     await this.db.manager().query(
