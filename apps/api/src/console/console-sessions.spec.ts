@@ -156,6 +156,24 @@ describe('console sessions on the account API', () => {
     await usersPage(session).expect(200);
   });
 
+  it('shows the account at a glance on the dashboard, to any role, from its own account only', async () => {
+    const glance = await t.newAccount({ name: 'Glance', licenses: 7 });
+    await newUser(t.db, glance.account.id, 'glance-1', { now: t.clock.now() });
+    await newUser(t.db, glance.account.id, 'glance-2', { now: t.clock.now(), locked: true });
+    const session = await signInToConsole(t, await newConsoleAdmin(t, glance.account.id, 'Support 1'));
+    const res = await t.http().get('/console/api/dashboard').set(session.headers).expect(200);
+    expect(res.body).toEqual({
+      licenses: 7,
+      users: 2,
+      lockedUsers: 1,
+      codeLockouts: 0,
+      signInsGranted: 0,
+      signInsDenied: 0,
+      approvalsWaiting: 0,
+    });
+    await t.http().get('/console/api/dashboard').set({ Cookie: session.cookie }).expect(401);
+  });
+
   it('ends on sign-out', async () => {
     const admin = await newConsoleAdmin(t, owner.account.id, 'Support 1');
     const session = await signInToConsole(t, admin);

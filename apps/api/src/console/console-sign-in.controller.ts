@@ -1,7 +1,7 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_PERMISSIONS, ConsolePermission, roleMay } from '@twofold/domain';
-import { AuthenticationRequired } from '../http/api-errors';
+import { AuthenticationRequired, RoleForbids } from '../http/api-errors';
 import { ClientAddressResolver } from '../http/client-address';
 import { Input } from '../http/parsed-input';
 import { ApiFeature, ApiRoute } from '../openapi/api-route';
@@ -11,9 +11,10 @@ import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleSessions } from './console-sessions';
 import { parseSignInFinish, parseSignInStart } from './console-sign-in.input';
 import { ConsoleSignInService } from './console-sign-in.service';
-import { MailLanguage, RecordId } from '@twofold/domain';
+import { Clock, MailLanguage, RecordId } from '@twofold/domain';
 import { JournalWriter } from '@twofold/journal';
-import { Db } from '@twofold/persistence';
+import { ConsoleDashboardFigures, ConsoleRepository, Db } from '@twofold/persistence';
+import { CLOCK } from '../config/injection-tokens';
 import { AdminsService } from '../admins/admins.service';
 
 /** What the console knows of who is signed in: enough to show and hide what the role allows. */
@@ -43,6 +44,8 @@ export class ConsoleSignInController {
     private readonly admins: AdminsService,
     private readonly db: Db,
     private readonly journal: JournalWriter,
+    private readonly consoleRows: ConsoleRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @ApiRoute(CONSOLE_DOCS.start)
@@ -109,6 +112,17 @@ export class ConsoleSignInController {
     });
     res.header('set-cookie', clearedConsoleSessionCookie());
     return {};
+  }
+
+  /** The first screen: licences, today's sign-ins (UTC day), lockouts in force, approvals waiting. Any role. */
+  @ApiRoute(CONSOLE_DOCS.dashboard)
+  @Get('dashboard')
+  async dashboard(@Req() req: FastifyRequest): Promise<ConsoleDashboardFigures> {
+    const session = await this.authenticator.authenticateSession(req);
+    if (!roleMay(session.role, 'users.read')) throw new RoleForbids();
+    const now = this.clock.now();
+    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    return this.consoleRows.dashboard(session.accountId, dayStart, now);
   }
 
   /** Signing out needs the CSRF token and the console's origin like any change: no other site can sign anyone out. */

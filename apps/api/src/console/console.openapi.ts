@@ -75,6 +75,25 @@ export const CONSOLE_DOCS = {
     envelope: 'plain',
     ok: { schema: SESSION_VIEW, example: SESSION_EXAMPLE },
   },
+  dashboard: {
+    summary: 'The account at a glance',
+    description:
+      'Licences and users, locked users, code lockouts in force, today’s (UTC) granted and denied sign-ins, approvals waiting. ' +
+      'A console session of any role.',
+    envelope: 'plain',
+    ok: {
+      schema: {
+        type: 'object',
+        properties: Object.fromEntries(
+          ['licenses', 'users', 'lockedUsers', 'codeLockouts', 'signInsGranted', 'signInsDenied', 'approvalsWaiting'].map((name) => [
+            name,
+            { type: 'integer' },
+          ]),
+        ),
+      },
+      example: { licenses: 500, users: 312, lockedUsers: 2, codeLockouts: 1, signInsGranted: 1840, signInsDenied: 37, approvalsWaiting: 3 },
+    },
+  },
   selfLock: {
     summary: 'Locks the signed-in administrator out of the console',
     description:

@@ -64,6 +64,18 @@ function toAdministrator(r: AdminRecord): ConsoleAdministrator {
   };
 }
 
+/** The console's first screen: an account at a glance. */
+export interface ConsoleDashboardFigures {
+  licenses: number;
+  users: number;
+  lockedUsers: number;
+  /** users with a code lockout in force (wrong codes) */
+  codeLockouts: number;
+  signInsGranted: number;
+  signInsDenied: number;
+  approvalsWaiting: number;
+}
+
 /** Sign-ins, sessions and the second-factor counters of the administrators' console. */
 export class ConsoleRepository {
   constructor(private readonly db: Db) {}
@@ -288,5 +300,33 @@ export class ConsoleRepository {
         [accountId, administratorId, now],
       );
     return rows.length;
+  }
+
+  /**
+   * One statement, each figure by an index of its table: the account's users (users_account_identity),
+   * the day's access requests (access_requests_account_created), waiting approvals, lockouts in force.
+   */
+  async dashboard(accountId: AccountId, dayStart: Date, now: Date): Promise<ConsoleDashboardFigures> {
+    const rows: Record<string, number>[] = await this.db.manager().query(
+      `SELECT
+         (SELECT licenses FROM accounts WHERE id = $1) AS licenses,
+         (SELECT count(*)::int FROM users WHERE account_id = $1) AS users,
+         (SELECT count(*)::int FROM users WHERE account_id = $1 AND is_locked) AS locked_users,
+         (SELECT count(DISTINCT user_id)::int FROM wrong_code_streaks WHERE account_id = $1 AND locked_until > $3) AS code_lockouts,
+         (SELECT count(*)::int FROM access_requests WHERE account_id = $1 AND created_at >= $2 AND status = 'Granted') AS granted,
+         (SELECT count(*)::int FROM access_requests WHERE account_id = $1 AND created_at >= $2 AND status = 'Denied') AS denied,
+         (SELECT count(*)::int FROM approvals WHERE account_id = $1 AND status = 'Pending' AND expires_at > $3) AS approvals`,
+      [accountId, dayStart, now],
+    );
+    const r = rows[0];
+    return {
+      licenses: r['licenses'],
+      users: r['users'],
+      lockedUsers: r['locked_users'],
+      codeLockouts: r['code_lockouts'],
+      signInsGranted: r['granted'],
+      signInsDenied: r['denied'],
+      approvalsWaiting: r['approvals'],
+    };
   }
 }
