@@ -61,6 +61,11 @@ export interface AppConfig {
    */
   console?: boolean;
   /**
+   * Where the built console is (index.html and its files); absent: next to the API's bundle, or the
+   * workspace's dist/apps/console. Not read from the environment (tests set it).
+   */
+  consoleAppDir?: string;
+  /**
    * DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS: bounded waits on the database, so an
    * outage answers 503 instead of hanging (docs/decisions/outages.md)
    */

@@ -4,7 +4,7 @@ import { roleMay } from '@twofold/domain';
 import { AccountPrincipal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/injection-tokens';
-import { AuthenticationRequired, ForeignOrigin, RoleForbids } from '../http/api-errors';
+import { SessionRequired, ForeignOrigin, RoleForbids } from '../http/api-errors';
 import { consolePermissionOf } from './console-route-permissions';
 import { CONSOLE_CSRF_HEADER, consoleSessionToken } from './console-session-cookie';
 import { ConsoleSession, ConsoleSessions } from './console-sessions';
@@ -36,12 +36,12 @@ export class ConsoleSessionAuthenticator {
   /** The session of the request (cookie, CSRF header, and the console's origin for a change), whatever the route. */
   async authenticateSession(req: FastifyRequest): Promise<ConsoleSession> {
     const token = consoleSessionToken(req.headers.cookie);
-    if (!token) throw new AuthenticationRequired();
+    if (!token) throw new SessionRequired();
     // a cross-site form or script can neither add the header nor, for a change, forge the Origin
     if (!SAFE_METHODS.has(req.method) && req.headers.origin !== this.origin) throw new ForeignOrigin();
     const csrf = req.headers[CONSOLE_CSRF_HEADER];
     const session = await this.sessions.authenticate(token, typeof csrf === 'string' ? csrf : undefined);
-    if (typeof session === 'string') throw new AuthenticationRequired();
+    if (typeof session === 'string') throw new SessionRequired();
     return session;
   }
 

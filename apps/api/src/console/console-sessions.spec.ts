@@ -69,7 +69,9 @@ describe('console sessions on the account API', () => {
     const admin = await newConsoleAdmin(t, owner.account.id, 'Admin');
     const session = await signInToConsole(t, admin);
     const second = await signInToConsole(t, await newConsoleAdmin(t, owner.account.id, 'Admin'));
-    await t.http().get('/users').set({ Cookie: session.cookie }).expect(401);
+    const refused = await t.http().get('/users').set({ Cookie: session.cookie }).expect(401);
+    // no Basic challenge: a browser's fetch would stop at a password dialog
+    expect(refused.headers['www-authenticate']).toBeUndefined();
     await t.http().get('/users').set({ Cookie: session.cookie, 'X-CSRF-Token': second.csrfToken }).expect(401);
     const user = await newUser(t.db, owner.account.id, 'csrf-target', { now: t.clock.now() });
     await t.http().post(`/v2/users/${user.id}/lock`).set({ Cookie: session.cookie, 'X-CSRF-Token': session.csrfToken }).expect(403);

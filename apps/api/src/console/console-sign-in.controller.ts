@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Post, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_PERMISSIONS, ConsolePermission, roleMay } from '@twofold/domain';
-import { AuthenticationRequired, RoleForbids } from '../http/api-errors';
+import { SessionRequired, RoleForbids } from '../http/api-errors';
 import { ClientAddressResolver } from '../http/client-address';
 import { Input } from '../http/parsed-input';
 import { ApiFeature, ApiRoute } from '../openapi/api-route';
@@ -80,9 +80,9 @@ export class ConsoleSignInController {
   @Get('session')
   async session(@Req() req: FastifyRequest): Promise<ConsoleSessionView> {
     const token = consoleSessionToken(req.headers.cookie);
-    if (!token) throw new AuthenticationRequired();
+    if (!token) throw new SessionRequired();
     const session = await this.sessions.withoutCsrf(token);
-    if (typeof session === 'string') throw new AuthenticationRequired();
+    if (typeof session === 'string') throw new SessionRequired();
     return {
       csrfToken: this.sessions.csrfTokenOf(token),
       administrator: { id: session.administratorId, identity: session.identity, role: session.role },

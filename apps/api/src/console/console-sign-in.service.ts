@@ -16,6 +16,7 @@ import { JournalWriter } from '@twofold/journal';
 import { verifyTotp } from '@twofold/otp';
 import { ConsoleAdministrator, ConsoleRepository, Db, SecretCipher } from '@twofold/persistence';
 import { AppConfig } from '../config/app-config';
+import { UnauthorizedWithoutChallenge } from '../http/api-errors';
 import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
 import { consoleSignInMail } from '../mail/messages';
 import { Mailer, MAILER } from '../mail/mailer';
@@ -26,9 +27,9 @@ import { hashSignInCode, newSignInCodeHash, newSignInCode, sameHash, SIGN_IN_COD
 export const CONSOLE_OPEN_SIGN_INS_PER_ADMIN = 3;
 
 /** One answer for every refusal of the codes, so a caller learns nothing about which factor was wrong. */
-export class ConsoleSignInRefused extends HttpException {
+export class ConsoleSignInRefused extends UnauthorizedWithoutChallenge {
   constructor() {
-    super('The codes are wrong or have expired.', HttpStatus.UNAUTHORIZED);
+    super('The codes are wrong or have expired.');
   }
 }
 

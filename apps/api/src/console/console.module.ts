@@ -3,6 +3,7 @@ import { AdminsModule } from '../admins/admins.module';
 import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleSignInController } from './console-sign-in.controller';
+import { ConsolePageController } from './console-page.controller';
 import { ConsoleSignInService } from './console-sign-in.service';
 
 /**
@@ -13,7 +14,7 @@ import { ConsoleSignInService } from './console-sign-in.service';
 @Global()
 @Module({
   imports: [AdminsModule],
-  controllers: [ConsoleSignInController],
+  controllers: [ConsoleSignInController, ConsolePageController],
   providers: [ConsoleSessions, ConsoleSessionAuthenticator, ConsoleSignInService],
   exports: [ConsoleSessionAuthenticator, ConsoleSessions],
 })

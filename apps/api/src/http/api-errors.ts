@@ -7,6 +7,23 @@ export class AuthenticationRequired extends HttpException {
   }
 }
 
+/**
+ * A 401 of the console's session, not of the Basic scheme: no `WWW-Authenticate: Basic` challenge,
+ * which would make a browser's fetch stop at a password dialog.
+ */
+export class UnauthorizedWithoutChallenge extends HttpException {
+  constructor(message: string) {
+    super(message, HttpStatus.UNAUTHORIZED);
+  }
+}
+
+/** 401 for a console request without a live session (or without its CSRF token). */
+export class SessionRequired extends UnauthorizedWithoutChallenge {
+  constructor() {
+    super('Authentication required.');
+  }
+}
+
 /** 403: the account's extended API is disabled in its API settings. */
 export class ApiDisabled extends HttpException {
   constructor() {
