@@ -5,6 +5,7 @@
 #
 # Three stages:
 #   build      full workspace install (npm ci from the root lockfile) and `nx build api` + `nx build cli`
+#              + `nx build console` (the administrators' console the API serves at /console/, static files)
 #   prod-deps  production node_modules (npm ci --omit=dev from the root lockfile), without the
 #              embedded PostgreSQL (only used when DATABASE_URL is unset), TypeScript or dev tooling;
 #              a guard fails the build if any package either bundle (api or cli) requires won't load
@@ -29,9 +30,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
 COPY . .
-RUN npx nx build api && npx nx build cli \
+RUN npx nx build api && npx nx build cli && npx nx build console \
  && test -f dist/apps/api/main.js \
- && test -f dist/apps/cli/main.js
+ && test -f dist/apps/cli/main.js \
+ && test -f dist/apps/console/index.html
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS prod-deps
@@ -82,6 +84,7 @@ WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /workspace/dist/apps/api ./dist/apps/api
 COPY --from=build /workspace/dist/apps/cli ./dist/apps/cli
+COPY --from=build /workspace/dist/apps/console ./dist/apps/console
 RUN mkdir -p /app/.data && chown node:node /app/.data
 
 USER node

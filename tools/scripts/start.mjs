@@ -35,7 +35,7 @@ if (parent !== undefined) {
   }, 500).unref();
 }
 
-const stale = staleBundles(['api', 'cli']);
+const stale = staleBundles(['api', 'cli', 'console']);
 if (stale.length > 0) {
   const building = build(stale, 'inherit');
   current = building.child;

@@ -31,3 +31,4 @@ export * from './lib/version';
 export * from './lib/phone-codes';
 export * from './lib/phone-gateways';
 export * from './lib/standby-codes';
+export * from './lib/console-roles';

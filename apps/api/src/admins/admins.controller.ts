@@ -73,7 +73,7 @@ export class AdminsController {
   @HttpCode(HttpStatus.OK)
   @JournaledChange('Employee', 'Unlock', { fromRequest: journalPathAdmin })
   unlock(@CurrentPrincipal() p: AccountPrincipal, @Input('path', parseAdminPath) id: RecordId): Promise<void> {
-    return this.admins.unlock(p.accountId, id);
+    return this.admins.unlock(p.accountId, id, p.login);
   }
 
   @ApiRoute(ADMIN_DOCS.update)
@@ -84,7 +84,7 @@ export class AdminsController {
     @Input('path', parseAdminPath) id: RecordId,
     @Input('body', parseUpdateAdmin) command: UpdateAdminCommand,
   ): Promise<void> {
-    return this.admins.update(p.accountId, id, command);
+    return this.admins.update(p.accountId, id, command, p.login);
   }
 
   @ApiRoute(ADMIN_DOCS.delete)

@@ -17,8 +17,14 @@ import {
   DEFAULT_MAIL_LANGUAGE,
   MailLanguage,
 } from '@twofold/domain';
-import { journalDetails, journalFacts } from '@twofold/journal';
-import { AccountsRepository, AdministratorEntity, AdministratorsRepository, isUniqueViolation } from '@twofold/persistence';
+import { journalDetails, journalFacts, JournalWriter } from '@twofold/journal';
+import {
+  AccountsRepository,
+  AdministratorEntity,
+  AdministratorsRepository,
+  ConsoleRepository,
+  isUniqueViolation,
+} from '@twofold/persistence';
 import { CLOCK } from '../config/injection-tokens';
 import { EnrollmentLinksService, redactedLink } from '../enrollment/enrollment-links.service';
 import { PagedModel, pagedModel } from '../http/envelope';
@@ -39,9 +45,11 @@ function stateOf(admin: AdministratorEntity): AdminState {
 export class AdminsService {
   constructor(
     private readonly admins: AdministratorsRepository,
+    private readonly consoleRows: ConsoleRepository,
     private readonly accounts: AccountsRepository,
     private readonly links: EnrollmentLinksService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly journal: JournalWriter,
   ) {}
 
   /** The page of administrators, or with `identity` the one administrator of that e-mail. */
@@ -79,7 +87,8 @@ export class AdminsService {
     return toRegisteredAdminDto(admin);
   }
 
-  async update(accountId: AccountId, id: RecordId, command: UpdateAdminCommand): Promise<void> {
+  /** `actor`: who asks (the journal's subject), named in the SelfUnlock of a self-locked administrator. */
+  async update(accountId: AccountId, id: RecordId, command: UpdateAdminCommand, actor: string): Promise<void> {
     const scopeAdmins = await this.lockScopeAdmins(accountId, id);
     const admin = await this.findForUpdate(accountId, id);
     const name = command.name ?? admin.name;
@@ -88,6 +97,18 @@ export class AdminsService {
       command.status !== undefined ? statusAfterSet(stateOf(admin), validateSettableAdminStatus(command.status)) : admin.status;
     assertKeepsScopeAdmin(admin, { role, status }, scopeAdmins);
     await this.admins.update(accountId, admin.id, { name, role, status });
+    // a locked administrator's console sessions end now, and stay ended once they are unlocked
+    if (status !== 'Active') await this.consoleRows.revokeSessionsOf(accountId, admin.id, this.clock.now());
+    else if (admin.status !== 'Active') await this.afterUnlock(accountId, admin, actor);
+  }
+
+  /**
+   * The administrator locks themselves out of the console (Employee SelfLock, journaled by the
+   * caller); the last-scope-admin rule holds as for any lock, and only another Admin unlocks them.
+   */
+  async selfLock(accountId: AccountId, id: RecordId): Promise<void> {
+    await this.update(accountId, id, { status: 'Locked' }, '');
+    await this.consoleRows.markSelfLocked(accountId, id);
   }
 
   async delete(accountId: AccountId, id: RecordId): Promise<void> {
@@ -98,12 +119,27 @@ export class AdminsService {
   }
 
   async lock(accountId: AccountId, id: RecordId): Promise<void> {
-    await this.update(accountId, id, { status: 'Locked' });
+    await this.update(accountId, id, { status: 'Locked' }, '');
   }
 
-  async unlock(accountId: AccountId, id: RecordId): Promise<void> {
+  async unlock(accountId: AccountId, id: RecordId, actor: string): Promise<void> {
     const admin = await this.findForUpdate(accountId, id);
     await this.admins.update(accountId, admin.id, { status: unlockedStatus(stateOf(admin)) });
+    await this.afterUnlock(accountId, admin, actor);
+  }
+
+  /** Unlocked from a TemporaryLocked: five more tries, not one; from a self-lock: journaled SelfUnlock too. */
+  private async afterUnlock(accountId: AccountId, admin: AdministratorEntity, actor: string): Promise<void> {
+    await this.consoleRows.resetSecondFactorFailures(accountId, admin.id);
+    if (await this.consoleRows.clearSelfLocked(accountId, admin.id)) {
+      await this.journal.record(accountId, {
+        object: 'Employee',
+        action: 'SelfUnlock',
+        subject: actor,
+        success: true,
+        additionalFields: journalFacts.employee(admin),
+      });
+    }
   }
 
   /** A new invitation link for a Pending administrator; the older link stops working. */

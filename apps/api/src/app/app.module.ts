@@ -17,6 +17,7 @@ import { SelfServiceModule } from '../self-service/self-service.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TelegramModule } from '../telegram/telegram.module';
 import { MobileAppModule } from '../mobile-app/mobile-app.module';
+import { ConsoleModule } from '../console/console.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { AppRuntime, InfrastructureModule } from './infrastructure.module';
@@ -46,6 +47,8 @@ export class AppModule {
         ApprovalsModule,
         TelegramModule,
         MobileAppModule,
+        // the administrators' console: its sign-in, and its sessions on the account API
+        ...(runtime.config.console === false ? [] : [ConsoleModule]),
       ],
       controllers: [
         PingController,

@@ -26,6 +26,7 @@ import {
   UsersRepository,
   WrongCodeStreaksRepository,
   StandbyCodesRepository,
+  ConsoleRepository,
 } from '@twofold/persistence';
 import { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
@@ -76,6 +77,7 @@ const REPOSITORIES = [
   MobileAppDevicesRepository,
   SelfServiceRepository,
   StandbyCodesRepository,
+  ConsoleRepository,
 ];
 
 /** The shared pieces every feature uses: database, clock, cipher, repositories, journal, auth helpers. */

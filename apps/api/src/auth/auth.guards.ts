@@ -1,10 +1,11 @@
-import { ExecutionContext, Injectable, Type } from '@nestjs/common';
+import { ExecutionContext, Injectable, Optional, Type } from '@nestjs/common';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import { FastifyRequest } from 'fastify';
 import { AuthenticationRequired, TooManyAttempts } from '../http/api-errors';
 import { ClientAddressResolver } from '../http/client-address';
 import { AuthThrottle } from './auth-throttle';
 import { ACCOUNT_BASIC, RESOURCE_BASIC } from './basic.strategies';
+import { ConsoleSessionAuthenticator } from '../console/console-session.authenticator';
 
 /** The user name of a Basic Authorization header (the API key), or undefined when there is none. */
 function basicUsername(header: string): string | undefined {
@@ -17,20 +18,26 @@ function basicUsername(header: string): string | undefined {
 
 /**
  * Basic auth through one passport strategy, with the failure throttle around it: a throttled client
- * gets 429 before its credentials are even looked at.
+ * gets 429 before its credentials are even looked at. `consoleSessions`: the account API also
+ * answers the administrators' console, whose requests carry its session cookie instead.
  */
-function basicAuthGuard(strategy: string): Type<IAuthGuard> {
+function basicAuthGuard(strategy: string, consoleSessions: boolean): Type<IAuthGuard> {
   @Injectable()
   class BasicAuthGuard extends AuthGuard(strategy) {
     constructor(
       private readonly throttle: AuthThrottle,
       private readonly addresses: ClientAddressResolver,
+      @Optional() private readonly console?: ConsoleSessionAuthenticator,
     ) {
       super();
     }
 
     override async canActivate(context: ExecutionContext): Promise<boolean> {
       const req = context.switchToHttp().getRequest<FastifyRequest>();
+      if (consoleSessions && this.console?.applies(req)) {
+        (req as FastifyRequest & { user?: unknown }).user = await this.console.authenticate(req);
+        return true;
+      }
       // behind a reverse proxy every client would share the proxy's address and its throttle
       const ip = this.addresses.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']);
       const wait = this.throttle.retryAfterSeconds(ip);
@@ -58,6 +65,6 @@ function basicAuthGuard(strategy: string): Type<IAuthGuard> {
 }
 
 /** For the account APIs: administrators, users, journal, groups, resources, history. */
-export const AccountAuthGuard = basicAuthGuard(ACCOUNT_BASIC);
+export const AccountAuthGuard = basicAuthGuard(ACCOUNT_BASIC, true);
 /** For access requests, which a resource makes with its own key. */
-export const ResourceAuthGuard = basicAuthGuard(RESOURCE_BASIC);
+export const ResourceAuthGuard = basicAuthGuard(RESOURCE_BASIC, false);

@@ -9,6 +9,16 @@ export interface AccountPrincipal {
   login: string;
   /** how the account writes identities, read with the credentials: identities received are normalized by it */
   identityFormat: IdentityFormat;
+  /** set when an administrator calls through the console with a session: the actor of the journal */
+  administrator?: ConsoleActor;
+}
+
+/** The administrator behind a console session. */
+export interface ConsoleActor {
+  id: string;
+  identity: string;
+  role: string;
+  sessionId: string;
 }
 
 export interface ResourcePrincipal {

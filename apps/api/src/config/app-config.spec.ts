@@ -58,6 +58,12 @@ describe('API_DOCS', () => {
   it('stops at a value that is not a boolean', () => {
     expect(() => loadConfig({ ...base, API_DOCS: 'maybe' })).toThrow(/API_DOCS must be true or false/);
   });
+
+  it('serves the console unless CONSOLE=false', () => {
+    expect(loadConfig(base).console).toBe(true);
+    expect(loadConfig({ ...base, CONSOLE: 'false' }).console).toBe(false);
+    expect(() => loadConfig({ ...base, CONSOLE: 'maybe' })).toThrow(/CONSOLE must be true or false/);
+  });
   it('tries the database 10 times at start unless DATABASE_START_ATTEMPTS says otherwise; LOG_FORMAT decides pretty or json', () => {
     expect(loadConfig(base)).toMatchObject({ databaseStartAttempts: 10, logFormat: undefined });
     expect(loadConfig({ ...base, DATABASE_START_ATTEMPTS: '1', LOG_FORMAT: 'json' })).toMatchObject({

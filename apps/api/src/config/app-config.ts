@@ -56,6 +56,16 @@ export interface AppConfig {
    */
   apiDocs: boolean;
   /**
+   * CONSOLE: serve the administrators' console and accept its sessions (default true); `false` makes
+   * its paths 404 and its cookie mean nothing. Absent in a hand-made config: on.
+   */
+  console?: boolean;
+  /**
+   * Where the built console is (index.html and its files); absent: next to the API's bundle, or the
+   * workspace's dist/apps/console. Not read from the environment (tests set it).
+   */
+  consoleAppDir?: string;
+  /**
    * DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS: bounded waits on the database, so an
    * outage answers 503 instead of hanging (docs/decisions/outages.md)
    */
@@ -324,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const trustedProxies = parseTrustedProxies(env['TRUSTED_PROXIES']);
   const apiDocs = parseBooleanSetting('API_DOCS', env['API_DOCS'], true);
+  const consoleEnabled = parseBooleanSetting('CONSOLE', env['CONSOLE'], true);
   const metrics: MetricsSettings = {
     enabled: parseBooleanSetting('METRICS', env['METRICS'], true),
     allow: env['METRICS_ALLOW']?.trim() ? parseAddressList('METRICS_ALLOW', env['METRICS_ALLOW']) : DEFAULT_METRICS_ALLOW,
@@ -369,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     trustedProxies,
     apiDocs,
+    console: consoleEnabled,
     databaseTimeouts,
     metrics,
     shutdownTimeoutMs,

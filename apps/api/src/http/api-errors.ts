@@ -7,6 +7,23 @@ export class AuthenticationRequired extends HttpException {
   }
 }
 
+/**
+ * A 401 of the console's session, not of the Basic scheme: no `WWW-Authenticate: Basic` challenge,
+ * which would make a browser's fetch stop at a password dialog.
+ */
+export class UnauthorizedWithoutChallenge extends HttpException {
+  constructor(message: string) {
+    super(message, HttpStatus.UNAUTHORIZED);
+  }
+}
+
+/** 401 for a console request without a live session (or without its CSRF token). */
+export class SessionRequired extends UnauthorizedWithoutChallenge {
+  constructor() {
+    super('Authentication required.');
+  }
+}
+
 /** 403: the account's extended API is disabled in its API settings. */
 export class ApiDisabled extends HttpException {
   constructor() {
@@ -35,5 +52,19 @@ export class TooManyAttempts extends Throttled {
 export class TooManyAccessRequests extends Throttled {
   constructor(retryAfterSeconds: number) {
     super('Too many access requests from this resource. Try again later.', retryAfterSeconds);
+  }
+}
+
+/** A console session whose administrator's role does not cover the route (the role table). */
+export class RoleForbids extends HttpException {
+  constructor() {
+    super('Your role does not allow this.', HttpStatus.FORBIDDEN);
+  }
+}
+
+/** A state-changing console request from another origin, or without one. */
+export class ForeignOrigin extends HttpException {
+  constructor() {
+    super('The request does not come from the console.', HttpStatus.FORBIDDEN);
   }
 }

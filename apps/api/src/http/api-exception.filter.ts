@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { DomainError, DomainErrorCode } from '@twofold/domain';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, DatabaseHealth } from './database-health';
-import { Throttled } from './api-errors';
+import { Throttled, UnauthorizedWithoutChallenge } from './api-errors';
 import { isNotJsonBody, unreadableBodyAnswer } from './body-parsing';
 import { RouteRulesTable } from './route-rules';
 import { TRACE_HEADER, traceIdOf } from './trace-id';
@@ -121,7 +121,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.error({ traceId, err: exception }, 'unhandled error');
     }
 
-    if (status === HttpStatus.UNAUTHORIZED) res.header('WWW-Authenticate', BASIC_CHALLENGE);
+    if (status === HttpStatus.UNAUTHORIZED && !(exception instanceof UnauthorizedWithoutChallenge))
+      res.header('WWW-Authenticate', BASIC_CHALLENGE);
     if (exception instanceof Throttled) res.header('Retry-After', String(exception.retryAfterSeconds));
     res.header(TRACE_HEADER, traceId);
 

@@ -111,3 +111,40 @@ export function userEnrollmentMail(input: EnrollmentMailInput): MailText {
 export function administratorInvitationMail(input: EnrollmentMailInput): MailText {
   return compose(input.language, WORDING[input.language](input, true), input.url);
 }
+
+/** What the console's sign-in mail says: `brand` the account's display name. */
+export interface ConsoleSignInMailInput {
+  brand: string;
+  language: MailLanguage;
+  /** the 8-digit first factor */
+  code: string;
+  /** the console's page with the code in its fragment (a browser never sends a fragment to a server) */
+  url: string;
+  ttlMinutes: number;
+}
+
+const CONSOLE_SIGN_IN_WORDING: Record<MailLanguage, (m: ConsoleSignInMailInput) => Wording> = {
+  en: (m) => ({
+    subject: `${m.brand}: your code to sign in to the console is ${m.code}`,
+    hello: 'Hello,',
+    lead: `Your code to sign in to the administrators' console of ${m.brand} is ${m.code}. Or open the console with it:`,
+    button: 'Open the console',
+    expiry: `The code works once, for ${linkLifetime('en', m.ttlMinutes)}; the console then asks for your second factor.`,
+    ignore: 'If you did not try to sign in, do nothing: the code is useless without your second factor.',
+    sentBy: `Sent by ${PRODUCT_NAME}, the two-factor service of ${m.brand}.`,
+  }),
+  ru: (m) => ({
+    subject: `${m.brand}: код для входа в консоль ${m.code}`,
+    hello: 'Здравствуйте!',
+    lead: `Ваш код для входа в консоль администратора ${m.brand}: ${m.code}. Или откройте консоль с ним:`,
+    button: 'Открыть консоль',
+    expiry: `Код действует один раз, ${linkLifetime('ru', m.ttlMinutes)}; затем консоль спросит ваш второй фактор.`,
+    ignore: 'Если вы не входили, ничего не делайте: без второго фактора код бесполезен.',
+    sentBy: `Отправлено ${PRODUCT_NAME}, сервисом двухфакторной аутентификации ${m.brand}.`,
+  }),
+};
+
+/** The mailed first factor of a sign-in to the administrators' console. */
+export function consoleSignInMail(input: ConsoleSignInMailInput): MailText {
+  return compose(input.language, CONSOLE_SIGN_IN_WORDING[input.language](input), input.url);
+}

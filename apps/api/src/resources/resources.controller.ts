@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Post, Put, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Post, Put, UseGuards } from '@nestjs/common';
 import { journalPath } from '@twofold/journal';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
@@ -68,5 +68,16 @@ export class ResourcesController {
     @Input('path', parseResourcePath) id: RecordId,
   ): Promise<ModelEnvelope<ResourceWithSecretDto>> {
     return ok(await this.resources.displaySecret(p.accountId, id));
+  }
+
+  @ApiRoute(RESOURCE_DOCS.rotateSecret)
+  @Post(':id/secret')
+  @HttpCode(HttpStatus.OK)
+  @JournaledChange('Resource', 'Update', { fromRequest: journalPath({ id: 'ResourceId' }) })
+  async rotateSecret(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Input('path', parseResourcePath) id: RecordId,
+  ): Promise<ModelEnvelope<ResourceWithSecretDto>> {
+    return ok(await this.resources.rotateSecret(p.accountId, id));
   }
 }

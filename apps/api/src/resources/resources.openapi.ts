@@ -66,4 +66,16 @@ export const RESOURCE_DOCS = {
     },
     errors: { 404: NOT_FOUND },
   },
+  rotateSecret: {
+    summary: 'Give a resource a new secret (journaled)',
+    description:
+      'The key stays; the new secret is in this answer only, and the old one stops working at once. Journaled `Resource Update` ' +
+      'with `Reason: SecretRotated`, never the secret.',
+    envelope: 'model',
+    ok: {
+      schema: modelEnvelope(ref(ResourceWithSecretDto)),
+      example: ok<ResourceWithSecretDto>({ ...RESOURCE, apiSecret: EXAMPLE.apiSecret }),
+    },
+    errors: { 404: NOT_FOUND },
+  },
 } satisfies Record<string, RouteDoc>;

@@ -70,6 +70,18 @@ export class ResourcesService {
     return { ...toResourceDto(resource), apiSecret: this.cipher.decryptText('resource.api-secret', resource.apiSecretEnc) };
   }
 
+  /**
+   * A new secret for the resource's key, shown in this answer only: the client changes one value, and
+   * the old secret stops working at once on every instance. Journaled as an update of the resource.
+   */
+  async rotateSecret(accountId: AccountId, id: RecordId): Promise<ResourceWithSecretDto> {
+    const resource = await this.find(accountId, id);
+    const { secret } = generateApiCredentials();
+    await this.resources.replaceSecret(accountId, resource.id, this.cipher.encrypt('resource.api-secret', secret));
+    journalDetails.add({ Reason: 'SecretRotated' });
+    return { ...toResourceDto(resource), apiSecret: secret };
+  }
+
   private async find(accountId: AccountId, id: RecordId): Promise<ResourceEntity> {
     journalDetails.add({ ResourceId: id });
     const resource = await this.resources.findById(accountId, id);

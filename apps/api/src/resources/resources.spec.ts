@@ -42,6 +42,30 @@ describe('resources', () => {
     expect(JSON.stringify(journal.body)).not.toContain(apiSecret);
   });
 
+  it('rotates a secret: the new one shown once, the old one refused at once, journaled without either', async () => {
+    const { id, apiKey, apiSecret } = (await t.as(authorization).post('/resources').send({ name: 'Rotated VPN' })).body.model;
+    const asResource = (secret: string) => `Basic ${Buffer.from(`${apiKey}:${secret}`).toString('base64')}`;
+    await t.as(asResource(apiSecret)).get('/access/requests/00000000-0000-4000-8000-000000000000').expect(404);
+
+    const rotated = await t.as(authorization).post(`/resources/${id}/secret`).expect(200);
+    const fresh = rotated.body.model.apiSecret as string;
+    expect(rotated.body.model).toMatchObject({ id, apiKey });
+    expect(fresh).not.toBe(apiSecret);
+    await t.as(asResource(apiSecret)).get('/access/requests/00000000-0000-4000-8000-000000000000').expect(401);
+    await t.as(asResource(fresh)).get('/access/requests/00000000-0000-4000-8000-000000000000').expect(404);
+
+    t.clock.set(new Date(TEST_NOW.getTime() + 24 * 3600 * 1000));
+    const journal = await t.as(authorization).get('/journal?eventDate=2026-05-20&object=Resource');
+    t.clock.set(TEST_NOW);
+    const update = journal.body.model.data.find((e: { action: string; additionalFields: Record<string, string> }) => e.action === 'Update');
+    expect(update.additionalFields).toMatchObject({ ResourceId: id, ResourceName: 'Rotated VPN', Reason: 'SecretRotated' });
+    expect(JSON.stringify(journal.body)).not.toContain(fresh);
+    expect(JSON.stringify(journal.body)).not.toContain(apiSecret);
+
+    const other = await t.newAccount();
+    await t.as(other.authorization).post(`/resources/${id}/secret`).expect(404);
+  });
+
   it('renames and deletes', async () => {
     const { id } = (await t.as(authorization).post('/resources').send({ name: 'Wiki' })).body.model;
     const renamed = await t.as(authorization).put(`/resources/${id}`).send({ name: 'Intranet' });

@@ -12,6 +12,8 @@ import { JournalObject } from './journal-events';
 export interface JournalPrincipal {
   accountId: AccountId;
   login: string;
+  /** an administrator acting through the console: named in every event, unless the event names an administrator itself */
+  administrator?: { id: string; identity: string };
 }
 
 /** A refusal of the caller's input or of a business rule, as opposed to our own failure. */
@@ -49,12 +51,13 @@ export class JournalInterceptor implements NestInterceptor {
 
   private async run(meta: JournalMetadata, principal: JournalPrincipal, request: JournalRequest, next: CallHandler): Promise<unknown> {
     const details: Record<string, string> = {};
+    const actor = principal.administrator;
     const entry = (success: boolean) => ({
       object: meta.object as JournalObject,
       action: meta.action as never,
       subject: principal.login,
       success,
-      additionalFields: details,
+      additionalFields: actor ? { EmployeeId: actor.id, EmployeeIdentity: actor.identity, ...details } : details,
     });
     try {
       return await journalDetails.run(details, async () => {

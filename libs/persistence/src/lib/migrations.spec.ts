@@ -38,6 +38,7 @@ describe('migrations', () => {
         'MobileAppDevices1765600000000',
         'PhoneCodes1765700000000',
         'StandbyCodes1765800000000',
+        'Console1766300000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -56,6 +57,8 @@ describe('migrations', () => {
         'approvals',
         'auth_failures',
         'authenticators',
+        'console_sessions',
+        'console_sign_ins',
         'custom_fields',
         'enrollment_tokens',
         'groups',
@@ -104,6 +107,8 @@ describe('migrations', () => {
         'phone_codes_user_time',
         'phone_codes_account_time',
         'standby_codes_user',
+        'console_sessions_administrator',
+        'console_sign_ins_administrator',
       ]) {
         expect(indexNames).toContain(expected);
       }

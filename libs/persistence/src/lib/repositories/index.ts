@@ -22,3 +22,4 @@ export * from './telegram-bindings.repository';
 export * from './self-service.repository';
 export * from './mobile-app-devices.repository';
 export * from './standby-codes.repository';
+export * from './console.repository';

@@ -45,6 +45,12 @@ export class ResourcesRepository {
     await this.repo().update({ accountId, id }, changes);
   }
 
+  /** A new secret for the same key; instances that cached the old one are told (same transaction). */
+  async replaceSecret(accountId: AccountId, id: string, apiSecretEnc: Buffer): Promise<void> {
+    await this.repo().update({ accountId, id }, { apiSecretEnc });
+    await announceCredentialsChange(this.db, { kind: 'resource', id });
+  }
+
   /** Instances that cached the resource's credentials are told (same transaction). */
   async delete(accountId: AccountId, id: string): Promise<void> {
     await this.repo().delete({ accountId, id });

@@ -1,0 +1,182 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { newOtpAuthenticator, newUser, TestAccount } from '@twofold/persistence/testing';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { ConsoleTestAdmin, newConsoleAdmin } from '../../test/testing/console-admin';
+import { outboxMails } from '../../test/testing/outbox';
+import { startTestApp, TEST_NOW, TestApp } from '../../test/testing/test-app';
+
+/** Debian's Chromium, driven by playwright-core, as the other browser tests use it; never a downloaded browser. */
+const CHROMIUM_PATH = '/usr/bin/chromium';
+const STEP_TIMEOUT_MS = 30_000;
+/** What a page would run if a name it shows were markup: it must stay text. */
+const XSS = '<img src=x onerror="window.__xss=1">';
+
+const chromiumMissing = !existsSync(CHROMIUM_PATH);
+const underCi = Boolean(process.env['CI']) && process.env['CI'] !== 'false' && process.env['CI'] !== '0';
+if (chromiumMissing)
+  console.warn(`${CHROMIUM_PATH} is missing: the console browser test is ${underCi ? 'FAILING (CI is set)' : 'SKIPPED'}.`);
+const describeInBrowser = chromiumMissing && !underCi ? describe.skip : describe;
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * The administrators' console in a real browser: sign-in with the mailed link and the authenticator's
+ * code, a Support 2 administrator locking a user without a way to the journal, an Admin giving a
+ * resource a new secret seen once, the journal of a day filtered, and nothing the service shows
+ * turned into markup.
+ */
+describeInBrowser('the administrators console in Chromium', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let browser: Browser;
+  let owner: TestAccount;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    baseUrl = `http://localhost:${port}`;
+    t = await startTestApp({ publicUrl: baseUrl });
+    await t.app.listen(port, '127.0.0.1');
+    // the day's journal is served once the day is over: the scenes run late in the day, and the journal scene just after midnight
+    t.clock.set(new Date('2026-05-20T23:20:00.000Z'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--no-sandbox', '--host-resolver-rules=MAP localhost 127.0.0.1'],
+      timeout: STEP_TIMEOUT_MS,
+    });
+    owner = await t.newAccount({ name: 'Console in a browser' });
+    const jane = await newUser(t.db, owner.account.id, 'jane', { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, owner.account.id, jane.id, {
+      kind: 'TotpToken',
+      key: Buffer.alloc(20, 7),
+      name: XSS,
+      now: t.clock.now(),
+    });
+    await t.db.manager().query(`UPDATE users SET name = $2 WHERE id = $1`, [jane.id, XSS]);
+    await t.newResource(owner.account.id, `VPN ${XSS}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    t?.clock.set(TEST_NOW);
+  });
+
+  async function screenshotIfAsked(page: Page, name: string): Promise<void> {
+    const dir = process.env['SCREENSHOT_DIR'];
+    if (!dir) return;
+    const root = resolve(__dirname, '../../../..');
+    mkdirSync(resolve(root, dir), { recursive: true });
+    await page.screenshot({ path: resolve(root, dir, name), fullPage: true, animations: 'disabled' });
+  }
+
+  async function newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport, locale: 'en-US' });
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    return { context, page };
+  }
+
+  /** The mailed link of the newest sign-in mail to `email`, quoted-printable undone. */
+  function mailedLink(email: string): string {
+    const mail = outboxMails(t)
+      .filter((text) => text.includes(`To: ${email}`))
+      .at(-1);
+    const link = /(http:\/\/localhost:\d+\/console\/#code=3D[0-9]{8}&email=3D[^\s"<]+)/.exec(mail ?? '')?.[1];
+    if (!link) throw new Error(`no console link mailed to ${email}`);
+    return link.replace(/=3D/g, '=');
+  }
+
+  async function signIn(page: Page, admin: ConsoleTestAdmin): Promise<void> {
+    await page.goto(`${baseUrl}/console/`);
+    await page.getByLabel('E-mail', { exact: true }).fill(admin.email);
+    await screenshotIfAsked(page, 'console-sign-in.png');
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByLabel('Code from the e-mail').waitFor();
+    // the mailed link, opened in the same browser: the code comes filled in
+    await page.goto(mailedLink(admin.email));
+    await page.getByLabel('Code of your authenticator app').fill(admin.totp());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('who').waitFor();
+  }
+
+  it('lets a Support 2 administrator lock a user, and shows them no journal', async () => {
+    const helpdesk = await newConsoleAdmin(t, owner.account.id, 'Support 2', { email: 'helpdesk@example.com' });
+    const { context, page } = await newPage();
+    try {
+      await signIn(page, helpdesk);
+      expect(await page.getByTestId('who').textContent()).toBe('helpdesk@example.com · Support 2');
+      await page.getByTestId('licenses').waitFor();
+      await screenshotIfAsked(page, 'console-dashboard.png');
+      expect(await page.locator('nav a').allTextContents()).toEqual(['Dashboard', 'Users']);
+
+      await page.getByRole('link', { name: 'Users' }).click();
+      await page.getByLabel('Find by identity').fill('jane');
+      await page.getByRole('button', { name: 'Find' }).click();
+      await page.getByTestId('user-link').click();
+      expect(await page.getByTestId('user-status').textContent()).toBe('Active');
+      await page.getByRole('button', { name: 'Lock', exact: true }).click();
+      await page.getByRole('button', { name: 'Unlock', exact: true }).waitFor();
+      expect(await page.getByTestId('user-status').textContent()).toBe('Locked');
+      await screenshotIfAsked(page, 'console-user.png');
+      const [row] = await t.db
+        .manager()
+        .query(`SELECT is_locked FROM users WHERE account_id = $1 AND identity = 'jane'`, [owner.account.id]);
+      expect(row.is_locked).toBe(true);
+      // names shown as text: the would-be markup is on the screen, nothing ran
+      expect(await page.getByText(XSS).count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      // no factor removal for Support 2
+      expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(0);
+
+      await page.goto(`${baseUrl}/console/#/journal`);
+      await page.getByText('Your role does not allow this.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lets an Admin give a resource a new secret, shown once, and filter the journal of a day', async () => {
+    t.clock.set(new Date('2026-05-20T23:50:00.000Z'));
+    const admin = await newConsoleAdmin(t, owner.account.id, 'Admin', { email: 'owner@example.com' });
+    const { context, page } = await newPage({ width: 420, height: 860 });
+    try {
+      await signIn(page, admin);
+      await page.goto(`${baseUrl}/console/#/resources`);
+      await page.getByRole('button', { name: 'New secret' }).click();
+      const secret = (await page.getByTestId('resource-secret').textContent()) ?? '';
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      await screenshotIfAsked(page, 'console-resource-secret.png');
+      const [stored] = await t.db.manager().query(`SELECT api_key FROM resources WHERE account_id = $1`, [owner.account.id]);
+      const asResource = `Basic ${Buffer.from(`${stored.api_key}:${secret}`).toString('base64')}`;
+      await t.as(asResource).get('/access/requests/00000000-0000-4000-8000-000000000000').expect(404);
+      expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+      // just after midnight (the session is 15 minutes old): yesterday's journal
+      t.clock.set(new Date('2026-05-21T00:05:00.000Z'));
+      await page.goto(`${baseUrl}/console/#/journal?day=2026-05-20`);
+      await page.getByTestId('journal-total').waitFor();
+      await page.getByLabel('Object').selectOption('User');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(/object=User/);
+      await page.getByText('User Update').first().waitFor();
+      const actions = await page.locator('tbody tr td:nth-child(2)').allTextContents();
+      expect(actions.length).toBeGreaterThan(0);
+      expect(actions.every((text) => text.startsWith('User '))).toBe(true);
+      expect(await page.getByText('helpdesk@example.com').count()).toBeGreaterThan(0);
+      await screenshotIfAsked(page, 'console-journal.png');
+    } finally {
+      await context.close();
+    }
+  });
+});
