@@ -19,7 +19,9 @@ export const PUSH_TTL_SECONDS = 60;
  * Approvals through the service's own authenticator app: a Web Push message to the device's
  * subscription wakes the app, which fetches the approval and sends its signed decision
  * (MobileAppService). A push service that no longer knows the subscription (404/410) makes the
- * device forget it; every failure makes the approval Undeliverable at once.
+ * device forget it (and the next approvals are Undeliverable until the app subscribes again); every
+ * failure makes the approval Undeliverable at once. A device that never had a subscription (its user
+ * blocked notifications) is asked all the same: the app fetches the pending approvals when opened.
  */
 @Injectable()
 export class MobileAppTransport implements ApprovalTransport, OnModuleInit {
@@ -42,7 +44,9 @@ export class MobileAppTransport implements ApprovalTransport, OnModuleInit {
     } catch {
       return { delivered: false, failure: 'unreachable' };
     }
-    if (!device || device.disabled || !device.subscription) return { delivered: false, failure: 'notBound' };
+    if (!device || device.disabled || device.pushGone) return { delivered: false, failure: 'notBound' };
+    // notifications blocked on the phone: no push, but the app lists what waits as soon as it is opened
+    if (!device.subscription) return { delivered: true, ref: { via: 'app-open' } };
     const sent = await this.sender.send(device.subscription, pushPayload(message.approvalId), PUSH_TTL_SECONDS, message.expiresAt);
     if (sent.sent) return { delivered: true, ref: { via: 'webpush' } };
     if (sent.failure === 'gone') {

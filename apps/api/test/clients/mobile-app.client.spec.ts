@@ -116,6 +116,22 @@ describe('client: confirming in the Twofold Authenticator app (RADIUS adapter `m
     expect(history.body.model).toMatchObject({ authenticator: 'MobileApp', twoFADeviceIp: expect.stringMatching(/127\.0\.0\.1|::1/) });
   });
 
+  it('a phone with notifications blocked: no push, the request waits, and the app opened lists it and grants it', async () => {
+    const userId = (await t.as(authorization).post('/users').send({ Identity: 'nika' }).expect(200)).body.model.id as string;
+    const { token } = await t.app.get(MobileAppService).createEnrollmentToken(accountId, userId);
+    const device = new TestDevice(t);
+    expect((await device.enroll(token, null)).status).toBe(200);
+    const held = radius('nika', 'm');
+    // the user opens the app: it asks for what waits (each try is a signed request, bounded in number)
+    let listed: { id: string; nonce: string }[] = [];
+    for (let tries = 0; tries < 500 && listed.length === 0; tries += 1) {
+      listed = (await device.approvals().expect(200)).body.approvals;
+    }
+    expect(listed).toHaveLength(1);
+    await device.decide(listed[0].id, 'approve', listed[0].nonce).expect(200);
+    expect(asAdapter(await held)).toMatchObject({ status: 'Granted', authenticator: 'MobileApp', authenticatorId: device.deviceId });
+  });
+
   it('LDAP adapter `la`: granted by the app; "it wasn\'t me" is Denied', async () => {
     const user = await appUser('lev');
     const granted = la('lev');

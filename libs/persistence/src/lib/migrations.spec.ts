@@ -39,6 +39,7 @@ describe('migrations', () => {
         'PhoneCodes1765700000000',
         'StandbyCodes1765800000000',
         'Console1766300000000',
+        'MobileAppPushGone1766400000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

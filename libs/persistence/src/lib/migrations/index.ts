@@ -27,6 +27,7 @@ import { MobileAppDevices1765600000000 } from './1765600000000-mobile-app-device
 import { PhoneCodes1765700000000 } from './1765700000000-phone-codes';
 import { StandbyCodes1765800000000 } from './1765800000000-standby-codes';
 import { Console1766300000000 } from './1766300000000-console';
+import { MobileAppPushGone1766400000000 } from './1766400000000-mobile-app-push-gone';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -59,4 +60,5 @@ export const ALL_MIGRATIONS = [
   PhoneCodes1765700000000,
   StandbyCodes1765800000000,
   Console1766300000000,
+  MobileAppPushGone1766400000000,
 ];

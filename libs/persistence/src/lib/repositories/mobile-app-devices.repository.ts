@@ -21,6 +21,8 @@ export interface MobileAppDevice {
   subscription: PushSubscriptionKeys | null;
   /** an administrator disabled the authenticator: it is asked nothing and decides nothing */
   disabled: boolean;
+  /** its push service refused the last subscription for good (404/410): the app is likely gone from the phone */
+  pushGone: boolean;
 }
 
 export interface MobileAppEnrollmentToken {
@@ -42,11 +44,12 @@ interface DeviceRow {
   p256dh: string | null;
   auth: string | null;
   disabled: boolean;
+  pushGone: boolean;
 }
 
 const DEVICE_COLUMNS = `d.authenticator_id AS "authenticatorId", d.account_id AS "accountId", a.user_id AS "userId",
   d.public_key AS "publicKey", d.last_counter::text AS "lastCounter", d.push_endpoint AS endpoint,
-  d.push_p256dh AS p256dh, d.push_auth AS auth, a.disabled`;
+  d.push_p256dh AS p256dh, d.push_auth AS auth, a.disabled, d.push_gone AS "pushGone"`;
 
 function deviceOf(row: DeviceRow): MobileAppDevice {
   return {
@@ -57,6 +60,7 @@ function deviceOf(row: DeviceRow): MobileAppDevice {
     lastCounter: Number(row.lastCounter),
     subscription: row.endpoint && row.p256dh && row.auth ? { endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth } : null,
     disabled: row.disabled,
+    pushGone: row.pushGone,
   };
 }
 
@@ -183,7 +187,8 @@ export class MobileAppDevicesRepository {
 
   async setSubscription(accountId: AccountId, authenticatorId: string, subscription: PushSubscriptionKeys | null): Promise<void> {
     await this.query(
-      `UPDATE mobile_app_devices SET push_endpoint = $3, push_p256dh = $4, push_auth = $5 WHERE account_id = $1 AND authenticator_id = $2`,
+      `UPDATE mobile_app_devices SET push_endpoint = $3, push_p256dh = $4, push_auth = $5, push_gone = false
+        WHERE account_id = $1 AND authenticator_id = $2`,
       [accountId, authenticatorId, subscription?.endpoint ?? null, subscription?.p256dh ?? null, subscription?.auth ?? null],
     );
   }
@@ -191,7 +196,7 @@ export class MobileAppDevicesRepository {
   /** Forgets a subscription the push service refused for good, unless the device has replaced it meanwhile. */
   async dropSubscription(accountId: AccountId, authenticatorId: string, endpoint: string): Promise<void> {
     await this.query(
-      `UPDATE mobile_app_devices SET push_endpoint = NULL, push_p256dh = NULL, push_auth = NULL
+      `UPDATE mobile_app_devices SET push_endpoint = NULL, push_p256dh = NULL, push_auth = NULL, push_gone = true
         WHERE account_id = $1 AND authenticator_id = $2 AND push_endpoint = $3`,
       [accountId, authenticatorId, endpoint],
     );
