@@ -2,6 +2,7 @@ import { AccountId } from '@twofold/domain';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { jwtVerify } from 'jose';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { STANDBY_CODE_PATTERN } from '../access/page/access-page-standby.view';
 
 describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on the access page', () => {
   let t: TestApp;
@@ -82,6 +83,32 @@ describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on 
     const res = await t.as(account).post('/users/5b0c9a8e-3f2f-4c55-9a36-3f1e2b9b7c11/recovery-codes').send();
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, message: 'User not found.' });
+  });
+
+  it("the page's code prompt offers a field of its own for a recovery or helpdesk code; typed as read aloud, it grants", async () => {
+    const identity = 'page-typed';
+    const userId = await userWithToken(identity);
+    const [code] = await recoveryCodes(userId);
+    const created = await t.as(resource).post('/access/requests').send({ identity, language: 'en' });
+    const path = new URL(created.body.model.url).pathname;
+    const browser = t.browser();
+    const page = await browser.get(path);
+    // the token's field keeps its digits and numeric keyboard; the standby code's field takes letters
+    expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}"/);
+    expect(page.text).toContain('<summary>Lost your phone? Use a recovery code</summary>');
+    const field = /<input id="standby-code" name="code" inputmode="text"[^>]*>/.exec(page.text)?.[0] ?? '';
+    expect(field).toContain(`pattern="${STANDBY_CODE_PATTERN}"`);
+    // the browser checks the pattern with the v flag, anchored: as handed over, lowercase, with spaces; never a token code
+    const admits = (value: string) => new RegExp(`^(?:${STANDBY_CODE_PATTERN})$`, 'v').test(value);
+    const typed = code.toLowerCase().replace(/-/g, ' ');
+    expect([code, typed, code.replace(/-/g, '')].map(admits)).toEqual([true, true, true]);
+    expect(['123456', '12345678', `${code}X`].map(admits)).toEqual([false, false, false]);
+
+    const formToken = /<input type="hidden" name="formToken" value="([^"]+)">/.exec(page.text)?.[1] as string;
+    const granted = await browser.post(path).type('form').send({ code: typed, formToken });
+    expect(granted.text).toContain('Sign-in confirmed');
+    const [row] = await t.database.dataSource.query('SELECT authenticator FROM access_requests WHERE id = $1', [created.body.model.id]);
+    expect(row.authenticator).toBe('RecoveryCode');
   });
 
   it.each([

@@ -8,6 +8,7 @@ import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../../pa
 import { undeliverableText } from './access-page-approval.view';
 import { telegramSection, TelegramSectionModel } from '../../pages/telegram-section';
 import { AccessPhoneModel, phoneIntro, phoneNotice, phoneSendForm } from './access-page-phone.view';
+import { standbyCodeForm } from './access-page-standby.view';
 
 /** Why a request's page shows no form: declared with the page texts that must name each one. */
 export type { AccessFinalReason } from '../../pages/i18n/page-messages';
@@ -90,7 +91,7 @@ ${expiryHint(lang, model.expiry)}${phone ? phoneNotice(lang, phone) : null}<form
   ${hiddenInputs(model.hidden)}
   ${codeField(t.codeLabel, codeErrorText(lang, model.error), { autofocus: true, title: t.codePattern })}
   <button type="submit">${t.submit}</button>
-</form>${phone ? phoneSendForm(lang, model.hidden, phone) : null}`,
+</form>${phone ? phoneSendForm(lang, model.hidden, phone) : null}${standbyCodeForm(lang, model.hidden)}`,
   );
 }
 
