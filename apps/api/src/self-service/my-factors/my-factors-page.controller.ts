@@ -12,7 +12,8 @@ import { pageLanguage } from '../../pages/i18n/languages';
 import { pageNonce, sendPage, sendPageHead } from '../../pages/send-page';
 import { MY_FACTORS_PAGE_TTL_MINUTES } from './my-factors-links';
 import { MyFactorsForm, MyFactorsOutcome, MyFactorsPageService, MyFactorsVisitor } from './my-factors-page.service';
-import { renderMyFactorsEnroll, renderMyFactorsFinal, renderMyFactorsList, renderMyFactorsTelegram } from './my-factors.view';
+import { actionForm, renderMyFactorsEnroll, renderMyFactorsFinal, renderMyFactorsList, renderMyFactorsTelegram } from './my-factors.view';
+import { renderMyFactorsRecoveryCodes } from './my-factors-recovery.view';
 
 const FINAL_STATUS = { unknown: 404, expired: 410, otherBrowser: 403, tooManyCodes: 403, forged: 403 } as const;
 
@@ -75,7 +76,10 @@ export class MyFactorsPageController {
     form: {
       type: 'object',
       properties: {
-        action: { type: 'string', enum: ['check', 'add-start', 'add-confirm', 'telegram-start', 'list', 'rename', 'remove'] },
+        action: {
+          type: 'string',
+          enum: ['check', 'add-start', 'add-confirm', 'telegram-start', 'list', 'rename', 'remove', 'recovery-codes'],
+        },
         code: { type: 'string' },
         id: { type: 'string' },
         name: { type: 'string' },
@@ -125,6 +129,8 @@ export class MyFactorsPageController {
     if (outcome.kind === 'list') sendPage(res, 200, nonce, policy, renderMyFactorsList(lang, nonce, outcome.brand, outcome.model), cookies);
     else if (outcome.kind === 'telegram')
       sendPage(res, 200, nonce, policy, renderMyFactorsTelegram(lang, nonce, outcome.brand, outcome.model), cookies);
+    else if (outcome.kind === 'recoveryCodes')
+      sendPage(res, 200, nonce, policy, renderMyFactorsRecoveryCodes(lang, nonce, outcome.brand, outcome.codes, actionForm), cookies);
     else if (outcome.kind === 'enroll')
       sendPage(res, 200, nonce, policy, renderMyFactorsEnroll(lang, nonce, outcome.brand, outcome.model), cookies);
     else

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, PRODUCT_NAME } from '@twofold/domain';
-import { JournalWriter } from '@twofold/journal';
+import { Clock, parseRecordId, PRODUCT_NAME } from '@twofold/domain';
+import { JournalField, JournalWriter } from '@twofold/journal';
 import {
   AccountsRepository,
   AuthenticatorsRepository,
@@ -9,6 +9,7 @@ import {
   MyFactorsPageRow,
   SecretCipher,
   SelfServiceRepository,
+  StandbyCodesRepository,
   UserEntity,
   UsersRepository,
 } from '@twofold/persistence';
@@ -25,6 +26,8 @@ import { SelfServiceFactorsService } from '../self-service-factors.service';
 import { myFactorsTokenHash } from './my-factors-links';
 import { MyFactorsFinalReason, MyFactorsNotice } from './my-factors.messages';
 import { MyFactorsListModel } from './my-factors.view';
+import { RECOVERY_CODES_ACTION } from './my-factors-recovery.view';
+import { StandbyCodesService } from '../../standby-codes/standby-codes.service';
 
 /** Wrong codes a page takes before it closes: the same budget as an access request's. */
 export const MY_FACTORS_MAX_WRONG_CODES = 5;
@@ -51,6 +54,8 @@ export type MyFactorsOutcome = { brand: string; setCookie?: string } & (
   | { kind: 'list'; model: MyFactorsListModel }
   | { kind: 'enroll'; model: EnrollmentFormModel }
   | { kind: 'telegram'; model: { url: string; qrSvg: string } }
+  /** ten new recovery codes, shown this once */
+  | { kind: 'recoveryCodes'; codes: string[] }
 );
 
 function sha256(text: string): Buffer {
@@ -81,6 +86,8 @@ export class MyFactorsPageService {
     private readonly cipher: SecretCipher,
     private readonly telegram: TelegramBindingService,
     private readonly telegramRuntime: TelegramRuntime,
+    private readonly standbyCodes: StandbyCodesService,
+    private readonly standbyCodeRows: StandbyCodesRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -159,6 +166,11 @@ export class MyFactorsPageService {
             model: { url: link.url, qrSvg: await qrSvg(link.url, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }) },
           };
         }
+        case RECOVERY_CODES_ACTION: {
+          // nothing to recover before the user has a factor
+          if ((await this.listModel(page, user)).recoveryCodesLeft === undefined) return list();
+          return { kind: 'recoveryCodes', brand, codes: await this.newRecoveryCodes(page, user) };
+        }
         case 'rename':
           return list({ notice: await this.rename(page, user, form.id, form.name) });
         case 'remove': {
@@ -204,6 +216,27 @@ export class MyFactorsPageService {
     return MY_FACTORS_MAX_WRONG_CODES - failed;
   }
 
+  /**
+   * Ten new recovery codes for the user (the old ones stop working), journaled as `RecoveryCode Create`
+   * by the user themself (`Source: self-service`), never the codes.
+   */
+  private async newRecoveryCodes(page: MyFactorsPageRow, user: UserEntity): Promise<string[]> {
+    const { codes } = await this.standbyCodes.regenerateRecoveryCodes(page.accountId, parseRecordId(user.id, 'User'), user.identity);
+    await this.journal.record(page.accountId, {
+      object: 'RecoveryCode',
+      action: 'Create',
+      subject: user.identity,
+      success: true,
+      additionalFields: {
+        UserId: user.id,
+        [JournalField.userIdentity]: user.identity,
+        CodeCount: String(codes.length),
+        Source: 'self-service',
+      },
+    });
+    return codes;
+  }
+
   private async rename(page: MyFactorsPageRow, user: UserEntity, id: string, raw: string): Promise<MyFactorsNotice> {
     const name = raw.trim();
     if (name.length === 0 || name.length > NAME_MAX_CHARS || [...name].some((c) => c.charCodeAt(0) < 0x20)) return 'badName';
@@ -246,6 +279,9 @@ export class MyFactorsPageService {
       checked: await this.isChecked(page, user),
       canCheck: otpAuthenticators(rows).length > 0,
       telegram: this.telegramRuntime.api !== null,
+      ...(factors.length > 0
+        ? { recoveryCodesLeft: (await this.standbyCodeRows.countLive(page.accountId, user.id, this.clock.now())).RecoveryCode }
+        : {}),
     };
   }
 
