@@ -17,6 +17,7 @@ import { EnrollmentPageForm } from './enrollment-page.form';
 import { EnrollmentFormModel, GoneReason } from './enrollment-page.view';
 import { TelegramSectionModel } from '../pages/telegram-section';
 import { TelegramEnrollment } from '../telegram/telegram-enrollment';
+import { StandbyCodesService } from '../standby-codes/standby-codes.service';
 
 /** Wrong codes allowed on one link before it is revoked. */
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
@@ -25,7 +26,11 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** What the page shows, under `brand`: the display name of the link's account, the product's name for an unknown link. */
 export type EnrollmentOutcome = { brand: string } &
   /** `telegram`: a Telegram chat offered beside the app, when a bot is configured and the link is a user's */
-  ({ kind: 'form'; model: EnrollmentFormModel; telegram?: TelegramSectionModel } | { kind: 'done' } | { kind: 'gone'; reason: GoneReason });
+  (| { kind: 'form'; model: EnrollmentFormModel; telegram?: TelegramSectionModel }
+    /** `recoveryCodes`: made with a user's enrollment when they had none left, shown this once */
+    | { kind: 'done'; recoveryCodes?: string[] }
+    | { kind: 'gone'; reason: GoneReason }
+  );
 
 type Usable = { row: EnrollmentTokenEntity; holder: Holder; brand: string };
 
@@ -51,6 +56,7 @@ export class EnrollmentPageService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: AppMetrics,
     private readonly telegram: TelegramEnrollment,
+    private readonly standbyCodes: StandbyCodesService,
   ) {}
 
   /** Whether the Telegram link `linkId` this page offered has bound the link's user's chat. */
@@ -95,6 +101,7 @@ export class EnrollmentPageService {
         model: { ...(await this.formModel(found)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } },
       };
     }
+    let recoveryCodes: string[] | null = null;
     const completed = await this.db.transaction(async () => {
       if (!(await this.tokens.markUsed(row.accountId, row.id, now))) return false;
       if (row.administratorId) {
@@ -114,12 +121,20 @@ export class EnrollmentPageService {
           spentTimeStep,
           now,
         );
+        // the way back in when this phone is lost: made now, while the user has the page in front of them
+        recoveryCodes = await this.standbyCodes.recoveryCodesForUser(
+          row.accountId,
+          { id: row.userId, identity: holder.identity },
+          'enrollment',
+          { onlyIfNone: true },
+        );
       }
       return true;
     });
     // a valid code that lost the race for the single-use link to another submission
     this.metrics.otpVerification('enrollment', completed ? 'granted' : 'replayed');
-    return completed ? { kind: 'done', brand } : { kind: 'gone', brand, reason: 'used' };
+    if (!completed) return { kind: 'gone', brand, reason: 'used' };
+    return { kind: 'done', brand, ...(recoveryCodes ? { recoveryCodes } : {}) };
   }
 
   private async usableToken(token: string): Promise<Usable | { reason: GoneReason; brand: string }> {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { StandbyCodesModule } from '../standby-codes/standby-codes.module';
 import { AuthenticatorAppEnrollment } from './authenticator-app';
 import { EnrollmentLinksService } from './enrollment-links.service';
 import { EnrollmentPageController } from './enrollment-page.controller';
@@ -6,7 +7,7 @@ import { EnrollmentPageService } from './enrollment-page.service';
 import { TelegramModule } from '../telegram/telegram.module';
 
 @Module({
-  imports: [TelegramModule],
+  imports: [TelegramModule, StandbyCodesModule],
   controllers: [EnrollmentPageController],
   providers: [EnrollmentLinksService, EnrollmentPageService, AuthenticatorAppEnrollment],
   exports: [EnrollmentLinksService, AuthenticatorAppEnrollment],

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, parseRecordId, PRODUCT_NAME } from '@twofold/domain';
-import { JournalField, JournalWriter } from '@twofold/journal';
+import { Clock, PRODUCT_NAME } from '@twofold/domain';
+import { JournalWriter } from '@twofold/journal';
 import {
   AccountsRepository,
   AuthenticatorsRepository,
@@ -169,7 +169,8 @@ export class MyFactorsPageService {
         case RECOVERY_CODES_ACTION: {
           // nothing to recover before the user has a factor
           if ((await this.listModel(page, user)).recoveryCodesLeft === undefined) return list();
-          return { kind: 'recoveryCodes', brand, codes: await this.newRecoveryCodes(page, user) };
+          const codes = (await this.standbyCodes.recoveryCodesForUser(page.accountId, user, 'self-service')) ?? [];
+          return { kind: 'recoveryCodes', brand, codes };
         }
         case 'rename':
           return list({ notice: await this.rename(page, user, form.id, form.name) });
@@ -214,27 +215,6 @@ export class MyFactorsPageService {
     }
     await this.pages.updateMyFactorsPage(page.accountId, page.id, { failedAttempts: failed });
     return MY_FACTORS_MAX_WRONG_CODES - failed;
-  }
-
-  /**
-   * Ten new recovery codes for the user (the old ones stop working), journaled as `RecoveryCode Create`
-   * by the user themself (`Source: self-service`), never the codes.
-   */
-  private async newRecoveryCodes(page: MyFactorsPageRow, user: UserEntity): Promise<string[]> {
-    const { codes } = await this.standbyCodes.regenerateRecoveryCodes(page.accountId, parseRecordId(user.id, 'User'), user.identity);
-    await this.journal.record(page.accountId, {
-      object: 'RecoveryCode',
-      action: 'Create',
-      subject: user.identity,
-      success: true,
-      additionalFields: {
-        UserId: user.id,
-        [JournalField.userIdentity]: user.identity,
-        CodeCount: String(codes.length),
-        Source: 'self-service',
-      },
-    });
-    return codes;
   }
 
   private async rename(page: MyFactorsPageRow, user: UserEntity, id: string, raw: string): Promise<MyFactorsNotice> {

@@ -2,6 +2,7 @@ import { RECOVERY_CODES_LOW } from '@twofold/domain';
 import { html, Html } from '../../pages/html';
 import { PageLanguage } from '../../pages/i18n/languages';
 import { renderLayout } from '../../pages/layout';
+import { recoveryCodesBlock, recoveryCodesTitle } from '../../pages/recovery-codes';
 import { ICONS } from '../../pages/icons';
 
 /** The form action that makes ten new recovery codes (the old ones stop working). */
@@ -16,9 +17,6 @@ const TEXTS = {
     create: 'Create recovery codes',
     regenerate: 'Create new recovery codes (the old ones stop working)',
     confirmFirst: 'Confirm it is you above to create recovery codes.',
-    title: 'Your recovery codes',
-    intro:
-      'Each code signs you in once, where a code is asked, when your phone is not at hand. Save them now (print them or keep them in a password manager): they are shown only this once.',
     done: 'I have saved them: back to my sign-in methods',
   },
   ru: {
@@ -29,9 +27,6 @@ const TEXTS = {
     create: 'Создать коды восстановления',
     regenerate: 'Создать новые коды восстановления (старые перестанут действовать)',
     confirmFirst: 'Чтобы создать коды восстановления, сначала подтвердите выше, что это вы.',
-    title: 'Ваши коды восстановления',
-    intro:
-      'Каждый код один раз позволяет войти там, где спрашивают код, если телефона нет под рукой. Сохраните их сейчас (распечатайте или сохраните в менеджере паролей): они показываются только один раз.',
     done: 'Я сохранил коды: вернуться к способам входа',
   },
 } as const;
@@ -69,10 +64,8 @@ export function renderMyFactorsRecoveryCodes(
     lang,
     nonce,
     brand,
-    t.title,
-    html`<h1>${t.title}</h1>
-<p>${t.intro}</p>
-<ol class="recovery-list" data-testid="recovery-codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ol>
+    recoveryCodesTitle(lang),
+    html`${recoveryCodesBlock(lang, codes, 'h1')}
 ${actionForm('list', html`<button type="submit">${t.done}</button>`)}`,
   );
 }
