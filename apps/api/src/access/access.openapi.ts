@@ -291,7 +291,7 @@ const CODE_FORM = {
     },
     send: {
       type: 'string',
-      enum: ['sms', 'call'],
+      enum: ['sms', 'call'] as string[],
       description: '"send a code by SMS" / "call me" pressed: a code is sent to the user\'s phone (no `code` then)',
     },
   },
