@@ -1,6 +1,6 @@
 import { generateTotp } from '@twofold/otp';
 import { newUser } from '@twofold/persistence/testing';
-import { StandbyCodesFixture } from './standby-codes.testing';
+import { StandbyCodesFixture } from '../../test/testing/standby-codes-fixture';
 
 describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted wherever a code is', () => {
   const f = StandbyCodesFixture.use('VPN');

@@ -1,5 +1,5 @@
 import { jwtVerify } from 'jose';
-import { StandbyCodesFixture } from './standby-codes.testing';
+import { StandbyCodesFixture } from '../../test/testing/standby-codes-fixture';
 import { STANDBY_CODE_PATTERN } from '../access/page/access-page-standby.view';
 
 describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on the access page', () => {

@@ -1,6 +1,6 @@
 import { AccountId } from '@twofold/domain';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { startTestApp, TestApp } from './test-app';
 
 /**
  * For the standby-code specs: one service with an account, a resource to sign in through, and users
