@@ -342,9 +342,9 @@ describeInBrowser('the access page in headless Chromium: enrollment of a TOTP ap
       const frame = parent.frameLocator('#mfa');
       await expect(frame.locator('h1').innerText()).resolves.toBe('Confirm sign-in to AD FS');
 
-      await frame.locator('input[name="code"]').fill(totpOfKey(key));
+      await frame.locator('#code').fill(totpOfKey(key));
       const received = messages.next();
-      await frame.locator('button[type="submit"]').click();
+      await frame.getByRole('button', { name: 'Confirm', exact: true }).click();
       const message = await received;
 
       // the AD FS adapter takes a message only from the access page's origin, and only its frame's

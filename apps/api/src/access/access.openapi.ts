@@ -284,7 +284,17 @@ export const ACCESS_DOCS = {
 
 const CODE_FORM = {
   type: 'object',
-  properties: { code: { type: 'string', description: 'the one-time code' } },
+  properties: {
+    code: {
+      type: 'string',
+      description: 'the one-time code: 6 to 8 digits, or a 12-character recovery or helpdesk code (dashes and spaces ignored)',
+    },
+    send: {
+      type: 'string',
+      enum: ['sms', 'call'] as string[],
+      description: '"send a code by SMS" / "call me" pressed: a code is sent to the user\'s phone (no `code` then)',
+    },
+  },
   additionalProperties: { type: 'string', description: "the form's hidden inputs, posted back as they are" },
 } as const;
 

@@ -6,6 +6,8 @@ import {
   MAX_APPROVAL_WAIT_SECONDS,
   MIN_APPROVAL_WAIT_SECONDS,
   parseHttpGatewaySettings,
+  parseServicePhoneGateway,
+  ServicePhoneGatewaySettings,
 } from '@twofold/domain';
 import { DatabaseTimeouts, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SettingError } from '@twofold/persistence';
 
@@ -123,7 +125,8 @@ export interface AppConfig {
    * /settings/sms-gateway` takes them) for accounts without their own; absent: codes go to the outbox
    * (`<dataDir>/outbox/sms/`, `<dataDir>/outbox/calls/`)
    */
-  phoneGateways?: { sms?: HttpGatewaySettings; call?: HttpGatewaySettings };
+  /** SMS_GATEWAY may be an SMS centre over SMPP; a call needs a voice provider's HTTP API */
+  phoneGateways?: { sms?: ServicePhoneGatewaySettings; call?: HttpGatewaySettings };
   /**
    * PHONE_GATEWAYS_ALLOW_PRIVATE: an account's own gateway may reach loopback and private addresses
    * (a single-tenant install whose provider is inside the network); default false: public addresses only
@@ -362,7 +365,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const maxConnectionsPerClient = maxConnectionsText ? Number(maxConnectionsText) : undefined;
   const approvalWaitSeconds = parseApprovalWaitSeconds(env['APPROVAL_WAIT_SECONDS']);
   const telegram = parseTelegram(env);
-  const phoneGateways = { sms: parsePhoneGateway('SMS_GATEWAY', env), call: parsePhoneGateway('CALL_GATEWAY', env) };
+  const phoneGateways = {
+    sms: parsePhoneGateway('SMS_GATEWAY', env, parseServicePhoneGateway),
+    call: parsePhoneGateway('CALL_GATEWAY', env, parseHttpGatewaySettings),
+  };
   const phoneGatewaysAllowPrivate = parseBooleanSetting('PHONE_GATEWAYS_ALLOW_PRIVATE', env['PHONE_GATEWAYS_ALLOW_PRIVATE'], false);
   const mobileAppOffer = parseBooleanSetting('MOBILE_APP_OFFER', env['MOBILE_APP_OFFER'], true);
   return {
@@ -398,7 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /** A service-wide gateway: its JSON checked like the account's own; the message never repeats the value (it holds secrets). */
-function parsePhoneGateway(name: string, env: NodeJS.ProcessEnv): HttpGatewaySettings | undefined {
+function parsePhoneGateway<T>(name: string, env: NodeJS.ProcessEnv, parse: (raw: unknown) => T): T | undefined {
   const text = env[name]?.trim();
   if (!text) return undefined;
   let raw: unknown;
@@ -408,7 +414,7 @@ function parsePhoneGateway(name: string, env: NodeJS.ProcessEnv): HttpGatewaySet
     throw new ConfigError(`${name} must be a JSON object (an HTTP template gateway)`);
   }
   try {
-    return parseHttpGatewaySettings(raw);
+    return parse(raw);
   } catch (error) {
     if (error instanceof DomainError) throw new ConfigError(`${name}: ${error.message}`);
     throw error;

@@ -98,6 +98,7 @@ function send(res: FastifyReply, acceptLanguage: string | undefined, outcome: En
   const policy = { scripts: outcome.kind === 'form', frameAncestors: [], connectSelf };
   if (outcome.kind === 'form')
     sendPage(res, 200, nonce, policy, renderEnrollmentForm(lang, nonce, outcome.brand, outcome.model, outcome.telegram, outcome.mobileApp));
-  else if (outcome.kind === 'done') sendPage(res, 200, nonce, policy, renderEnrollmentDone(lang, nonce, outcome.brand));
+  else if (outcome.kind === 'done')
+    sendPage(res, 200, nonce, policy, renderEnrollmentDone(lang, nonce, outcome.brand, outcome.recoveryCodes));
   else sendPage(res, GONE_STATUS[outcome.reason], nonce, policy, renderEnrollmentGone(lang, nonce, outcome.brand, outcome.reason));
 }

@@ -19,6 +19,7 @@ import { TelegramSectionModel } from '../pages/telegram-section';
 import { TelegramEnrollment } from '../telegram/telegram-enrollment';
 import { MobileAppEnrollment } from '../mobile-app/mobile-app-enrollment';
 import { MobileAppSectionModel } from '../pages/mobile-app-section';
+import { StandbyCodesService } from '../standby-codes/standby-codes.service';
 
 /** Wrong codes allowed on one link before it is revoked. */
 export const ENROLLMENT_MAX_FAILED_CODES = 5;
@@ -29,7 +30,8 @@ export type EnrollmentOutcome = { brand: string } &
   /** `telegram`: a Telegram chat offered beside the app, when a bot is configured and the link is a user's */
   /** `mobileApp`: the Twofold Authenticator app offered too, for a user's link, unless MOBILE_APP_OFFER turns it off */
   (| { kind: 'form'; model: EnrollmentFormModel; telegram?: TelegramSectionModel; mobileApp?: MobileAppSectionModel }
-    | { kind: 'done' }
+    /** `recoveryCodes`: made with a user's enrollment when they had none left, shown this once */
+    | { kind: 'done'; recoveryCodes?: string[] }
     | { kind: 'gone'; reason: GoneReason }
   );
 
@@ -58,6 +60,7 @@ export class EnrollmentPageService {
     private readonly metrics: AppMetrics,
     private readonly telegram: TelegramEnrollment,
     private readonly mobileApp: MobileAppEnrollment,
+    private readonly standbyCodes: StandbyCodesService,
   ) {}
 
   /** Whether the Telegram link `linkId` this page offered has bound the link's user's chat. */
@@ -123,6 +126,7 @@ export class EnrollmentPageService {
         model: { ...(await this.formModel(found)), error: { attemptsLeft: ENROLLMENT_MAX_FAILED_CODES - failures } },
       };
     }
+    let recoveryCodes: string[] | null = null;
     const completed = await this.db.transaction(async () => {
       if (!(await this.tokens.markUsed(row.accountId, row.id, now))) return false;
       if (row.administratorId) {
@@ -142,12 +146,20 @@ export class EnrollmentPageService {
           spentTimeStep,
           now,
         );
+        // the way back in when this phone is lost: made now, while the user has the page in front of them
+        recoveryCodes = await this.standbyCodes.recoveryCodesForUser(
+          row.accountId,
+          { id: row.userId, identity: holder.identity },
+          'enrollment',
+          { onlyIfNone: true },
+        );
       }
       return true;
     });
     // a valid code that lost the race for the single-use link to another submission
     this.metrics.otpVerification('enrollment', completed ? 'granted' : 'replayed');
-    return completed ? { kind: 'done', brand } : { kind: 'gone', brand, reason: 'used' };
+    if (!completed) return { kind: 'gone', brand, reason: 'used' };
+    return { kind: 'done', brand, ...(recoveryCodes ? { recoveryCodes } : {}) };
   }
 
   private async usableToken(token: string): Promise<Usable | { reason: GoneReason; brand: string }> {

@@ -8,7 +8,8 @@ import { html, Html } from '../pages/html';
 import { messagesOf, PageLanguage } from '../pages/i18n/languages';
 import { GoneReason } from '../pages/i18n/page-messages';
 import { IconName } from '../pages/icons';
-import { renderLayout, renderStatusPage, StatusTone } from '../pages/layout';
+import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../pages/layout';
+import { recoveryCodesBlock } from '../pages/recovery-codes';
 import { telegramSection, TelegramSectionModel } from '../pages/telegram-section';
 import { mobileAppSection, MobileAppSectionModel } from '../pages/mobile-app-section';
 
@@ -29,9 +30,17 @@ export function renderEnrollmentForm(
   return renderLayout(lang, nonce, brand, t.title, html`<h1>${t.title}</h1>\n${enrollmentSection(lang, nonce, model)}${offer}${app}`);
 }
 
-export function renderEnrollmentDone(lang: PageLanguage, nonce: string, brand: string): Html {
+/** Done; a user who had no recovery codes left gets ten with the enrollment, shown this once under the confirmation. */
+export function renderEnrollmentDone(lang: PageLanguage, nonce: string, brand: string, recoveryCodes?: readonly string[]): Html {
   const t = messagesOf(lang).enrollment;
-  return renderStatusPage(lang, nonce, brand, 'ok', 'check', t.doneTitle, t.done);
+  if (!recoveryCodes) return renderStatusPage(lang, nonce, brand, 'ok', 'check', t.doneTitle, t.done);
+  return renderLayout(
+    lang,
+    nonce,
+    brand,
+    t.doneTitle,
+    html`${statusCard('ok', 'check', t.doneTitle, html`<p>${t.done}</p>`)}${recoveryCodesBlock(lang, recoveryCodes, 'h2')}`,
+  );
 }
 
 export type { GoneReason } from '../pages/i18n/page-messages';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountId, Clock, describeHttpGateway, HttpGatewaySettings, PhoneCodeMethod } from '@twofold/domain';
+import { AccountId, Clock, describeHttpGateway, HttpGatewaySettings, isSmppGateway, PhoneCodeMethod } from '@twofold/domain';
 import { journalDetails } from '@twofold/journal';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
@@ -21,6 +21,17 @@ export class PhoneGatewaysService {
     const own = await this.gateways.accountGateway(accountId, method);
     if (own) return gatewayDto(method, 'account', own);
     const service = this.config.phoneGateways?.[method];
+    // an SMS centre: where it is, never its system id or password
+    if (service && isSmppGateway(service))
+      return {
+        method,
+        source: 'service',
+        url: `${service.tls ? 'ssmpp' : 'smpp'}://${service.host}:${service.port}`,
+        httpMethod: null,
+        bodyFormat: null,
+        basicAuth: false,
+        headers: [],
+      };
     if (service) return gatewayDto(method, 'service', service);
     return { method, source: 'outbox', url: null, httpMethod: null, bodyFormat: null, basicAuth: false, headers: [] };
   }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountId, HttpGatewaySettings, parseHttpGatewaySettings, PhoneCodeMethod } from '@twofold/domain';
+import { AccountId, HttpGatewaySettings, isSmppGateway, parseHttpGatewaySettings, PhoneCodeMethod } from '@twofold/domain';
+import { SmppGateway } from './smpp-gateway';
 import { SecretCipher } from '@twofold/persistence';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/injection-tokens';
@@ -28,7 +29,8 @@ export class PhoneGateways {
     const own = await this.accountGateway(accountId, method);
     if (own) return new HttpTemplateGateway(own, this.config.phoneGatewaysAllowPrivate ? undefined : reachesOnlyPublicAddresses);
     const service = this.config.phoneGateways?.[method];
-    return service ? new HttpTemplateGateway(service) : this.outbox;
+    if (!service) return this.outbox;
+    return isSmppGateway(service) ? new SmppGateway(service) : new HttpTemplateGateway(service);
   }
 
   /** The account's own gateway of a method, decrypted; null: none. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { StandbyCodesModule } from '../standby-codes/standby-codes.module';
 import { AccessModule } from '../access/access.module';
 import { AccessTokenBearerGuard } from './access-token-bearer.guard';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
@@ -25,7 +26,7 @@ import { SelfServiceSettingsService } from './self-service-settings.service';
  * feed it, and the "my factors" page the portals open.
  */
 @Module({
-  imports: [EnrollmentModule, AccessModule, TelegramModule, MobileAppModule],
+  imports: [EnrollmentModule, AccessModule, TelegramModule, MobileAppModule, StandbyCodesModule],
   controllers: [
     SelfServiceProfileController,
     SelfServicePortalSettingsController,

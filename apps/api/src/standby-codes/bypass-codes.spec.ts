@@ -1,44 +1,11 @@
-import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
-import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { newUser } from '@twofold/persistence/testing';
+import { StandbyCodesFixture } from '../../test/testing/standby-codes-fixture';
 
 describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted wherever a code is', () => {
-  let t: TestApp;
-  let accountId: AccountId;
-  let account: { authorization: string };
-  let resource: Awaited<ReturnType<TestApp['newResource']>>;
-  const key = Buffer.from('3132333435363738393031323334353637383930', 'hex');
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    const created = await t.newAccount();
-    accountId = created.account.id;
-    account = created;
-    resource = await t.newResource(accountId, 'VPN');
-  });
-  afterAll(() => t.close());
-
-  async function userWithToken(identity: string): Promise<string> {
-    const user = await newUser(t.db, accountId, identity, { now: t.clock.now() });
-    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key, now: t.clock.now() });
-    return user.id;
-  }
-  const bypassCodes = (userId: string, body: unknown) =>
-    t
-      .as(account)
-      .post(`/users/${userId}/bypass-codes`)
-      .send(body as object);
-  const ra = (body: Record<string, unknown>) =>
-    t
-      .as(resource)
-      .post('/access/requests/ra')
-      .send({ language: 'en', ...body });
-  const journalOf = (object: string, action: string) =>
-    t.database.dataSource.query(
-      `SELECT subject, success, additional_fields FROM journal_events WHERE account_id = $1 AND object = $2 AND action = $3 ORDER BY event_date, seq`,
-      [accountId, object, action],
-    );
+  const f = StandbyCodesFixture.use('VPN');
+  const { userWithToken, ra, journalOf } = f;
+  const bypassCodes = f.bypassCodesCall;
 
   it('hands out codes shown once (XXXX-XXXX-XXXX), stores only salted hashes, and journals the limits, never a code', async () => {
     const userId = await userWithToken('ann');
@@ -48,9 +15,9 @@ describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted whereve
     expect(res.body.model.codes).toHaveLength(3);
     for (const code of res.body.model.codes) expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     expect(new Set(res.body.model.codes).size).toBe(3);
-    expect(res.body.model).toMatchObject({ uses: 2, expiresAt: new Date(t.clock.now().getTime() + 30 * 60_000).toISOString() });
+    expect(res.body.model).toMatchObject({ uses: 2, expiresAt: new Date(f.t.clock.now().getTime() + 30 * 60_000).toISOString() });
 
-    const rows = await t.database.dataSource.query(`SELECT * FROM standby_codes WHERE user_id = $1`, [userId]);
+    const rows = await f.t.database.dataSource.query(`SELECT * FROM standby_codes WHERE user_id = $1`, [userId]);
     expect(rows).toHaveLength(3);
     const stored =
       JSON.stringify(rows) +
@@ -82,7 +49,7 @@ describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted whereve
     const res = await bypassCodes(userId, body);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, message });
-    expect(await t.database.dataSource.query(`SELECT 1 FROM standby_codes WHERE user_id = $1`, [userId])).toHaveLength(0);
+    expect(await f.t.database.dataSource.query(`SELECT 1 FROM standby_codes WHERE user_id = $1`, [userId])).toHaveLength(0);
   });
 
   it('refuses an unknown user', async () => {
@@ -104,7 +71,7 @@ describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted whereve
     expect(third.body).toMatchObject({ success: false, model: { status: 'Denied' } });
     expect(third.body.model.replyMessage).toBe('Access denied: this code has already been used. Wait for the next code.');
 
-    const history = await t.database.dataSource.query(
+    const history = await f.t.database.dataSource.query(
       `SELECT status, authenticator FROM access_requests WHERE identity = 'ben' ORDER BY created_at, id`,
     );
     expect(history.filter((row: { status: string }) => row.status === 'Granted')).toEqual([
@@ -120,7 +87,7 @@ describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted whereve
         UserIdentity: 'ben',
         UserIp: '198.51.100.7',
         Resource: 'VPN',
-        ResourceId: resource.resource.id,
+        ResourceId: f.resource.resource.id,
         Channel: 'ra',
         UsesLeft: '1',
       },
@@ -145,17 +112,17 @@ describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted whereve
     const codes = (await bypassCodes(userId, { count: 2 })).body.model.codes as string[];
     const waiting = await ra({ identity: 'dan' });
     expect(waiting.body.model.status).toBe('AwaitingAuthentication');
-    const challenged = await t
-      .as(resource)
+    const challenged = await f.t
+      .as(f.resource)
       .post('/access/requests/ra/challenge')
       .send({ identity: 'dan', challenge: codes[0], requestId: waiting.body.model.id, language: 'en' });
     expect(challenged.body.model).toMatchObject({ status: 'Granted', authenticator: 'BypassCode' });
 
-    const md = await t.as(resource).post('/access/requests/md').send({ identity: 'dan', passCode: codes[1] });
+    const md = await f.t.as(f.resource).post('/access/requests/md').send({ identity: 'dan', passCode: codes[1] });
     expect(md.body.model).toMatchObject({ status: 'Granted', authenticator: 'BypassCode' });
 
     // the phone lost, the administrator removed its token: the code alone still signs in
-    const erin = await newUser(t.db, accountId, 'erin', { now: t.clock.now() });
+    const erin = await newUser(f.t.db, f.accountId, 'erin', { now: f.t.clock.now() });
     const [erinCode] = (await bypassCodes(erin.id, {})).body.model.codes as string[];
     const prompt = await ra({ identity: 'erin' });
     expect(prompt.body.model.status).toBe('AwaitingAuthentication');
@@ -169,12 +136,12 @@ describe('helpdesk bypass codes: POST /users/{id}/bypass-codes, accepted whereve
     const wrong = await ra({ identity: 'fay', passCode: 'AAAA-BBBB-CCCC' });
     expect(wrong.body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: wrong code.' });
 
-    t.clock.advance(5 * 60_000);
+    f.t.clock.advance(5 * 60_000);
     const expired = await ra({ identity: 'fay', passCode: code });
     expect(expired.body.model.status).toBe('Denied');
     expect((await journalOf('BypassCode', 'Use')).filter((e: { subject: string }) => e.subject === 'fay')).toHaveLength(0);
 
-    const token = await ra({ identity: 'fay', passCode: generateTotp({ secret: key, time: t.clock.now().getTime() }) });
+    const token = await ra({ identity: 'fay', passCode: generateTotp({ secret: f.key, time: f.t.clock.now().getTime() }) });
     expect(token.body.model).toMatchObject({ status: 'Granted', authenticator: 'TotpToken' });
   });
 });

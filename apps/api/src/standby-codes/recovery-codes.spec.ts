@@ -1,40 +1,16 @@
-import { AccountId } from '@twofold/domain';
-import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { jwtVerify } from 'jose';
-import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { StandbyCodesFixture } from '../../test/testing/standby-codes-fixture';
+import { STANDBY_CODE_PATTERN } from '../access/page/access-page-standby.view';
 
 describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on the access page', () => {
-  let t: TestApp;
-  let accountId: AccountId;
-  let account: { authorization: string };
-  let resource: Awaited<ReturnType<TestApp['newResource']>>;
-  const key = Buffer.from('3132333435363738393031323334353637383930', 'hex');
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    const created = await t.newAccount();
-    accountId = created.account.id;
-    account = created;
-    resource = await t.newResource(accountId, 'Intranet');
-  });
-  afterAll(() => t.close());
-
-  async function userWithToken(identity: string): Promise<string> {
-    const user = await newUser(t.db, accountId, identity, { now: t.clock.now() });
-    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'TotpToken', key, now: t.clock.now() });
-    return user.id;
-  }
+  const f = StandbyCodesFixture.use('Intranet');
+  const { userWithToken, ra } = f;
   const recoveryCodes = async (userId: string): Promise<string[]> => {
-    const res = await t.as(account).post(`/users/${userId}/recovery-codes`).send();
+    const res = await f.recoveryCodesCall(userId);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, message: 'Recovery codes created.' });
     return res.body.model.codes;
   };
-  const ra = (body: Record<string, unknown>) =>
-    t
-      .as(resource)
-      .post('/access/requests/ra')
-      .send({ language: 'en', ...body });
 
   it('ten single-use codes, shown once; regenerating voids the old ones; journaled without the codes', async () => {
     const userId = await userWithToken('gil');
@@ -53,9 +29,9 @@ describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on 
     expect(voided.body.model).toMatchObject({ status: 'Denied', replyMessage: 'Access denied: wrong code.' });
     expect((await ra({ identity: 'gil', passCode: second[0] })).body.model.status).toBe('Granted');
 
-    const events = await t.database.dataSource.query(
+    const events = await f.t.database.dataSource.query(
       `SELECT action, additional_fields FROM journal_events WHERE account_id = $1 AND object = 'RecoveryCode' ORDER BY event_date, seq`,
-      [accountId],
+      [f.accountId],
     );
     expect(events.map((e: { action: string }) => e.action)).toEqual(['Create', 'Use', 'Create', 'Use']);
     expect(events[0].additional_fields).toMatchObject({ UserId: userId, UserIdentity: 'gil', CodeCount: '10' });
@@ -79,9 +55,31 @@ describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on 
   });
 
   it('refuses an unknown user', async () => {
-    const res = await t.as(account).post('/users/5b0c9a8e-3f2f-4c55-9a36-3f1e2b9b7c11/recovery-codes').send();
+    const res = await f.t.as(f.account).post('/users/5b0c9a8e-3f2f-4c55-9a36-3f1e2b9b7c11/recovery-codes').send();
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, message: 'User not found.' });
+  });
+
+  it("the page's code prompt offers a field of its own for a recovery or helpdesk code; typed as read aloud, it grants", async () => {
+    const identity = 'page-typed';
+    const userId = await userWithToken(identity);
+    const [code] = await recoveryCodes(userId);
+    const { page, postCode, requestId } = await f.openAccessPage(identity);
+    // the token's field keeps its digits and numeric keyboard; the standby code's field takes letters
+    expect(page.text).toMatch(/<input id="code" name="code" inputmode="numeric" pattern="\[0-9\]\{6,8\}"/);
+    expect(page.text).toContain('<summary>Lost your phone? Use a recovery code</summary>');
+    const field = /<input id="standby-code" name="code" inputmode="text"[^>]*>/.exec(page.text)?.[0] ?? '';
+    expect(field).toContain(`pattern="${STANDBY_CODE_PATTERN}"`);
+    // the browser checks the pattern with the v flag, anchored: as handed over, lowercase, with spaces; never a token code
+    const admits = (value: string) => new RegExp(`^(?:${STANDBY_CODE_PATTERN})$`, 'v').test(value);
+    const typed = code.toLowerCase().replace(/-/g, ' ');
+    expect([code, typed, code.replace(/-/g, '')].map(admits)).toEqual([true, true, true]);
+    expect(['123456', '12345678', `${code}X`].map(admits)).toEqual([false, false, false]);
+
+    const granted = await postCode(typed);
+    expect(granted.text).toContain('name="accessToken"');
+    const [row] = await f.t.database.dataSource.query('SELECT authenticator FROM access_requests WHERE id = $1', [requestId]);
+    expect(row.authenticator).toBe('RecoveryCode');
   });
 
   it.each([
@@ -90,32 +88,20 @@ describe('recovery codes: POST /users/{id}/recovery-codes, and standby codes on 
   ])('on the access page a %s code grants, and the AccessToken says amr %s', async (kind, amr, authenticator) => {
     const identity = `page-${kind}`;
     const userId = await userWithToken(identity);
-    const codes =
-      kind === 'bypass'
-        ? (await t.as(account).post(`/users/${userId}/bypass-codes`).send({})).body.model.codes
-        : await recoveryCodes(userId);
-    const created = await t
-      .as(resource)
-      .post('/access/requests')
-      .send({ identity, language: 'en', Callback: { Action: 'https://app.example/cb', Target: '_self' } });
-    const path = new URL(created.body.model.url).pathname;
-    const browser = t.browser();
-    const page = await browser.get(path);
-    const formToken = /<input type="hidden" name="formToken" value="([^"]+)">/.exec(page.text)?.[1] as string;
-    const granted = await browser.post(path).type('form').send({ code: codes[0], formToken });
+    const codes = kind === 'bypass' ? (await f.bypassCodesCall(userId, {})).body.model.codes : await recoveryCodes(userId);
+    const { postCode, requestId } = await f.openAccessPage(identity);
+    const granted = await postCode(codes[0]);
     expect(granted.status).toBe(200);
     const token = /<input type="hidden" name="accessToken" value="([^"]+)">/.exec(granted.text)?.[1] as string;
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret), { currentDate: t.clock.now() });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(f.resource.apiSecret), { currentDate: f.t.clock.now() });
     expect(payload).toMatchObject({ sub: identity, amr: [amr] });
-    const [row] = await t.database.dataSource.query('SELECT status, authenticator FROM access_requests WHERE id = $1', [
-      created.body.model.id,
-    ]);
+    const [row] = await f.t.database.dataSource.query('SELECT status, authenticator FROM access_requests WHERE id = $1', [requestId]);
     expect(row).toEqual({ status: 'Granted', authenticator });
 
     // a refreshed token keeps how the user signed in
-    const refreshed = await t.as(resource).post('/token/refresh').send({ AccessToken: token });
+    const refreshed = await f.t.as(f.resource).post('/token/refresh').send({ AccessToken: token });
     expect(refreshed.body.success).toBe(true);
-    const again = await jwtVerify(refreshed.body.model, new TextEncoder().encode(resource.apiSecret), { currentDate: t.clock.now() });
+    const again = await jwtVerify(refreshed.body.model, new TextEncoder().encode(f.resource.apiSecret), { currentDate: f.t.clock.now() });
     expect(again.payload.amr).toEqual([amr]);
   });
 });

@@ -7,6 +7,6 @@ import { StandbyCodesService } from './standby-codes.service';
 @Module({
   controllers: [StandbyCodesController],
   providers: [StandbyCodesService, StandbyCodeJournal],
-  exports: [StandbyCodeJournal],
+  exports: [StandbyCodeJournal, StandbyCodesService],
 })
 export class StandbyCodesModule {}

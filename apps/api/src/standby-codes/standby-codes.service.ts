@@ -9,7 +9,7 @@ import {
   RecordId,
   StandbyCodeKind,
 } from '@twofold/domain';
-import { journalDetails, journalFacts } from '@twofold/journal';
+import { JournalField, journalDetails, journalFacts, JournalWriter } from '@twofold/journal';
 import { StandbyCodesRepository, UserEntity, UsersRepository } from '@twofold/persistence';
 import { CLOCK } from '../config/injection-tokens';
 import { generateStandbyCode, sealStandbyCode } from './standby-code-secrets';
@@ -24,6 +24,7 @@ export class StandbyCodesService {
   constructor(
     private readonly users: UsersRepository,
     private readonly codes: StandbyCodesRepository,
+    private readonly journal: JournalWriter,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -52,9 +53,40 @@ export class StandbyCodesService {
     return { codes };
   }
 
+  /**
+   * Ten new recovery codes the user made for themself (a page: "my factors", or with their first
+   * authenticator on the enrollment link), journaled as `RecoveryCode Create` with the page as
+   * `Source`, never the codes. The caller holds the user's row lock. `onlyIfNone`: nothing is made
+   * for a user who still has unspent ones (an enrollment must not void codes the user kept).
+   */
+  async recoveryCodesForUser(
+    accountId: AccountId,
+    user: { id: string; identity: string },
+    source: 'self-service' | 'enrollment',
+    options: { onlyIfNone?: boolean } = {},
+  ): Promise<string[] | null> {
+    const now = this.clock.now();
+    if (options.onlyIfNone && (await this.codes.countLive(accountId, user.id, now)).RecoveryCode > 0) return null;
+    await this.codes.deleteKind(accountId, user.id, 'RecoveryCode');
+    const codes = await this.issue(accountId, user, 'RecoveryCode', RECOVERY_CODE_COUNT, 1, null, user.identity, now);
+    await this.journal.record(accountId, {
+      object: 'RecoveryCode',
+      action: 'Create',
+      subject: user.identity,
+      success: true,
+      additionalFields: {
+        UserId: user.id,
+        [JournalField.userIdentity]: user.identity,
+        CodeCount: String(RECOVERY_CODE_COUNT),
+        Source: source,
+      },
+    });
+    return codes;
+  }
+
   private async issue(
     accountId: AccountId,
-    user: UserEntity,
+    user: { id: string },
     kind: StandbyCodeKind,
     count: number,
     uses: number,

@@ -254,7 +254,12 @@ export type SignInPrompt =
   | { kind: 'codeAlreadyUsed' }
   | { kind: 'wrongCode'; attemptsLeft: number }
   /** a code was sent to the user's phone (by SMS, or by a call reading it): it is asked for */
-  | { kind: 'codeSent'; method: PhoneCodeMethod };
+  | { kind: 'codeSent'; method: PhoneCodeMethod }
+  /**
+   * the page asked for a code by SMS or call and none was sent (the gateway did not take it, or an
+   * abuse limit): the page says so and the request keeps waiting, nothing spent
+   */
+  | { kind: 'codeNotSent'; method: PhoneCodeMethod; reason: 'undeliverable' | PhoneCodeLimit };
 
 /** The next step of an attempt. */
 export type SignInStep =
@@ -359,17 +364,23 @@ export function decideSignIn(rules: SignInRules, facts: SignInFacts): SignInStep
 function choosePhoneCode(
   rules: SignInRules,
   facts: SignInFacts,
-): { kind: 'send' } | { kind: 'none'; sent: boolean } | Extract<SignInStep, { kind: 'read' }> {
+): { kind: 'send' } | { kind: 'none'; sent: boolean } | Extract<SignInStep, { kind: 'read' | 'wait' }> {
   const methods = facts.factors.phoneMethods ?? [];
-  const { answer } = facts;
+  const { answer, factors } = facts;
   const none = { kind: 'none', sent: false } as const;
   if (methods.length === 0 || !rules.promptsForCode || rules.call === 'la') return none;
   if (answer.kind === 'delivery') return isPhoneCodeMethod(answer.method) && methods.includes(answer.method) ? { kind: 'send' } : none;
-  const onlyPhone = facts.factors.codes === 0 && (facts.factors.approvals ?? []).length === 0 && !facts.factors.everyFactorDisabled;
+  const onlyPhone = factors.codes === 0 && (factors.approvals ?? []).length === 0 && !factors.everyFactorDisabled;
   if (answer.kind === 'none' && rules.call !== 'page' && onlyPhone && methods.includes('sms')) return { kind: 'send' };
+  // the page sends nothing by itself: a user whose only factor is a phone gets the code prompt with its "send a code" buttons
+  if (answer.kind === 'visit' && rules.call === 'page' && onlyPhone)
+    return { kind: 'wait', prompt: { kind: 'enterCode' }, factor: 'phoneCode' };
   if (answer.kind !== 'code' || facts.request.kind !== 'stored') return none;
   if (facts.phoneCodeSent === undefined) return read('phoneCodeSent') as Extract<SignInStep, { kind: 'read' }>;
-  return { kind: 'none', sent: facts.phoneCodeSent };
+  // on the page, a user without token codes who types a code before pressing "send" typed a wrong
+  // phone code (counted on the request), not a reason to refuse a factor the page serves
+  const pageCodeOfPhone = rules.call === 'page' && factors.codes === 0 && !factors.everyFactorDisabled;
+  return { kind: 'none', sent: facts.phoneCodeSent || pageCodeOfPhone };
 }
 
 /**
@@ -457,8 +468,14 @@ export function decideCheck(
   const guessable = SIGN_IN_FACTORS[factor].guessable;
   switch (result) {
     // a person said no, or could not be asked: the request is over on every way of signing in
-    case 'refused':
+    case 'refused': {
+      // except a code the page could not send: its user sees why at once and may try again or use another factor
+      if ((refusal.kind === 'phoneCodeUndeliverable' || refusal.kind === 'phoneCodeLimited') && rules.call === 'page') {
+        const reason = refusal.kind === 'phoneCodeLimited' ? refusal.limit : 'undeliverable';
+        return { streaks: 'keep', next: { kind: 'wait', prompt: { kind: 'codeNotSent', method: refusal.method, reason } } };
+      }
       return { streaks: 'keep', next: { kind: 'deny', refusal, failedAttempts: 0 } };
+    }
     case 'granted':
       return { streaks: guessable ? 'forget' : 'keep', next: { kind: 'grant' } };
     case 'pending':

@@ -130,3 +130,51 @@ describe('phone codes', () => {
     expect(parseDestinationPrefix('+1234567')).toBeNull();
   });
 });
+
+describe('codes sent to a phone from the access page', () => {
+  const page = SIGN_IN_RULES.page;
+
+  it('the page sends a code when its user presses "send a code by SMS" or "call me", even with a token or Telegram', () => {
+    for (const method of ['sms', 'call'] as const)
+      expect(decideSignIn(page, facts({ answer: { kind: 'delivery', method } }))).toEqual({ kind: 'check', factor: 'phoneCode' });
+    expect(
+      decideSignIn(page, facts({ answer: { kind: 'delivery', method: 'sms' }, factors: { ...phoneOnly, approvals: telegram } })),
+    ).toEqual({ kind: 'check', factor: 'phoneCode' });
+  });
+
+  it('a user whose only factor is a phone gets the code prompt on a visit, nothing sent by itself', () => {
+    expect(decideSignIn(page, facts({ answer: { kind: 'visit' }, factors: phoneOnly }))).toEqual({
+      kind: 'wait',
+      prompt: { kind: 'enterCode' },
+      factor: 'phoneCode',
+    });
+  });
+
+  it('a code typed on the page before any was sent, by a user without token codes, is a wrong phone code, not a refusal', () => {
+    const code = { kind: 'code', code: '123456' } as const;
+    expect(decideSignIn(page, facts({ answer: code, phoneCodeSent: false, factors: phoneOnly }))).toEqual({
+      kind: 'check',
+      factor: 'phoneCode',
+    });
+    // a user with a token: the token's code
+    expect(decideSignIn(page, facts({ answer: code, phoneCodeSent: false }))).toEqual({ kind: 'check', factor: 'code' });
+  });
+
+  it('a code the page could not send keeps the request waiting and says why; on ra and ra/challenge it denies', () => {
+    const undeliverable = { kind: 'phoneCodeUndeliverable', method: 'sms' } as const;
+    const limited = { kind: 'phoneCodeLimited', method: 'call', limit: 'cooldown' } as const;
+    expect(decideCheck(page, 'phoneCode', 'refused', undeliverable)).toEqual({
+      streaks: 'keep',
+      next: { kind: 'wait', prompt: { kind: 'codeNotSent', method: 'sms', reason: 'undeliverable' } },
+    });
+    expect(decideCheck(page, 'phoneCode', 'refused', limited)).toEqual({
+      streaks: 'keep',
+      next: { kind: 'wait', prompt: { kind: 'codeNotSent', method: 'call', reason: 'cooldown' } },
+    });
+    for (const rules of [SIGN_IN_RULES.ra, SIGN_IN_RULES.raChallenge])
+      expect(decideCheck(rules, 'phoneCode', 'refused', undeliverable)).toEqual({
+        streaks: 'keep',
+        next: { kind: 'deny', refusal: undeliverable, failedAttempts: 0 },
+      });
+  });
+});

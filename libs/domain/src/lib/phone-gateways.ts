@@ -107,3 +107,70 @@ export function describeHttpGateway(settings: HttpGatewaySettings): {
     headers: Object.keys(settings.headers),
   };
 }
+
+/**
+ * An SMS centre reached over SMPP (v3.4/v5: bind as a transmitter, `submit_sm`, unbind), for an
+ * operator whose provider offers SMPP rather than an HTTP API. Service-wide only (`SMS_GATEWAY`):
+ * an account's own gateway is an HTTP template (docs/decisions/sms-and-calls.md says why).
+ */
+export interface SmppGatewaySettings {
+  kind: 'smpp';
+  host: string;
+  port: number;
+  /** `ssmpp://`: TLS */
+  tls: boolean;
+  systemId: string;
+  password: string;
+  /** the sender shown on the phone (an alphanumeric name or a number); null: the SMSC's default */
+  sourceAddr: string | null;
+  timeoutMs: number;
+}
+
+/** What `SMS_GATEWAY` holds: an HTTP template, or `{"kind": "smpp", …}`. */
+export type ServicePhoneGatewaySettings = HttpGatewaySettings | SmppGatewaySettings;
+
+export function isSmppGateway(settings: ServicePhoneGatewaySettings): settings is SmppGatewaySettings {
+  return 'kind' in settings && settings.kind === 'smpp';
+}
+
+/** `{"kind": "smpp", "url": "smpp://host:port" | "ssmpp://host:port", "systemId", "password", "sourceAddr"?, "timeoutMs"?}`; keys in any case. */
+export function parseSmppGatewaySettings(raw: unknown): SmppGatewaySettings {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationFailed('The gateway must be an object.');
+  const body = raw as Record<string, unknown>;
+  const url = field(body, 'url');
+  const match = typeof url === 'string' ? /^(s?smpp):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?\/?$/i.exec(url) : null;
+  if (!match) throw new ValidationFailed('url must be smpp://host:port or ssmpp://host:port.');
+  const tls = match[1].toLowerCase() === 'ssmpp';
+  const port = match[3] ? Number(match[3]) : tls ? 3550 : 2775;
+  if (port < 1 || port > 65535) throw new ValidationFailed('url must be smpp://host:port or ssmpp://host:port.');
+  const systemId = field(body, 'systemId');
+  const password = field(body, 'password');
+  // SMPP's own bounds: system_id at most 15 characters, password at most 8
+  if (typeof systemId !== 'string' || systemId === '' || systemId.length > 15)
+    throw new ValidationFailed('systemId must be 1 to 15 characters.');
+  if (typeof password !== 'string' || password.length > 8) throw new ValidationFailed('password must be a string of at most 8 characters.');
+  const source = field(body, 'sourceAddr');
+  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || source.length > 20))
+    throw new ValidationFailed('sourceAddr must be 1 to 20 characters.');
+  const timeout = field(body, 'timeoutMs') ?? DEFAULT_GATEWAY_TIMEOUT_MS;
+  if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 100 || timeout > MAX_GATEWAY_TIMEOUT_MS)
+    throw new ValidationFailed(`timeoutMs must be an integer from 100 to ${MAX_GATEWAY_TIMEOUT_MS}.`);
+  return {
+    kind: 'smpp',
+    host: match[2].replace(/^\[|\]$/g, ''),
+    port,
+    tls,
+    systemId,
+    password,
+    sourceAddr: (source as string | undefined) ?? null,
+    timeoutMs: timeout,
+  };
+}
+
+/** A service gateway as `SMS_GATEWAY` holds it: `kind: "smpp"` for an SMS centre, else an HTTP template. */
+export function parseServicePhoneGateway(raw: unknown): ServicePhoneGatewaySettings {
+  const kind = typeof raw === 'object' && raw !== null ? field(raw as Record<string, unknown>, 'kind') : undefined;
+  if (kind === undefined || kind === 'http') return parseHttpGatewaySettings(raw);
+  if (kind === 'smpp') return parseSmppGatewaySettings(raw);
+  throw new ValidationFailed('kind must be http or smpp.');
+}

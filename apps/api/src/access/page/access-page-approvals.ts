@@ -91,7 +91,7 @@ export class AccessPageApprovals {
   }
 }
 
-/** The user can also answer with a code ("enter a code instead"). */
+/** The user can also answer with a code ("enter a code instead"): of a token, or sent to the phone. */
 export function hasCodeFactor(found: UserForCodeCheck | null): boolean {
-  return found !== null && otpAuthenticators(found.authenticators).length > 0;
+  return found !== null && (otpAuthenticators(found.authenticators).length > 0 || found.firstPhone !== null);
 }

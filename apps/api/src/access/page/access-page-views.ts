@@ -7,6 +7,7 @@ import { AccessTokensService } from '../../tokens/access-tokens.service';
 import { AccessFormTokens, FORM_TOKEN_FIELD } from './access-form-token';
 import { TelegramEnrollment } from '../../telegram/telegram-enrollment';
 import { MobileAppEnrollment } from '../../mobile-app/mobile-app-enrollment';
+import { AccessPhoneModel } from './access-page-phone.view';
 import { AccessCodeError, AccessCodeModel, AccessEnrollModel, AccessExpiry } from './access-page.view';
 
 /** What the access page's views hold: the enrollment, the code prompt, and the granted page's AccessToken. */
@@ -60,8 +61,14 @@ export class AccessPageViews {
     };
   }
 
-  async code(row: AccessRequestEntity, browserNonce: string, error?: AccessCodeError): Promise<AccessCodeModel> {
+  async code(
+    row: AccessRequestEntity,
+    browserNonce: string,
+    error?: AccessCodeError,
+    phone?: AccessPhoneModel | null,
+  ): Promise<AccessCodeModel> {
     return {
+      ...(phone ? { phone } : {}),
       resourceName: await this.resourceName(row),
       identity: row.identity,
       hidden: { [FORM_TOKEN_FIELD]: this.formTokens.issue(row.id, browserNonce) },

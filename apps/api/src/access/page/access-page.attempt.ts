@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   APPROVAL_FACTOR_KINDS,
   AuthenticationMethod,
+  PhoneCodeMethod,
   SIGN_IN_RULES,
   standbyCodeAuthenticationMethod,
   SignInAnswer,
@@ -125,6 +126,11 @@ export class AccessPageAttempts {
   /** The person's answer to the approval the page asked: applied under the request's and the user's row locks. */
   approvalAnswered(found: AccessRequestEntity, visitor: Visitor): AccessPageAttempt {
     return new AccessPageAttempt(this, found, visitor, { kind: 'approvalAnswered' }, null);
+  }
+
+  /** "Send a code by SMS" or "call me" pressed: the phone code is sent as for `s`/`c`, under the same row locks and limits. */
+  sendCode(found: AccessRequestEntity, visitor: Visitor, method: PhoneCodeMethod): AccessPageAttempt {
+    return new AccessPageAttempt(this, found, visitor, { kind: 'delivery', method }, null);
   }
 
   /** A code posted: decided under the request's and the user's row locks. */

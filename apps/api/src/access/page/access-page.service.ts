@@ -15,6 +15,7 @@ import { AccessPageVisits, FINAL_OF_STATUS, isFrameable } from './access-page-vi
 import { AccessPageApprovals, hasCodeFactor } from './access-page-approvals';
 import { TelegramEnrollment } from '../../telegram/telegram-enrollment';
 import { MobileAppEnrollment } from '../../mobile-app/mobile-app-enrollment';
+import { phoneOffer } from './access-page-phone';
 
 export type { AccessPageOutcome, Visitor } from './access-page.outcome';
 
@@ -61,7 +62,7 @@ export class AccessPageService {
       if (this.approvals.isWaiting(asked) && !(preferCode && codeInstead))
         return this.approvalPage(found.row, asked, found.frame, browserNonce, codeInstead);
       if (this.approvals.isWaiting(asked) || (asked.status === 'Undeliverable' && codeInstead))
-        return this.codePage(found.row, found.frame, browserNonce, asked.status === 'Undeliverable');
+        return this.codePage(found.row, found.frame, browserNonce, asked.status === 'Undeliverable', admitted.found);
       return this.resolveApproval(found.row, visitor, found.frame, browserNonce, admitted.found);
     }
     return this.decide(this.attempts.visit(found.row, visitor, admitted.found), found.frame, browserNonce, admitted.found);
@@ -77,6 +78,7 @@ export class AccessPageService {
     const admitted = await this.visits.admit(found, visitor);
     if ('kind' in admitted) return admitted;
     if (form.approval) return this.resolveApproval(found.row, visitor, found.frame, browserNonce, admitted.found);
+    if (form.send) return this.decide(this.attempts.sendCode(found.row, visitor, form.send), found.frame, browserNonce, admitted.found);
     return this.decide(this.attempts.code(found.row, visitor, form.code), found.frame, browserNonce, admitted.found);
   }
 
@@ -125,7 +127,7 @@ export class AccessPageService {
     if (await this.approvals.deliver(outcome.approval))
       return this.approvalPage(row, outcome.approval, frame, browserNonce, hasCodeFactor(found));
     // the page says so and offers a code when it can
-    if (hasCodeFactor(found)) return this.codePage(row, frame, browserNonce, true);
+    if (hasCodeFactor(found)) return this.codePage(row, frame, browserNonce, true, found);
     return this.resolveApproval(row, attempt.visitor, frame, browserNonce, found);
   }
 
@@ -144,9 +146,10 @@ export class AccessPageService {
     frame: PageFrame,
     browserNonce: string,
     undeliverable: boolean,
+    found: UserForCodeCheck | null,
   ): Promise<AccessPageOutcome> {
     const error = undeliverable ? ({ kind: 'undeliverable' } as const) : undefined;
-    return { ...frame, kind: 'code', model: await this.views.code(row, browserNonce, error), browserNonce };
+    return { ...frame, kind: 'code', model: await this.views.code(row, browserNonce, error, phoneOffer(found, null)), browserNonce };
   }
 
   /** The page's form after an approval: granted or refused as the user answered; the approval view again while they may still answer. */
@@ -163,7 +166,7 @@ export class AccessPageService {
     if (outcome === 'pending') {
       const asked = await this.approvals.asked(row);
       if (asked) return this.approvalPage(row, asked, frame, browserNonce, hasCodeFactor(found));
-      return this.codePage(row, frame, browserNonce, false);
+      return this.codePage(row, frame, browserNonce, false, found);
     }
     return this.pageOf(outcome, attempt, frame, browserNonce);
   }
@@ -200,7 +203,8 @@ export class AccessPageService {
       return { ...frame, kind: 'enroll', model: await this.views.enroll(row, user, browserNonce, error), browserNonce };
     }
     const error = prompt ? codeErrorOf(prompt, outcome.now) : undefined;
-    return { ...frame, kind: 'code', model: await this.views.code(row, browserNonce, error), browserNonce };
+    const phone = phoneOffer(outcome.found, prompt);
+    return { ...frame, kind: 'code', model: await this.views.code(row, browserNonce, error, phone), browserNonce };
   }
 }
 

@@ -8,6 +8,8 @@ import { renderLayout, renderStatusPage, StatusTone, statusCard } from '../../pa
 import { undeliverableText } from './access-page-approval.view';
 import { telegramSection, TelegramSectionModel } from '../../pages/telegram-section';
 import { mobileAppSection, MobileAppSectionModel } from '../../pages/mobile-app-section';
+import { AccessPhoneModel, phoneIntro, phoneNotice, phoneSendForm } from './access-page-phone.view';
+import { standbyCodeForm } from './access-page-standby.view';
 
 /** Why a request's page shows no form: declared with the page texts that must name each one. */
 export type { AccessFinalReason } from '../../pages/i18n/page-messages';
@@ -53,6 +55,8 @@ export interface AccessCodeModel {
   hidden: Record<string, string>;
   expiry: AccessExpiry;
   error?: AccessCodeError;
+  /** the user has a phone: the prompt offers to send a code by SMS or call */
+  phone?: AccessPhoneModel;
 }
 
 /** What the code prompt says above its field after a submission that granted nothing. */
@@ -78,18 +82,19 @@ function codeErrorText(lang: PageLanguage, error: AccessCodeError | undefined): 
 export function renderAccessCode(lang: PageLanguage, nonce: string, brand: string, model: AccessCodeModel): Html {
   const t = messagesOf(lang).access;
   const title = t.codeTitle(model.resourceName);
+  const { phone } = model;
   return renderLayout(
     lang,
     nonce,
     brand,
     title,
     html`<h1>${title}</h1>
-<p>${t.codeIntro(model.identity)}</p>
-${expiryHint(lang, model.expiry)}<form method="post">
+<p>${phone && !phone.tokens ? phoneIntro(lang, model.identity, phone) : t.codeIntro(model.identity)}</p>
+${expiryHint(lang, model.expiry)}${phone ? phoneNotice(lang, phone) : null}<form method="post">
   ${hiddenInputs(model.hidden)}
   ${codeField(t.codeLabel, codeErrorText(lang, model.error), { autofocus: true, title: t.codePattern })}
   <button type="submit">${t.submit}</button>
-</form>`,
+</form>${phone ? phoneSendForm(lang, model.hidden, phone) : null}${standbyCodeForm(lang, model.hidden)}`,
   );
 }
 

@@ -108,5 +108,10 @@ function promptReply(prompt: SignInPrompt, now: Date, phone: string | null): RaR
       return { kind: 'wrongCodeRetry', attemptsLeft: prompt.attemptsLeft };
     case 'lockedOut':
       return { kind: 'lockedOut', minutes: minutesUntil(prompt.until, now) };
+    // only the page keeps a request waiting when no code went out; the ra family is denied (decideCheck)
+    case 'codeNotSent':
+      return prompt.reason === 'undeliverable'
+        ? { kind: 'phoneCodeUndeliverable', method: prompt.method }
+        : { kind: 'phoneCodeLimited', method: prompt.method, limit: prompt.reason };
   }
 }

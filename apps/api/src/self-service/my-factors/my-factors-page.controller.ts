@@ -13,6 +13,7 @@ import { pageNonce, sendPage, sendPageHead } from '../../pages/send-page';
 import { MY_FACTORS_PAGE_TTL_MINUTES } from './my-factors-links';
 import { MyFactorsForm, MyFactorsOutcome, MyFactorsPageService, MyFactorsVisitor } from './my-factors-page.service';
 import {
+  actionForm,
   renderMyFactorsEnroll,
   renderMyFactorsFinal,
   renderMyFactorsList,
@@ -20,6 +21,7 @@ import {
   renderMyFactorsTelegram,
 } from './my-factors.view';
 import { sendPagePoll } from '../../pages/page-poll';
+import { renderMyFactorsRecoveryCodes } from './my-factors-recovery.view';
 
 const FINAL_STATUS = { unknown: 404, expired: 410, otherBrowser: 403, tooManyCodes: 403, forged: 403 } as const;
 
@@ -109,7 +111,7 @@ export class MyFactorsPageController {
       properties: {
         action: {
           type: 'string',
-          enum: ['check', 'add-start', 'add-confirm', 'telegram-start', 'mobile-app-start', 'list', 'rename', 'remove'],
+          enum: ['check', 'add-start', 'add-confirm', 'telegram-start', 'mobile-app-start', 'list', 'rename', 'remove', 'recovery-codes'],
         },
         code: { type: 'string' },
         id: { type: 'string' },
@@ -167,6 +169,8 @@ export class MyFactorsPageController {
       sendPage(res, 200, nonce, policy, renderMyFactorsTelegram(lang, nonce, outcome.brand, outcome.model), cookies);
     else if (outcome.kind === 'mobileApp')
       sendPage(res, 200, nonce, policy, renderMyFactorsMobileApp(lang, nonce, outcome.brand, outcome.model), cookies);
+    else if (outcome.kind === 'recoveryCodes')
+      sendPage(res, 200, nonce, policy, renderMyFactorsRecoveryCodes(lang, nonce, outcome.brand, outcome.codes, actionForm), cookies);
     else if (outcome.kind === 'enroll')
       sendPage(res, 200, nonce, policy, renderMyFactorsEnroll(lang, nonce, outcome.brand, outcome.model), cookies);
     else

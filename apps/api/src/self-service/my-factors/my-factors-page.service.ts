@@ -9,6 +9,7 @@ import {
   MyFactorsPageRow,
   SecretCipher,
   SelfServiceRepository,
+  StandbyCodesRepository,
   UserEntity,
   UsersRepository,
 } from '@twofold/persistence';
@@ -27,6 +28,8 @@ import { SelfServiceFactorsService } from '../self-service-factors.service';
 import { myFactorsTokenHash } from './my-factors-links';
 import { MyFactorsFinalReason, MyFactorsNotice } from './my-factors.messages';
 import { MyFactorsListModel } from './my-factors.view';
+import { RECOVERY_CODES_ACTION } from './my-factors-recovery.view';
+import { StandbyCodesService } from '../../standby-codes/standby-codes.service';
 
 /** Wrong codes a page takes before it closes: the same budget as an access request's. */
 export const MY_FACTORS_MAX_WRONG_CODES = 5;
@@ -54,6 +57,8 @@ export type MyFactorsOutcome = { brand: string; setCookie?: string } & (
   | { kind: 'enroll'; model: EnrollmentFormModel }
   | { kind: 'telegram'; model: { url: string; qrSvg: string } }
   | { kind: 'mobileApp'; model: MobileAppSectionModel }
+  /** ten new recovery codes, shown this once */
+  | { kind: 'recoveryCodes'; codes: string[] }
 );
 
 function sha256(text: string): Buffer {
@@ -85,6 +90,8 @@ export class MyFactorsPageService {
     private readonly telegram: TelegramBindingService,
     private readonly telegramRuntime: TelegramRuntime,
     private readonly mobileApp: MobileAppEnrollment,
+    private readonly standbyCodes: StandbyCodesService,
+    private readonly standbyCodeRows: StandbyCodesRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -172,6 +179,12 @@ export class MyFactorsPageService {
             brand,
             model: { url: offer.url, qrSvg: offer.qrSvg, statePath: `${token}/mobile-app?token=${offer.tokenId}` },
           };
+        }
+        case RECOVERY_CODES_ACTION: {
+          // nothing to recover before the user has a factor
+          if ((await this.listModel(page, user)).recoveryCodesLeft === undefined) return list();
+          const codes = (await this.standbyCodes.recoveryCodesForUser(page.accountId, user, 'self-service')) ?? [];
+          return { kind: 'recoveryCodes', brand, codes };
         }
         case 'rename':
           return list({ notice: await this.rename(page, user, form.id, form.name) });
@@ -272,6 +285,9 @@ export class MyFactorsPageService {
       canCheck: otpAuthenticators(rows).length > 0,
       telegram: this.telegramRuntime.api !== null,
       mobileApp: this.mobileApp.enabled,
+      ...(factors.length > 0
+        ? { recoveryCodesLeft: (await this.standbyCodeRows.countLive(page.accountId, user.id, this.clock.now())).RecoveryCode }
+        : {}),
     };
   }
 

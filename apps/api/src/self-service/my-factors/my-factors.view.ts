@@ -7,6 +7,7 @@ import { IconName } from '../../pages/icons';
 import { renderLayout, renderStatusPage, StatusTone } from '../../pages/layout';
 import { PortalFactorKind } from '../self-service-factors';
 import { MyFactorsFinalReason, myFactorsMessagesOf, MyFactorsNotice } from './my-factors.messages';
+import { recoveryCodesSection } from './my-factors-recovery.view';
 
 export interface MyFactorsListModel {
   identity: string;
@@ -21,10 +22,12 @@ export interface MyFactorsListModel {
   mobileApp?: boolean;
   notice?: MyFactorsNotice;
   wrongCode?: { attemptsLeft: number };
+  /** the user's unspent recovery codes; absent for a user without any factor (there is nothing to recover yet) */
+  recoveryCodesLeft?: number;
 }
 
 /** One form of the page: what it does is its `action` field. */
-function actionForm(action: string, body: Html, fields: Record<string, string> = {}): Html {
+export function actionForm(action: string, body: Html, fields: Record<string, string> = {}): Html {
   return html`<form method="post" class="inline"><input type="hidden" name="action" value="${action}">${Object.entries(fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   )}${body}</form>`;
@@ -73,7 +76,7 @@ export function renderMyFactorsList(lang: PageLanguage, nonce: string, brand: st
     html`<h1>${t.title}</h1>
 <p>${t.intro(model.identity)}</p>
 ${notice}${list}
-${next}`,
+${next}${model.recoveryCodesLeft === undefined ? null : recoveryCodesSection(lang, model.recoveryCodesLeft, model.checked, actionForm)}`,
   );
 }
 
