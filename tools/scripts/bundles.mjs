@@ -10,6 +10,8 @@ export const root = new URL('../..', import.meta.url).pathname;
 export const bundles = {
   api: join(root, 'dist/apps/api/main.js'),
   cli: join(root, 'dist/apps/cli/main.js'),
+  // the authenticator app the API serves at $ACCESS_URL/app/ (its page names the hashed script)
+  authenticator: join(root, 'dist/apps/authenticator/index.html'),
 };
 
 // what every bundle is built from besides its own app folder: the libraries, the compiler settings

@@ -29,7 +29,16 @@ if (build.status !== 0) {
 
 // jest compiles each test file on its own (isolatedModules in every tsconfig.spec.json: a type-checking
 // compile per file was most of a cold run's CPU), so the tests' types are checked here, once per project
-const specProjects = ['libs/otp', 'libs/domain', 'libs/journal', 'libs/persistence', 'apps/api', 'apps/cli', 'apps/api-e2e'];
+const specProjects = [
+  'libs/otp',
+  'libs/domain',
+  'libs/journal',
+  'libs/persistence',
+  'apps/api',
+  'apps/cli',
+  'apps/api-e2e',
+  'apps/authenticator',
+];
 for (const project of specProjects) {
   const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', join(project, 'tsconfig.spec.json')], { cwd: root, env, stdio: 'inherit' });
   if (typecheck.status !== 0) {

@@ -1,0 +1,53 @@
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Controller, Get, Inject, Param, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/injection-tokens';
+import { APP_CONTENT_SECURITY_POLICY, AppFile, findAppDirectory, loadAppFiles } from './authenticator-app.files';
+
+/**
+ * `$ACCESS_URL/app/`: the service's authenticator app (a PWA), static files of the build. Enrollment
+ * links open `$ACCESS_URL/app/#enroll=<token>`: the token is in the fragment, which the browser never
+ * sends, so it reaches no server log and no Referer. Every file goes with the app's strict CSP. The
+ * service worker lives in the app's folder, so its scope is the folder without Service-Worker-Allowed.
+ * Registered under `access/app`: a static path, which the router prefers to the access page's `access/:id`.
+ */
+@ApiExcludeController()
+@Controller({ path: 'access/app', version: VERSION_NEUTRAL })
+export class AuthenticatorAppController {
+  private readonly files: Map<string, AppFile> | null;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const directory = config.authenticatorAppDir ?? findAppDirectory();
+    this.files = directory ? loadAppFiles(directory) : null;
+  }
+
+  @Get()
+  index(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
+    // the app's relative URLs (its script, sw.js, the manifest) need the folder's address
+    const path = req.url.split('?')[0];
+    if (!path.endsWith('/')) {
+      res.header('Cache-Control', 'no-cache').redirect(`${path.slice(path.lastIndexOf('/') + 1)}/`, 301);
+      return;
+    }
+    this.send(res, 'index.html');
+  }
+
+  @Get(':file')
+  file(@Param('file') name: string, @Res() res: FastifyReply): void {
+    this.send(res, name);
+  }
+
+  private send(res: FastifyReply, name: string): void {
+    res.header('Content-Security-Policy', APP_CONTENT_SECURITY_POLICY);
+    res.header('X-Frame-Options', 'DENY');
+    res.header('Referrer-Policy', 'no-referrer');
+    const file = this.files?.get(name);
+    if (!file) {
+      res.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8');
+      res.status(404).send(this.files ? 'Not found.' : 'The authenticator app is not built (npm run build).');
+      return;
+    }
+    res.header('Cache-Control', file.cacheControl).type(file.contentType).status(200).send(file.bytes);
+  }
+}
