@@ -22,7 +22,11 @@ interface State {
 }
 const state: State = { devices: [], approvals: [], offline: false, focusApproval: null, shownCodes: new Set() };
 
+/** Counts the screens shown: a fetch started for one screen must not replace the one the user went on to. */
+let screens = 0;
+
 function screen(...children: (Node | null | false)[]): void {
+  screens++;
   root.replaceChildren(h('p', { class: 'brand' }, logo(), t.title), ...children.filter((child): child is Node => Boolean(child)));
 }
 
@@ -94,7 +98,6 @@ function accountCode(device: DeviceRecord): HTMLElement {
     shown ? t.hideCode : t.showCode,
   );
   const update = async () => {
-    if (!code.isConnected && code.dataset['started']) return;
     const now = await totpCode(device.totpKey, Date.now(), { digits: device.digits, period: device.period });
     code.textContent = `${now.code.slice(0, 3)} ${now.code.slice(3)}`;
     code.dataset['code'] = now.code;
@@ -102,7 +105,6 @@ function accountCode(device: DeviceRecord): HTMLElement {
   };
   let timer: number | undefined;
   const start = () => {
-    code.dataset['started'] = '1';
     void update();
     timer = window.setInterval(() => {
       if (!code.isConnected) window.clearInterval(timer);
@@ -224,12 +226,15 @@ async function sendDecision(
 // the home screen: approvals waiting, then the accounts and their codes
 
 async function showHome(): Promise<void> {
+  const shown = screens;
   state.devices = await allDevices();
   if (state.devices.length === 0) {
     screen(card(h('h1', {}, t.accounts), h('p', {}, t.noAccounts)));
     return;
   }
   await refreshApprovals();
+  // the user answered an approval (or went on) meanwhile: that screen stays
+  if (screens !== shown) return;
   renderHome();
   void keepSubscriptionCurrent();
 }
@@ -290,7 +295,8 @@ async function start(): Promise<void> {
   navigator.serviceWorker?.addEventListener('message', (event: MessageEvent) => {
     const data = event.data as { type?: string; approvalId?: string } | null;
     if (data?.type !== 'approval') return;
-    if (document.getElementById('enroll-button') || document.getElementById('decision-result')) return;
+    // the enrollment screen waits for its click; anywhere else a new sign-in comes first
+    if (document.getElementById('enroll-button')) return;
     state.focusApproval = data.approvalId ?? null;
     void showHome();
   });
