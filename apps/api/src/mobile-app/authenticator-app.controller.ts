@@ -1,9 +1,10 @@
-import { ApiExcludeController } from '@nestjs/swagger';
 import { Controller, Get, Inject, Param, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/injection-tokens';
+import { ApiFeature, ApiPage } from '../openapi/api-route';
 import { APP_CONTENT_SECURITY_POLICY, AppFile, findAppDirectory, loadAppFiles } from './authenticator-app.files';
+import { AUTHENTICATOR_APP_DOCS } from './mobile-app.openapi';
 
 /**
  * `$ACCESS_URL/app/`: the service's authenticator app (a PWA), static files of the build. Enrollment
@@ -12,8 +13,8 @@ import { APP_CONTENT_SECURITY_POLICY, AppFile, findAppDirectory, loadAppFiles } 
  * service worker lives in the app's folder, so its scope is the folder without Service-Worker-Allowed.
  * Registered under `access/app`: a static path, which the router prefers to the access page's `access/:id`.
  */
-@ApiExcludeController()
 @Controller({ path: 'access/app', version: VERSION_NEUTRAL })
+@ApiFeature('Mobile app')
 export class AuthenticatorAppController {
   private readonly files: Map<string, AppFile> | null;
 
@@ -22,6 +23,7 @@ export class AuthenticatorAppController {
     this.files = directory ? loadAppFiles(directory) : null;
   }
 
+  @ApiPage(AUTHENTICATOR_APP_DOCS.index)
   @Get()
   index(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
     // the app's relative URLs (its script, sw.js, the manifest) need the folder's address
@@ -33,6 +35,7 @@ export class AuthenticatorAppController {
     this.send(res, 'index.html');
   }
 
+  @ApiPage(AUTHENTICATOR_APP_DOCS.file)
   @Get(':file')
   file(@Param('file') name: string, @Res() res: FastifyReply): void {
     this.send(res, name);
