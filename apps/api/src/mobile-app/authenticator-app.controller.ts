@@ -1,10 +1,13 @@
-import { Controller, Get, Inject, Param, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Param, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/injection-tokens';
 import { ApiFeature, ApiPage } from '../openapi/api-route';
 import { APP_CONTENT_SECURITY_POLICY, AppFile, findAppDirectory, loadAppFiles } from './authenticator-app.files';
 import { AUTHENTICATOR_APP_DOCS } from './mobile-app.openapi';
+
+export const APP_FILE_NOT_FOUND = 'The authenticator app has no such file.';
+export const APP_NOT_BUILT = 'The authenticator app is not built (npm run build).';
 
 /**
  * `$ACCESS_URL/app/`: the service's authenticator app (a PWA), static files of the build. Enrollment
@@ -46,11 +49,8 @@ export class AuthenticatorAppController {
     res.header('X-Frame-Options', 'DENY');
     res.header('Referrer-Policy', 'no-referrer');
     const file = this.files?.get(name);
-    if (!file) {
-      res.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8');
-      res.status(404).send(this.files ? 'Not found.' : 'The authenticator app is not built (npm run build).');
-      return;
-    }
+    // the service's usual error body (message, traceId), with the headers above
+    if (!file) throw new NotFoundException(this.files ? APP_FILE_NOT_FOUND : APP_NOT_BUILT);
     res.header('Cache-Control', file.cacheControl).type(file.contentType).status(200).send(file.bytes);
   }
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { APP_FILE_NOT_FOUND } from './authenticator-app.controller';
 import { APP_CONTENT_SECURITY_POLICY, cacheControlOf, loadAppFiles } from './authenticator-app.files';
 
 /** A build of the app as `nx build authenticator` lays it out, so that this spec needs no build. */
@@ -66,6 +67,7 @@ describe('the authenticator app at $ACCESS_URL/app/', () => {
     for (const path of ['/access/app/notes.txt', '/access/app/missing.js', '/access/app/..%2Fpackage.json']) {
       const res = await t.http().get(path);
       expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ message: APP_FILE_NOT_FOUND, traceId: expect.any(String) });
       expect(res.headers['content-security-policy']).toBe(APP_CONTENT_SECURITY_POLICY);
     }
   });

@@ -167,13 +167,15 @@ export const AUTHENTICATOR_APP_DOCS = {
       "The app’s page, with a strict CSP (`script-src 'self'`, `connect-src 'self'`, `frame-ancestors 'none'`, no inline script). " +
       'Enrollment links open `$ACCESS_URL/app/#enroll=<token>`: the token is in the fragment, which browsers never send. ' +
       'Without the trailing slash: 301 to the folder.',
-    statuses: { 200: 'the app’s page (`Cache-Control: no-cache`)', 301: 'to `app/`', 404: 'the app is not built' },
+    statuses: { 200: 'the app’s page (`Cache-Control: no-cache`)', 301: 'to `app/`' },
+    errors: { 404: 'The authenticator app is not built (npm run build).' },
   },
   file: {
     summary: 'A file of the Twofold Authenticator web app',
     description:
       'The build’s files only, by exact name: the content-hashed script and style (cached for a year, immutable), `sw.js` (the service ' +
       'worker, `no-cache`), `manifest.webmanifest` and the icons (a day). Same CSP as the page.',
-    statuses: { 200: 'the file, with its content type', 404: 'no such file' },
+    statuses: { 200: 'the file, with its content type' },
+    errors: { 404: 'The authenticator app has no such file.' },
   },
 } as const;
