@@ -282,6 +282,15 @@ describeInBrowser('the authenticator app in headless Chromium: enrollment, push,
     expect(callback.posts.length).toBe(posts);
   });
 
+  it('ra with passCode "m" waits for the app: no numbers to pick, Approve grants it', async () => {
+    const answer = post('/access/requests/ra', { identity, passCode: 'm' }, resourceAuth);
+    await deliverPush();
+    expect(await app.locator('button.choice').count()).toBe(0);
+    await app.getByRole('button', { name: 'Approve' }).click();
+    await expect(app.locator('#decision-result').getAttribute('data-result', { timeout: STEP_TIMEOUT_MS })).resolves.toBe('approved');
+    expect((await answer).model).toMatchObject({ status: 'Granted', identity });
+  });
+
   it('offline, the installed app opens from its service worker and shows its code, which the service accepts', async () => {
     await context.setOffline(true);
     await app.goto(`${api.baseUrl}/access/app/`);

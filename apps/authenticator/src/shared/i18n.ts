@@ -48,8 +48,6 @@ const EN = {
   turnOnNotifications: 'Turn on notifications',
   notificationTitle: 'Confirm the sign-in',
   notificationBody: 'Open to approve or deny it.',
-  deviceGone: 'This device is no longer registered for this account.',
-  remove: 'Remove from this device',
 };
 
 const RU: typeof EN = {
@@ -96,8 +94,6 @@ const RU: typeof EN = {
   turnOnNotifications: 'Включить уведомления',
   notificationTitle: 'Подтвердите вход',
   notificationBody: 'Откройте, чтобы подтвердить или отклонить.',
-  deviceGone: 'Это устройство больше не зарегистрировано для этой учётной записи.',
-  remove: 'Удалить с этого устройства',
 };
 
 export type Texts = typeof EN;
