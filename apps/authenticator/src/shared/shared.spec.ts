@@ -1,6 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { fromBase32, fromBase64Url, toBase64Url } from './bytes';
 import { canonicalText, DeviceCounter, newDeviceKey, publicJwk, signedFields, subscriptionFields } from './protocol';
+import { languageOf, textsFor } from './i18n';
 import { importTotpSecret, totpCode } from './totp';
 
 // RFC 6238 appendix B, SHA-1: the key "12345678901234567890"
@@ -70,5 +71,17 @@ describe("the app's signed requests", () => {
     expect(counter.next(5000)).toBe(5000);
     expect(counter.next(5000)).toBe(5001);
     expect(counter.next(3000)).toBe(5002);
+  });
+});
+
+describe("the app's language", () => {
+  it('is Russian for a Russian browser, English otherwise', () => {
+    expect(languageOf('ru-RU')).toBe('ru');
+    expect(languageOf('RU')).toBe('ru');
+    expect(languageOf('en-US')).toBe('en');
+    expect(languageOf('de')).toBe('en');
+    expect(languageOf(undefined)).toBe('en');
+    expect(textsFor('ru').approve).toBe('Подтвердить');
+    expect(textsFor('en').approve).toBe('Approve');
   });
 });
