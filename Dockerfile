@@ -6,10 +6,11 @@
 # Three stages:
 #   build      full workspace install (npm ci from the root lockfile) and `nx build api` + `nx build cli`
 #              + `nx build console` (the administrators' console the API serves at /console/, static files)
+#              + `nx build authenticator` (the app the API serves at $ACCESS_URL/app/, static files)
 #   prod-deps  production node_modules (npm ci --omit=dev from the root lockfile), without the
 #              embedded PostgreSQL (only used when DATABASE_URL is unset), TypeScript or dev tooling;
 #              a guard fails the build if any package either bundle (api or cli) requires won't load
-#   runtime    node_modules + the two bundles, run by the unprivileged `node` user
+#   runtime    node_modules + the two bundles and the app's static files, run by the unprivileged `node` user
 #
 # Only classic-builder syntax is used (no heredocs, no RUN --mount, no COPY --chmod), so it builds
 # with BuildKit and with the legacy builder alike (e.g. docker-compose v1).
@@ -30,10 +31,12 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
 COPY . .
-RUN npx nx build api && npx nx build cli && npx nx build console \
+RUN npx nx build api && npx nx build cli && npx nx build console && npx nx build authenticator \
  && test -f dist/apps/api/main.js \
  && test -f dist/apps/cli/main.js \
- && test -f dist/apps/console/index.html
+ && test -f dist/apps/console/index.html \
+ && test -f dist/apps/authenticator/index.html \
+ && test -f dist/apps/authenticator/sw.js
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS prod-deps
@@ -85,6 +88,7 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /workspace/dist/apps/api ./dist/apps/api
 COPY --from=build /workspace/dist/apps/cli ./dist/apps/cli
 COPY --from=build /workspace/dist/apps/console ./dist/apps/console
+COPY --from=build /workspace/dist/apps/authenticator ./dist/apps/authenticator
 RUN mkdir -p /app/.data && chown node:node /app/.data
 
 USER node

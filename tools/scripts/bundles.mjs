@@ -12,6 +12,8 @@ export const bundles = {
   cli: join(root, 'dist/apps/cli/main.js'),
   // the administrators' console the API serves at $PUBLIC_URL/console/ (its page names the hashed script)
   console: join(root, 'dist/apps/console/index.html'),
+  // the authenticator app the API serves at $ACCESS_URL/app/ (its page names the hashed script)
+  authenticator: join(root, 'dist/apps/authenticator/index.html'),
 };
 
 // what every bundle is built from besides its own app folder: the libraries, the compiler settings

@@ -1,6 +1,8 @@
 // Writes apps/api/src/assets/favicon.ico: the pages' shield logo (pages/icons.ts LOGO, coloured as
-// page.css colours it) rasterised at 16, 32 and 48 pixels into PNG images inside one ICO file. Run it
-// again only when the logo changes: `node tools/scripts/make-favicon.mjs`.
+// page.css colours it) rasterised at 16, 32 and 48 pixels into PNG images inside one ICO file; and the
+// authenticator app's icons (apps/authenticator/src/static/icon-192.png and icon-512.png: the shield
+// on an opaque white square, as home screens show app icons). Run it again only when the logo
+// changes: `node tools/scripts/make-favicon.mjs`.
 import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 
@@ -54,17 +56,20 @@ function distanceToSegment([x, y], [ax, ay], [bx, by]) {
   return Math.hypot(x - (ax + t * dx), y - (ay + t * dy));
 }
 
-/** RGBA pixels of the logo at `size`, each pixel the average of 8×8 samples. */
-function render(size) {
+/**
+ * RGBA pixels of the logo at `size`, each pixel the average of `samples`×`samples` samples. `scale`
+ * below 1 leaves a margin around the shield, filled with `background` when given (else transparent).
+ */
+function render(size, { samples = 8, scale = 1, background = null } = {}) {
   const pixels = Buffer.alloc(size * size * 4);
-  const samples = 8;
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
       let shield = 0;
       let tick = 0;
       for (let sy = 0; sy < samples; sy++) {
         for (let sx = 0; sx < samples; sx++) {
-          const point = [((px + (sx + 0.5) / samples) * 24) / size, ((py + (sy + 0.5) / samples) * 24) / size];
+          const at24 = (p, s) => 12 + (((p + (s + 0.5) / samples) * 24) / size - 12) / scale;
+          const point = [at24(px, sx), at24(py, sy)];
           if (!insidePolygon(point, SHIELD)) continue;
           shield++;
           if (Math.min(distanceToSegment(point, TICK[0], TICK[1]), distanceToSegment(point, TICK[1], TICK[2])) <= TICK_HALF_WIDTH) tick++;
@@ -73,6 +78,15 @@ function render(size) {
       const total = samples * samples;
       const at = (py * size + px) * 4;
       const white = shield === 0 ? 0 : tick / shield;
+      if (background) {
+        const cover = shield / total;
+        for (let c = 0; c < 3; c++) {
+          const logo = ACCENT[c] * (1 - white) + WHITE[c] * white;
+          pixels[at + c] = Math.round(logo * cover + background[c] * (1 - cover));
+        }
+        pixels[at + 3] = 255;
+        continue;
+      }
       for (let c = 0; c < 3; c++) pixels[at + c] = Math.round(ACCENT[c] * (1 - white) + WHITE[c] * white);
       pixels[at + 3] = Math.round((255 * shield) / total);
     }
@@ -98,8 +112,8 @@ function chunk(type, data) {
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([length, body, crc]);
 }
-function png(size) {
-  const pixels = render(size);
+function png(size, options) {
+  const pixels = render(size, options);
   const rows = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) pixels.copy(rows, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
   const header = Buffer.alloc(13);
@@ -135,3 +149,9 @@ sizes.forEach((size, i) => {
 const target = new URL('../../apps/api/src/assets/favicon.ico', import.meta.url);
 writeFileSync(target, Buffer.concat([directory, ...images]));
 console.log(`wrote ${target.pathname} (${offset} bytes)`);
+
+for (const size of [192, 512]) {
+  const icon = new URL(`../../apps/authenticator/src/static/icon-${size}.png`, import.meta.url);
+  writeFileSync(icon, png(size, { samples: 4, scale: 0.72, background: WHITE }));
+  console.log(`wrote ${icon.pathname}`);
+}

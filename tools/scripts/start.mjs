@@ -1,5 +1,5 @@
 // `npm start`: runs the built API, building it (and the CLI, which the start-up hint sends the reader
-// to next) first only when their sources are newer than the bundles. Stopping any of the processes
+// to next, and the authenticator app the API serves) first only when their sources are newer than the bundles. Stopping any of the processes
 // stops all of them: npm forwards SIGTERM/SIGINT to a shell that does not pass them on, and nothing at
 // all when it is killed, so this script also watches its parent, and the API watches this script.
 import { spawn } from 'node:child_process';
@@ -35,7 +35,7 @@ if (parent !== undefined) {
   }, 500).unref();
 }
 
-const stale = staleBundles(['api', 'cli', 'console']);
+const stale = staleBundles(['api', 'cli', 'console', 'authenticator']);
 if (stale.length > 0) {
   const building = build(stale, 'inherit');
   current = building.child;

@@ -374,6 +374,12 @@ async function checkImage(base) {
     return fail(`/health/ready answered ${ready.status} ${ready.body}`);
   say(`/health/ready answered ${ready.body}`);
 
+  // the authenticator app's static files are in the image, served by the API
+  const app = await get(`${base_url}/access/app/`);
+  if (app.status !== 200 || !/<script defer src="?app\.[0-9a-f]{12}\.js/.test(app.body))
+    return fail(`/access/app/ answered ${app.status}: the authenticator app is not in the image`);
+  say('/access/app/ serves the authenticator app');
+
   const health = await waitFor(
     'healthy',
     () => {

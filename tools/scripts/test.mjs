@@ -38,6 +38,7 @@ const specProjects = [
   'apps/cli',
   'apps/console',
   'apps/api-e2e',
+  'apps/authenticator',
 ];
 for (const project of specProjects) {
   const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', join(project, 'tsconfig.spec.json')], { cwd: root, env, stdio: 'inherit' });

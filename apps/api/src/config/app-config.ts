@@ -121,6 +121,11 @@ export interface AppConfig {
    */
   mobileAppOffer?: boolean;
   /**
+   * Where the built authenticator app is (index.html and its files); absent: next to the API's
+   * bundle, or the workspace's dist/apps/authenticator. Not read from the environment (tests set it).
+   */
+  authenticatorAppDir?: string;
+  /**
    * SMS_GATEWAY, CALL_GATEWAY: the service-wide HTTP template gateways (JSON, as `PUT
    * /settings/sms-gateway` takes them) for accounts without their own; absent: codes go to the outbox
    * (`<dataDir>/outbox/sms/`, `<dataDir>/outbox/calls/`)

@@ -5,7 +5,7 @@ import { ParsedBody } from '../http/parsed-input';
 import { ApiFeature, ApiRoute } from '../openapi/api-route';
 import { parseDecisionRequest, parseEnrollRequest, parseSignedRequest, parseSubscriptionRequest } from './mobile-app.input';
 import { MOBILE_APP_DOCS } from './mobile-app.openapi';
-import { DecisionRequest, EnrollRequest, MobileAppService, PendingForDevice } from './mobile-app.service';
+import { DecisionRequest, Enrolled, EnrollRequest, MobileAppService, PendingForDevice } from './mobile-app.service';
 import { PushSubscriptionKeys } from '@twofold/persistence';
 import { SignedEnvelope } from './device-signature';
 import { WebPushSender } from './web-push.sender';
@@ -33,7 +33,7 @@ export class MobileAppController {
   @ApiRoute(MOBILE_APP_DOCS.enroll)
   @Post('devices')
   @HttpCode(HttpStatus.OK)
-  enroll(@ParsedBody(parseEnrollRequest) request: EnrollRequest): Promise<{ deviceId: string; accountName: string; identity: string }> {
+  enroll(@ParsedBody(parseEnrollRequest) request: EnrollRequest): Promise<Enrolled> {
     return this.service.enroll(request);
   }
 

@@ -38,7 +38,9 @@ export const MOBILE_APP_DOCS = {
       'The app makes a non-extractable P-256 key pair and sends its public key (JWK or base64 SPKI) with the single-use, expiring token ' +
       'a page gave it, and its Web Push subscription. Signed by that key over `twofold-app-1`, `enroll`, the token, the counter, the time, ' +
       'then the subscription’s endpoint, p256dh and auth (three `-` without one). The user gets a `MobileApp` authenticator whose id is `deviceId`. ' +
-      'A token that is unknown, spent or expired is 410; a bad signature 403.',
+      'A token that is unknown, spent or expired is 410; a bad signature 403. ' +
+      'The answer carries, this once, the device’s TOTP secret (Base32, RFC 6238 SHA-1, 6 digits, 30 s): the app shows its codes, ' +
+      'which the service accepts like any authenticator app’s until the device is deleted.',
     envelope: 'plain',
     body: {
       schema: {
@@ -65,9 +67,27 @@ export const MOBILE_APP_DOCS = {
     ok: {
       schema: {
         type: 'object',
-        properties: { deviceId: { type: 'string' }, accountName: { type: 'string' }, identity: { type: 'string' } },
+        properties: {
+          deviceId: { type: 'string' },
+          accountName: { type: 'string' },
+          identity: { type: 'string' },
+          totp: {
+            type: 'object',
+            properties: {
+              secret: { type: 'string', description: 'Base32' },
+              algorithm: { type: 'string', enum: ['SHA1'] },
+              digits: { type: 'integer' },
+              period: { type: 'integer' },
+            },
+          },
+        },
       },
-      example: { deviceId: '7a1c2d3e-0000-4000-8000-000000000001', accountName: 'Acme', identity: 'alice' },
+      example: {
+        deviceId: '7a1c2d3e-0000-4000-8000-000000000001',
+        accountName: 'Acme',
+        identity: 'alice',
+        totp: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', algorithm: 'SHA1', digits: 6, period: 30 },
+      },
     },
     errors: {
       400: 'publicKey must be a P-256 public key (JWK or SPKI).',
@@ -138,3 +158,24 @@ export const MOBILE_APP_DOCS = {
     errors: { 400: 'subscription.endpoint must be an https URL.', 403: 'The request is not signed by a registered device.' },
   },
 } satisfies Record<string, RouteDoc>;
+
+/** `$ACCESS_URL/app/`: the service's authenticator app, static files of its build (apps/authenticator). */
+export const AUTHENTICATOR_APP_DOCS = {
+  index: {
+    summary: 'The Twofold Authenticator web app (HTML)',
+    description:
+      "The app’s page, with a strict CSP (`script-src 'self'`, `connect-src 'self'`, `frame-ancestors 'none'`, no inline script). " +
+      'Enrollment links open `$ACCESS_URL/app/#enroll=<token>`: the token is in the fragment, which browsers never send. ' +
+      'Without the trailing slash: 301 to the folder.',
+    statuses: { 200: 'the app’s page (`Cache-Control: no-cache`)', 301: 'to `app/`' },
+    errors: { 404: 'The authenticator app is not built (npm run build).' },
+  },
+  file: {
+    summary: 'A file of the Twofold Authenticator web app',
+    description:
+      'The build’s files only, by exact name: the content-hashed script and style (cached for a year, immutable), `sw.js` (the service ' +
+      'worker, `no-cache`), `manifest.webmanifest` and the icons (a day). Same CSP as the page.',
+    statuses: { 200: 'the file, with its content type' },
+    errors: { 404: 'The authenticator app has no such file.' },
+  },
+} as const;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { AccountId, ApprovalChoice, Clock, effectiveDisplayName, ValidationFailed } from '@twofold/domain';
+import { AccountId, ApprovalChoice, Clock, effectiveDisplayName, OTP_TOKEN_DIGITS, ValidationFailed } from '@twofold/domain';
+import { generateSecret, toBase32 } from '@twofold/otp';
 import { authenticatorBoundEntry, JournalWriter } from '@twofold/journal';
 import {
   AccountsRepository,
@@ -11,6 +12,7 @@ import {
   MobileAppDevicesRepository,
   PushSubscriptionKeys,
   ResourcesRepository,
+  SecretCipher,
   UsersRepository,
 } from '@twofold/persistence';
 import { ApprovalsService } from '../approvals/approvals.service';
@@ -36,6 +38,27 @@ import { MobileAppSubscriptionRules } from './push-subscription';
 /** How long an enrollment token lives when the page that shows it gives no end of its own. */
 export const MOBILE_APP_ENROLLMENT_TTL_MINUTES = 15;
 export const MOBILE_APP_AUTHENTICATOR_NAME = 'Twofold Authenticator';
+/** RFC 4226 recommends 160-bit secrets for HMAC-SHA-1 (the same as an authenticator app's enrollment). */
+const MOBILE_APP_TOTP_SECRET_BYTES = 20;
+
+/**
+ * The device's TOTP secret, given to the app once, in the enrollment's answer: RFC 6238 with SHA-1,
+ * 6 digits, 30-second steps (what every code path of the service checks); `secret` in Base32 as in an
+ * otpauth URI. The app keeps it as a non-extractable HMAC key and shows codes offline.
+ */
+export interface DeviceTotp {
+  secret: string;
+  algorithm: 'SHA1';
+  digits: number;
+  period: 30;
+}
+
+export interface Enrolled {
+  deviceId: string;
+  accountName: string;
+  identity: string;
+  totp: DeviceTotp;
+}
 
 /** 403 (no credentials scheme: the request itself is signed): not signed by a registered, enabled device with a fresh counter and time. */
 export class DeviceNotAuthenticated extends HttpException {
@@ -110,6 +133,7 @@ export class MobileAppService {
     private readonly approvalsService: ApprovalsService,
     private readonly subscriptions: MobileAppSubscriptionRules,
     private readonly journal: JournalWriter,
+    private readonly cipher: SecretCipher,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: AppMetrics,
@@ -143,8 +167,13 @@ export class MobileAppService {
    * `MobileApp` authenticator with the device's public key, in one transaction under the user's row
    * lock; the request must be signed by the key it registers (the device holds it). Journaled
    * `Authenticator Bind` (no key, no token, no push endpoint).
+   *
+   * The same authenticator holds a new TOTP secret (encrypted like every authenticator's), returned
+   * once in this answer: the app shows its codes offline, every code check of the service accepts
+   * them (a `MobileApp` authenticator with a secret is one of the code kinds), and deleting the device
+   * takes its codes with it.
    */
-  async enroll(request: EnrollRequest): Promise<{ deviceId: string; accountName: string; identity: string }> {
+  async enroll(request: EnrollRequest): Promise<Enrolled> {
     const key = parseDevicePublicKey(request.publicKey);
     if (!key) throw new ValidationFailed('publicKey must be a P-256 public key (JWK or SPKI).');
     if (request.subscription) this.subscriptions.check(request.subscription);
@@ -161,7 +190,8 @@ export class MobileAppService {
     const token = await this.devices.findTokenByHash(tokenHash(request.token));
     if (!token) throw this.invalidToken();
     const publicKey = spkiOf(key);
-    const enrolled = await this.db.transaction(async () => {
+    const totpSecret = generateSecret({ bytes: MOBILE_APP_TOTP_SECRET_BYTES });
+    const enrolled = await this.db.transaction(async (): Promise<Enrolled> => {
       const user = await this.users.findByIdForUpdate(token.accountId, token.userId);
       if (!user || !(await this.devices.useToken(token.accountId, token.id, now))) throw this.invalidToken();
       if (await this.devices.hasPublicKey(publicKey))
@@ -170,10 +200,10 @@ export class MobileAppService {
         userId: user.id,
         kind: 'MobileApp',
         name: request.name ?? MOBILE_APP_AUTHENTICATOR_NAME,
-        secretEnc: null,
+        secretEnc: this.cipher.encrypt('authenticator.secret', totpSecret),
         privateIdEnc: null,
-        algorithm: null,
-        digits: null,
+        algorithm: 'SHA1',
+        digits: OTP_TOKEN_DIGITS,
         hotpCounter: null,
         lastTimeStep: null,
         createdAt: now,
@@ -188,7 +218,12 @@ export class MobileAppService {
       await this.devices.setTokenAuthenticator(token.accountId, token.id, authenticator.id);
       await this.journal.record(token.accountId, authenticatorBoundEntry(user, authenticator, 'MobileApp'));
       const account = await this.accounts.findById(token.accountId);
-      return { deviceId: authenticator.id, accountName: account ? effectiveDisplayName(account) : '', identity: user.identity };
+      return {
+        deviceId: authenticator.id,
+        accountName: account ? effectiveDisplayName(account) : '',
+        identity: user.identity,
+        totp: { secret: toBase32(totpSecret), algorithm: 'SHA1', digits: OTP_TOKEN_DIGITS, period: 30 },
+      };
     });
     this.metrics.mobileAppEnrollmentToken('used');
     this.metrics.mobileAppDevice('enrolled');

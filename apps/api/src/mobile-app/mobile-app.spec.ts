@@ -1,6 +1,7 @@
 import { ApprovalFactor } from '@twofold/domain';
 import { ApprovalsRepository } from '@twofold/persistence';
 import { newUser } from '@twofold/persistence/testing';
+import { generateTotp, parseBase32Key } from '@twofold/otp';
 import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 import { TestDevice } from '../../test/testing/test-device';
 import { ApprovalsService, OpenedApproval } from '../approvals/approvals.service';
@@ -62,7 +63,12 @@ describe('the authenticator app: enrollment and signed decisions', () => {
       const device = new TestDevice(t);
       const res = await device.enroll(token, null, 'Pixel 8');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ deviceId: expect.any(String), accountName: 'Acme Bank', identity: 'enrol-alice' });
+      expect(res.body).toEqual({
+        deviceId: expect.any(String),
+        accountName: 'Acme Bank',
+        identity: 'enrol-alice',
+        totp: { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), algorithm: 'SHA1', digits: 6, period: 30 },
+      });
       const listedFactors = await t.as(authorization).get(`/users/${user.id}/authenticators`).expect(200);
       expect(listedFactors.body.model.MobileApp).toEqual([expect.objectContaining({ id: res.body.deviceId, name: 'Pixel 8' })]);
       const rows: { action: string; additional_fields: Record<string, string> }[] = await t.db
@@ -75,6 +81,25 @@ describe('the authenticator app: enrollment and signed decisions', () => {
       expect(rows[0].additional_fields).toMatchObject({ AuthenticatorId: res.body.deviceId, '2FAMethod': 'MobileApp' });
       expect(JSON.stringify(rows)).not.toContain(token);
       expect(JSON.stringify(rows)).not.toContain(String(device.jwk()['x']));
+      expect(JSON.stringify(rows)).not.toContain(res.body.totp.secret);
+    });
+
+    it("the app's TOTP secret, given once at enrollment, makes codes the service accepts until the device is deleted", async () => {
+      const user = await newUser(t.db, accountId, 'enrol-totp', { now: TEST_NOW });
+      const resource = await t.newResource(accountId, 'VPN for the app');
+      const { token } = await service.createEnrollmentToken(accountId, user.id);
+      const device = new TestDevice(t);
+      const enrolled = (await device.enroll(token)).body as { deviceId: string; totp: { secret: string } };
+      const secret = parseBase32Key(enrolled.totp.secret);
+      const codeAt = (at: Date) => generateTotp({ secret, time: at.getTime() });
+      const md = (passCode: string) => t.as(resource.authorization).post('/access/requests/md').send({ identity: 'enrol-totp', passCode });
+      expect((await md(codeAt(t.clock.now()))).body.model).toMatchObject({ status: 'Granted' });
+      // nothing else hands the secret out: the list of approvals does not carry it
+      expect(JSON.stringify((await device.approvals().expect(200)).body)).not.toContain(enrolled.totp.secret);
+      // a lost phone is one delete: its codes go with it
+      await t.as(authorization).delete(`/users/${user.id}/authenticators/mobileapp/${enrolled.deviceId}`).expect(200);
+      t.clock.advance(60_000);
+      expect((await md(codeAt(t.clock.now()))).body.model).toMatchObject({ status: 'Denied' });
     });
 
     it('a token enrolls once: a second device with it (a stolen token after use) gets nothing', async () => {

@@ -2,8 +2,11 @@ import { HOTP_LOOK_AHEAD, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/d
 import { OtpAlgorithm, verifyHotp, verifyTotp } from '@twofold/otp';
 import { AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
 
-/** The kinds whose codes the access page and /access/requests/ra check. */
-export const OTP_KINDS: readonly AuthenticatorKind[] = ['Totp', 'TotpToken', 'HotpToken'];
+/**
+ * The kinds whose codes the access page and /access/requests/ra check. `MobileApp`: the service's own
+ * app holds a TOTP secret given at its enrollment (devices enrolled before that have none: no codes).
+ */
+export const OTP_KINDS: readonly AuthenticatorKind[] = ['Totp', 'TotpToken', 'HotpToken', 'MobileApp'];
 
 /** The ones whose codes are checked: of an OTP kind, with a secret, and not disabled by an administrator. */
 export function otpAuthenticators(all: readonly AuthenticatorEntity[]): AuthenticatorEntity[] {
