@@ -35,6 +35,10 @@ export class ConsolePageController {
   }
 
   private send(res: FastifyReply, name: string): void {
-    sendStaticFile(res, this.files, name, CONSOLE_CONTENT_SECURITY_POLICY, 'The console is not built (npm run build).');
+    sendStaticFile(res, this.files, name, {
+      csp: CONSOLE_CONTENT_SECURITY_POLICY,
+      notFound: 'The console has no such file.',
+      notBuilt: 'The console is not built (npm run build).',
+    });
   }
 }

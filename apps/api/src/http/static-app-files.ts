@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { NotFoundException } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 
 /**
@@ -58,25 +59,20 @@ export function findBuiltApp(candidates: readonly string[]): string | null {
 
 /**
  * Answers one file of a built front end with its policy: `csp`, never framed, no Referer. An unknown
- * name is a plain 404; a front end that was never built says how to build it.
+ * name is the service's usual 404 body (message, traceId) with `notFound`; a front end that was never
+ * built says how to build it (`notBuilt`).
  */
 export function sendStaticFile(
   res: FastifyReply,
   files: Map<string, StaticFile> | null,
   name: string,
-  csp: string,
-  notBuilt: string,
+  policy: { csp: string; notFound: string; notBuilt: string },
 ): void {
-  res.header('Content-Security-Policy', csp);
+  res.header('Content-Security-Policy', policy.csp);
   res.header('X-Frame-Options', 'DENY');
   res.header('Referrer-Policy', 'no-referrer');
-  res.header('X-Content-Type-Options', 'nosniff');
   const file = files?.get(name);
-  if (!file) {
-    res.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8');
-    res.status(404).send(files ? 'Not found.' : notBuilt);
-    return;
-  }
+  if (!file) throw new NotFoundException(files ? policy.notFound : policy.notBuilt);
   res.header('Cache-Control', file.cacheControl).type(file.contentType).status(200).send(file.bytes);
 }
 

@@ -1,10 +1,19 @@
-import { Controller, Get, Inject, NotFoundException, Param, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/injection-tokens';
 import { ApiFeature, ApiPage } from '../openapi/api-route';
-import { APP_CONTENT_SECURITY_POLICY, AppFile, findAppDirectory, loadAppFiles } from './authenticator-app.files';
+import { builtAppDirectories, findBuiltApp, loadStaticFiles, redirectToFolder, sendStaticFile, StaticFile } from '../http/static-app-files';
 import { AUTHENTICATOR_APP_DOCS } from './mobile-app.openapi';
+
+/**
+ * The page's policy: its own scripts, style, images, manifest and worker only, requests to its own
+ * origin only (the device protocol), never framed (no clickjacking of the Approve button), no base
+ * or form target to hijack. No inline script or style at all, so no nonce either.
+ */
+export const APP_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; " +
+  "worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export const APP_FILE_NOT_FOUND = 'The authenticator app has no such file.';
 export const APP_NOT_BUILT = 'The authenticator app is not built (npm run build).';
@@ -19,23 +28,18 @@ export const APP_NOT_BUILT = 'The authenticator app is not built (npm run build)
 @Controller({ path: 'access/app', version: VERSION_NEUTRAL })
 @ApiFeature('Mobile app')
 export class AuthenticatorAppController {
-  private readonly files: Map<string, AppFile> | null;
+  private readonly files: Map<string, StaticFile> | null;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const directory = config.authenticatorAppDir ?? findAppDirectory();
-    this.files = directory ? loadAppFiles(directory) : null;
+    const directory = config.authenticatorAppDir ?? findBuiltApp(builtAppDirectories('authenticator'));
+    this.files = directory ? loadStaticFiles(directory) : null;
   }
 
   @ApiPage(AUTHENTICATOR_APP_DOCS.index)
   @Get()
   index(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
     // the app's relative URLs (its script, sw.js, the manifest) need the folder's address
-    const path = req.url.split('?')[0];
-    if (!path.endsWith('/')) {
-      res.header('Cache-Control', 'no-cache').redirect(`${path.slice(path.lastIndexOf('/') + 1)}/`, 301);
-      return;
-    }
-    this.send(res, 'index.html');
+    if (!redirectToFolder(req.url, res)) this.send(res, 'index.html');
   }
 
   @ApiPage(AUTHENTICATOR_APP_DOCS.file)
@@ -45,12 +49,6 @@ export class AuthenticatorAppController {
   }
 
   private send(res: FastifyReply, name: string): void {
-    res.header('Content-Security-Policy', APP_CONTENT_SECURITY_POLICY);
-    res.header('X-Frame-Options', 'DENY');
-    res.header('Referrer-Policy', 'no-referrer');
-    const file = this.files?.get(name);
-    // the service's usual error body (message, traceId), with the headers above
-    if (!file) throw new NotFoundException(this.files ? APP_FILE_NOT_FOUND : APP_NOT_BUILT);
-    res.header('Cache-Control', file.cacheControl).type(file.contentType).status(200).send(file.bytes);
+    sendStaticFile(res, this.files, name, { csp: APP_CONTENT_SECURITY_POLICY, notFound: APP_FILE_NOT_FOUND, notBuilt: APP_NOT_BUILT });
   }
 }

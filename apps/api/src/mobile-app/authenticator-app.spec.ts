@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
-import { APP_FILE_NOT_FOUND } from './authenticator-app.controller';
-import { APP_CONTENT_SECURITY_POLICY, cacheControlOf, loadAppFiles } from './authenticator-app.files';
+import { cacheControlOf, loadStaticFiles } from '../http/static-app-files';
+import { APP_CONTENT_SECURITY_POLICY, APP_FILE_NOT_FOUND } from './authenticator-app.controller';
 
 /** A build of the app as `nx build authenticator` lays it out, so that this spec needs no build. */
 function fakeBuild(): string {
@@ -81,7 +81,7 @@ describe('the authenticator app at $ACCESS_URL/app/', () => {
 
 describe("the app's files", () => {
   it('a folder without a build is no app (the route answers 404 saying so)', () => {
-    expect(loadAppFiles(mkdtempSync(join(tmpdir(), 'twofold-app-empty-')))).toBeNull();
+    expect(loadStaticFiles(mkdtempSync(join(tmpdir(), 'twofold-app-empty-')))).toBeNull();
   });
 
   it('cache rules by name', () => {
