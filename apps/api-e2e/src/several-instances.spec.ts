@@ -321,11 +321,14 @@ describeWithPgbouncer('two API processes on one database through PgBouncer in tr
         .map((c) => c.split(';')[0])
         .join('; ');
       const html = await page.text();
+      // the code form's hidden fields, once each: the page's other forms (a recovery code) repeat them
       const form = new URLSearchParams(
-        [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, n, v]): [string, string] => [
-          n,
-          unescapeHtml(v),
-        ]),
+        Object.fromEntries(
+          [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, n, v]): [string, string] => [
+            n,
+            unescapeHtml(v),
+          ]),
+        ),
       );
       form.set('code', totpOfKey(user.key));
       const granted = await fetch(`${signer.baseUrl}/access/${created.body.model.id}`, {

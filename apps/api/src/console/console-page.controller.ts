@@ -1,8 +1,9 @@
-import { ApiExcludeController } from '@nestjs/swagger';
 import { Controller, Get, Inject, Param, Req, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/injection-tokens';
+import { ApiFeature, ApiPage } from '../openapi/api-route';
+import { CONSOLE_PAGE_DOCS } from './console.openapi';
 import { builtAppDirectories, findBuiltApp, loadStaticFiles, redirectToFolder, sendStaticFile, StaticFile } from '../http/static-app-files';
 
 /**
@@ -14,7 +15,7 @@ export const CONSOLE_CONTENT_SECURITY_POLICY =
   "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** `$PUBLIC_URL/console/`: the administrators' console (apps/console), the static files of its build. */
-@ApiExcludeController()
+@ApiFeature('Console')
 @Controller({ path: 'console', version: VERSION_NEUTRAL })
 export class ConsolePageController {
   private readonly files: Map<string, StaticFile> | null;
@@ -24,11 +25,13 @@ export class ConsolePageController {
     this.files = directory ? loadStaticFiles(directory) : null;
   }
 
+  @ApiPage(CONSOLE_PAGE_DOCS.page)
   @Get()
   index(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
     if (!redirectToFolder(req.url, res)) this.send(res, 'index.html');
   }
 
+  @ApiPage(CONSOLE_PAGE_DOCS.pageFile)
   @Get(':file')
   file(@Param('file') name: string, @Res() res: FastifyReply): void {
     this.send(res, name);

@@ -29,6 +29,23 @@ const SESSION_RULES =
   'a route the role does not cover is 403 "Your role does not allow this."; a change (any method but GET/HEAD) from another origin ' +
   'is 403. Sessions end after 30 idle minutes, 12 hours after the sign-in, on sign-out, and when the administrator is locked or deleted.';
 
+export const CONSOLE_PAGE_DOCS = {
+  page: {
+    summary: "The administrators' console (HTML)",
+    description:
+      "The console's page, with a strict CSP (`script-src 'self'`, `connect-src 'self'`, `frame-ancestors 'none'`, no inline script). " +
+      'Without the trailing slash: 301 to the folder. `CONSOLE=false`: 404.',
+    statuses: { 200: 'the page (`Cache-Control: no-cache`)', 301: 'to `console/`' },
+    errors: { 404: 'The console is not built (npm run build).' },
+  },
+  pageFile: {
+    summary: "A file of the administrators' console",
+    description: 'The build’s files only, by exact name: the content-hashed script and style (cached for a year, immutable) and the icon.',
+    statuses: { 200: 'the file, with its content type' },
+    errors: { 404: 'The console has no such file.' },
+  },
+} as const;
+
 export const CONSOLE_DOCS = {
   start: {
     summary: 'Starts a sign-in to the console: mails a code',

@@ -3,9 +3,10 @@ import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
  * Attacker: holds a victim's access-page URL (the victim's first factor is known to them). The victim
- * already has a second factor, but not one the page can check (an SMS phone set by the administrator:
- * `isEnrolled: true`). The access page offers the enrollment of an authenticator app only to a user
- * *without* a second factor: the page must not let the URL's holder enroll their own app and sign in.
+ * already has a second factor: an SMS phone set by the administrator (`isEnrolled: true`), which the
+ * page checks by sending a code to that phone. The access page offers the enrollment of an
+ * authenticator app only to a user *without* a second factor: the page must not let the URL's holder
+ * enroll their own app and sign in.
  */
 describe('security: the access page does not enroll a new app over an existing second factor', () => {
   let t: TestApp;
@@ -20,7 +21,7 @@ describe('security: the access page does not enroll a new app over an existing s
   });
   afterAll(() => t.close());
 
-  it('denies the request of a user whose only second factor is an SMS phone, on GET and on POST', async () => {
+  it('asks a user whose only second factor is an SMS phone for a code sent to that phone, never for a new app', async () => {
     const created = await t.as(accountAuth).post('/users').send({ Identity: 'sms-only', Phone: '+14155550100' });
     expect(created.body.model).toMatchObject({ isEnrolled: true });
 
@@ -29,9 +30,10 @@ describe('security: the access page does not enroll a new app over an existing s
     const page = await t.http().get(path);
     expect(page.text).not.toContain('data-testid="secret"');
     expect(page.text).not.toContain('otpauth://');
-    expect(page.status).toBe(403);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<button type="submit" class="secondary" name="[a-z]+" value="sms">/);
     const polled = await t.as(resource).get(`/access/requests/${res.body.model.id}`);
-    expect(polled.body.model.status).toBe('Denied');
+    expect(polled.body.model.status).toBe('AwaitingAuthentication');
     const authenticators = await t.as(accountAuth).get(`/users/${created.body.model.id}/authenticators`);
     expect(Object.keys(authenticators.body.model)).toEqual(['Sms']);
   });
@@ -52,8 +54,9 @@ describe('security: the access page does not enroll a new app over an existing s
       .post(path)
       .type('form')
       .send({ code: generateTotp({ secret, time: t.clock.now().getTime() }), formToken });
-    expect(submitted.status).toBe(403);
+    // the user has a phone now: the code of the secret shown before enrolls nothing and grants nothing
     expect(submitted.text).not.toMatch(/accessToken/i);
+    expect(submitted.text).not.toContain('data-testid="secret"');
     const authenticators = await t.as(accountAuth).get(`/users/${user.id}/authenticators`);
     expect(Object.keys(authenticators.body.model)).toEqual(['Sms']);
   });
