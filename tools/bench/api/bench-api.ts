@@ -11,7 +11,10 @@
  * the Twofold API under `node --cpu-prof` and prints where its CPU time went (the profile file is kept in the temp folder),
  * --rounds=N measures both sides N times in turn per scenario and prints medians (ratios move by about
  * ±0.08 between single runs on this 2-core machine, which the load generator shares with both servers),
- * --skip-latency leaves out the runs below saturation (step 5).
+ * --skip-latency leaves out the runs below saturation (step 5), --compare=<main.js of another API build>
+ * runs that build too (a copy of dist/apps/api from before a change), on the same data, measured after
+ * Twofold in every round: the A/B pair of one change in one run, printed as its own table (the token
+ * users are then shared out in thirds).
  *
  * What it does:
  * 1. Creates a database `twofold_bench_<random>` on DATABASE_URL's server (without DATABASE_URL, on an
@@ -99,6 +102,11 @@ const BUILD = args.has('build');
 const PROFILE = args.has('profile');
 /** baseline and Twofold measured this many times in turn per scenario; the table shows medians */
 const ROUNDS = Number(args.get('rounds') ?? 1);
+/**
+ * another build of the API (its main.js, e.g. a copy of dist/apps/api from before a change), run beside
+ * this one on the same data and measured in the same rounds: the A/B pair of a change in one run
+ */
+const COMPARE = args.get('compare');
 /** skips the runs at half of the baseline's rate (latency below saturation) */
 const SKIP_LATENCY = args.has('skip-latency');
 for (const [name, value] of [
@@ -189,9 +197,14 @@ async function waitUntil(running: Running, ready: () => Promise<boolean>, timeou
   }
 }
 
-async function startTwofold(env: NodeJS.ProcessEnv, port: number, profileDir?: string): Promise<Running> {
+async function startTwofold(env: NodeJS.ProcessEnv, port: number, profileDir?: string, bundle = API_BUNDLE): Promise<Running> {
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const api = launch('the Twofold API', [process.execPath, ...profiling, API_BUNDLE], { ...env, PORT: String(port) }, port);
+  const api = launch(
+    bundle === API_BUNDLE ? 'the Twofold API' : `the compared API (${bundle})`,
+    [process.execPath, ...profiling, bundle],
+    { ...env, PORT: String(port) },
+    port,
+  );
   await waitUntil(api, async () => (await fetch(`${api.baseUrl}/ping`)).ok, 90_000);
   return api;
 }
@@ -470,7 +483,7 @@ interface Step {
 }
 
 interface Side {
-  name: 'baseline' | 'Twofold';
+  name: 'baseline' | 'Twofold' | 'compared';
   baseUrl: string;
   /** this side's token users (disjoint from the other side's) */
   tokens: TokenUser[];
@@ -1266,6 +1279,33 @@ async function explainCalls(
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
+/** --compare: this build (B) against the other build (A), measured in the same rounds. */
+function printComparison(rows: { scenario: Scenario; twofold: Measured; baseline: Measured; compared?: Measured }[], bundle: string): void {
+  console.log(`\nA/B: A = ${bundle}, B = this build (${API_BUNDLE.replace(ROOT + '/', '')}), same data, same rounds`);
+  const header = ['scenario', 'A', 'B', 'B/A', 'A/bare', 'B/bare', 'CPU ms/answer A/B', 'p99 ms A/B', 'wrong A/B'];
+  const lines = rows
+    .filter((r) => r.compared)
+    .map(({ scenario, twofold: b, baseline: bare, compared }) => {
+      const a = compared as Measured;
+      return [
+        scenario.title,
+        fmt(a.rate),
+        fmt(b.rate),
+        a.rate > 0 ? fmt(b.rate / a.rate, 2) : '-',
+        fmt(a.rate / bare.rate, 2),
+        fmt(b.rate / bare.rate, 2),
+        `${fmt(a.cpuMsPerAnswer, 2)}/${fmt(b.cpuMsPerAnswer, 2)}`,
+        `${fmt(a.p99, 1)}/${fmt(b.p99, 1)}`,
+        `${a.wrong + a.probeWrong.length}/${b.wrong + b.probeWrong.length}`,
+      ];
+    });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const l of lines) console.log(line(l));
+}
+
 /** The runs at half of the baseline's closed-loop rate: both sides offered the same requests per second. */
 function printBelowSaturation(rows: { scenario: Scenario; below?: BelowSaturation }[]): void {
   const measured = rows.filter((r) => r.below);
@@ -1513,21 +1553,46 @@ async function main(): Promise<number> {
     const baseline = await startBaseline(baselineEnv, await freePort());
     processes.push(baseline);
 
-    const sides: Record<'baseline' | 'Twofold', Side> = {
+    const compared = COMPARE ? await startTwofold(env, await freePort(), undefined, COMPARE) : undefined;
+    if (compared) processes.push(compared);
+    const shares = compared ? 3 : 2;
+    const sides: Record<'baseline' | 'Twofold', Side> & { compared?: Side } = {
       baseline: {
         name: 'baseline',
         baseUrl: baseline.baseUrl,
-        tokens: seeded.tokens.filter((_, i) => i % 2 === 0),
+        tokens: seeded.tokens.filter((_, i) => i % shares === 0),
         pid: baseline.child.pid,
       },
-      Twofold: { name: 'Twofold', baseUrl: twofold.baseUrl, tokens: seeded.tokens.filter((_, i) => i % 2 === 1), pid: twofold.child.pid },
+      Twofold: {
+        name: 'Twofold',
+        baseUrl: twofold.baseUrl,
+        tokens: seeded.tokens.filter((_, i) => i % shares === 1),
+        pid: twofold.child.pid,
+      },
+      ...(compared
+        ? {
+            compared: {
+              name: 'compared' as const,
+              baseUrl: compared.baseUrl,
+              tokens: seeded.tokens.filter((_, i) => i % shares === 2),
+              pid: compared.child.pid,
+            },
+          }
+        : {}),
     };
     const all = scenarios(auth, seeded, randomBytes(3).toString('hex'));
     const unknown = ONLY?.filter((id) => !all.some((s) => s.id === id)) ?? [];
     if (unknown.length > 0) throw new Error(`--only=${unknown.join(',')}: no such scenario (${all.map((s) => s.id).join(', ')})`);
     const chosen = ONLY ? all.filter((s) => ONLY.includes(s.id)) : all;
 
-    const rows: { scenario: Scenario; baseline: Measured; twofold: Measured; parity: string[]; below?: BelowSaturation }[] = [];
+    const rows: {
+      scenario: Scenario;
+      baseline: Measured;
+      twofold: Measured;
+      parity: string[];
+      below?: BelowSaturation;
+      compared?: Measured;
+    }[] = [];
     for (const scenario of chosen) {
       // the requests still awaiting a code: a by-id UPDATE of a request was planned on the partial index
       // of them, at a cost that grew with them (STILL_AWAITING in access-requests.repository.ts);
@@ -1536,7 +1601,7 @@ async function main(): Promise<number> {
         ? ` [${(await db.query(`SELECT count(*)::int AS n FROM access_requests WHERE status = 'AwaitingAuthentication'`)).rows[0].n} awaiting requests]`
         : '';
       process.stdout.write(`${scenario.title}${awaiting} ...`);
-      const rounds: { b: Measured; t: Measured }[] = [];
+      const rounds: { b: Measured; t: Measured; c?: Measured }[] = [];
       let bodies: { baseline: unknown[]; twofold: unknown[] } | undefined;
       for (let round = 1; round <= ROUNDS; round += 1) {
         const b = await measure(sides.baseline, scenario, auth, db);
@@ -1546,7 +1611,12 @@ async function main(): Promise<number> {
         process.stdout.write(
           ` Twofold ${fmt(t.measured.rate)} ${scenario.unit}${waited > 2 ? ` (waited ${fmt(waited, 1)} s for abandoned requests to finish between runs)` : ''}`,
         );
-        rounds.push({ b: b.measured, t: t.measured });
+        let c: Measured | undefined;
+        if (sides.compared) {
+          c = (await measure(sides.compared, scenario, auth, db)).measured;
+          process.stdout.write(` compared ${fmt(c.rate)} ${scenario.unit}`);
+        }
+        rounds.push({ b: b.measured, t: t.measured, c });
         bodies ??= { baseline: b.bodies, twofold: t.bodies };
       }
       const baselineMedian = medianOfRounds(rounds.map((r) => r.b));
@@ -1568,11 +1638,13 @@ async function main(): Promise<number> {
         twofold: medianOfRounds(rounds.map((r) => r.t)),
         parity: parity(scenario, bodies?.baseline ?? [], bodies?.twofold ?? []),
         below,
+        compared: sides.compared ? medianOfRounds(rounds.map((r) => r.c as Measured)) : undefined,
       });
     }
 
     printTable(rows);
     printBelowSaturation(rows);
+    if (COMPARE) printComparison(rows, COMPARE);
     console.log(
       `\nrates: req/s = answers per second; pairs/s = completed /ra + /ra/challenge pairs per second (two requests each; latencies are per request); users/s = users created per second`,
     );

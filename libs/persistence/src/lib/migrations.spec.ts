@@ -38,6 +38,7 @@ describe('migrations', () => {
         'MobileAppDevices1765600000000',
         'PhoneCodes1765700000000',
         'StandbyCodes1765800000000',
+        'AccessRequestsResource1766200000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 
@@ -104,6 +105,7 @@ describe('migrations', () => {
         'phone_codes_user_time',
         'phone_codes_account_time',
         'standby_codes_user',
+        'access_requests_resource',
       ]) {
         expect(indexNames).toContain(expected);
       }
