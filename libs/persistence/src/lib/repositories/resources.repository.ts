@@ -62,13 +62,15 @@ export class ResourcesRepository {
    */
   async delete(accountId: AccountId, id: string): Promise<void> {
     // in id order from the last id deleted (access_requests_resource is on resource_id, id): a batch
-    // never steps over the index entries of the rows this transaction deleted before it
+    // never steps over the index entries of the rows this transaction deleted before it; `= ANY(ARRAY(…))`
+    // finds the batch's rows by primary key, whatever the planner estimates (with `IN (SELECT …)` a
+    // batch took 0.6 s per 5 000 rows at a million rows, three times the one cascading statement's rate)
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const [batch]: { deleted: number; last: string | null }[] = await this.db.manager().query(
         `WITH gone AS (
-           DELETE FROM access_requests WHERE id IN (
-             SELECT id FROM access_requests WHERE resource_id = $2 AND id > $3 AND account_id = $1 ORDER BY id LIMIT $4)
+           DELETE FROM access_requests WHERE id = ANY(ARRAY(
+             SELECT id FROM access_requests WHERE resource_id = $2 AND id > $3 AND account_id = $1 ORDER BY id LIMIT $4))
            RETURNING id)
          SELECT (SELECT count(*)::int FROM gone) AS deleted, (SELECT id FROM gone ORDER BY id DESC LIMIT 1) AS last`,
         [accountId, id, after, this.historyBatch],
