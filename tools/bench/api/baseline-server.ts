@@ -621,6 +621,7 @@ interface HistoryRow {
   ip: string | null;
   two_fa_device_ip: string | null;
   bypassed: boolean;
+  channel: string;
 }
 
 function effectiveStatus(status: string, createdAt: Date, now: number): string {
@@ -644,7 +645,7 @@ async function history(x: Exchange, url: URL): Promise<void> {
     { accountId: principal.accountId, list: 'history', day, filter: JSON.stringify({ identity: identity || null }) },
     `FROM access_requests r WHERE ${where}`,
     `SELECT r.id, r.identity, r.status, s.name AS resource_name, r.created_at, r.granted_at, r.authenticator, r.country_code,
-            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip, r.bypassed
+            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip, r.bypassed, r.channel
        FROM access_requests r LEFT JOIN resources s ON s.id = r.resource_id AND s.account_id = r.account_id
       WHERE ${where} ORDER BY r.created_at, r.id LIMIT ${limit} OFFSET ${offset}`,
     params,
@@ -667,6 +668,7 @@ async function history(x: Exchange, url: URL): Promise<void> {
       ip: row.ip,
       twoFADeviceIp: row.two_fa_device_ip,
       bypassed: row.bypassed,
+      channel: row.channel,
     }));
   send(x, 200, {
     model: { data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) },

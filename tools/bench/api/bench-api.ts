@@ -107,6 +107,8 @@ const ROUNDS = Number(args.get('rounds') ?? 1);
  * this one on the same data and measured in the same rounds: the A/B pair of a change in one run
  */
 const COMPARE = args.get('compare');
+// the profiler costs the profiled process CPU time: one side of an A/B pair would carry it
+if (COMPARE && PROFILE) throw new Error('--profile slows the API it profiles: run it without --compare');
 /** skips the runs at half of the baseline's rate (latency below saturation) */
 const SKIP_LATENCY = args.has('skip-latency');
 for (const [name, value] of [

@@ -4,7 +4,9 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:identity-format -- --users=50000
  *
  * --users the account's users (50 000), --requests-per-user access requests of each renamed or merged
- * user (2), --statement-timeout the API's DATABASE_STATEMENT_TIMEOUT_MS (1500, its default).
+ * user (2), --statement-timeout the API's DATABASE_STATEMENT_TIMEOUT_MS (1500, its default),
+ * --no-authenticators leaves the users without an authenticator (by default each has one TOTP app, its
+ * secret encrypted as the API stores it: the deletion of a merged user looks for its authenticators).
  *
  * Seeds through PostgreSQL (identity keys computed by the API's identityKey): `userNNNNNN` for
  * every n; one in ten also as `CORP\userNNNNNN`, created later (merged into the plain one); one in ten
@@ -22,6 +24,8 @@ import { Client } from 'pg';
 import { API_BUNDLE, basic, CLI_BUNDLE, cleanEnv, freePort, runCli, startApi } from '../../../apps/api-e2e/src/processes';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the keys the API stores
 import { identityKey } from '../../../libs/domain/src/lib/identity-key';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- secrets encrypted as the API stores them
+import { SecretCipher } from '../../../libs/persistence/src/lib/secret-cipher';
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -32,6 +36,7 @@ const args = new Map(
 const USERS = Number(args.get('users') ?? 50_000);
 const REQUESTS_PER_USER = Number(args.get('requests-per-user') ?? 2);
 const STATEMENT_TIMEOUT_MS = Number(args.get('statement-timeout') ?? 1500);
+const AUTHENTICATORS = !args.has('no-authenticators');
 
 const pad = (n: number) => String(n).padStart(6, '0');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -52,9 +57,10 @@ async function main(): Promise<number> {
   await admin.query(`CREATE DATABASE ${database}`);
   const url = new URL(server);
   url.pathname = `/${database}`;
+  const key = randomBytes(32);
   const env = cleanEnv({
     DATABASE_URL: url.toString(),
-    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SECRET_ENCRYPTION_KEY: key.toString('hex'),
     PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
     DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
@@ -109,12 +115,22 @@ async function main(): Promise<number> {
          FROM users u, generate_series(1, $3) g WHERE u.account_id = $1 AND u.identity LIKE 'CORP\\%'`,
       [accountId, resourceId, REQUESTS_PER_USER],
     );
+    if (AUTHENTICATORS) {
+      const cipher = new SecretCipher(key);
+      const { rows } = await db.query<{ id: string }>('SELECT id FROM users WHERE account_id = $1', [accountId]);
+      await db.query(
+        `INSERT INTO authenticators (account_id, user_id, kind, name, secret_enc, algorithm, digits, created_at)
+         SELECT $1, a.user_id, 'Totp', 'Phone', a.secret, 'SHA1', 6, now() FROM unnest($2::uuid[], $3::bytea[]) AS a(user_id, secret)`,
+        [accountId, rows.map((row) => row.id), rows.map(() => cipher.encrypt('authenticator.secret', randomBytes(20)))],
+      );
+      await db.query('VACUUM (ANALYZE) authenticators');
+    }
     await db.query('VACUUM (ANALYZE) users');
     await db.query('VACUUM (ANALYZE) access_requests');
     const seeded = performance.now() - t0;
     const corp = identities.filter((identity) => identity.startsWith('CORP\\')).length;
     console.log(
-      `seeded ${identities.length} users (${corp} written CORP\\…, each with ${REQUESTS_PER_USER} access requests) in ${seconds(seeded)}`,
+      `seeded ${identities.length} users${AUTHENTICATORS ? ' (each with a TOTP app)' : ''} (${corp} written CORP\\…, each with ${REQUESTS_PER_USER} access requests) in ${seconds(seeded)}`,
     );
 
     const set = await call('PUT', '/settings/identity-format', { format: 'Login' });

@@ -26,7 +26,7 @@ import { SelfService1765500000000 } from './1765500000000-self-service';
 import { MobileAppDevices1765600000000 } from './1765600000000-mobile-app-devices';
 import { PhoneCodes1765700000000 } from './1765700000000-phone-codes';
 import { StandbyCodes1765800000000 } from './1765800000000-standby-codes';
-import { AccessRequestsResource1766200000000 } from './1766200000000-access-requests-resource';
+import { ForeignKeyIndexes1766200000000 } from './1766200000000-foreign-key-indexes';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -58,5 +58,5 @@ export const ALL_MIGRATIONS = [
   MobileAppDevices1765600000000,
   PhoneCodes1765700000000,
   StandbyCodes1765800000000,
-  AccessRequestsResource1766200000000,
+  ForeignKeyIndexes1766200000000,
 ];

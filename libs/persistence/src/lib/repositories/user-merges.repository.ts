@@ -92,8 +92,19 @@ export type UserAfterApply = Pick<MergeableUser, 'id' | 'identity' | 'name' | 'e
  */
 export const HISTORY_ROWS_PER_STATEMENT = 20_000;
 
+/**
+ * Users read, locked, updated or deleted per statement by the apply: at 200 000 users one statement
+ * for all of them would pass the statement timeout (bench:identity-format); in batches each stays far
+ * under it, and the apply is still one transaction. Reads and locks go in id order, page after page
+ * (the order every other user lock takes).
+ */
+export const USERS_PER_STATEMENT = 5_000;
+
 export class UserMergesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly usersPerStatement = USERS_PER_STATEMENT,
+  ) {}
 
   private query<T>(sql: string, params: unknown[]): Promise<T> {
     return this.db.manager().query(sql, params);
@@ -113,8 +124,22 @@ export class UserMergesRepository {
 
   /** The account's users without locks: what the plan is first made of. */
   async users(accountId: AccountId): Promise<MergeableUser[]> {
-    const rows: UserRow[] = await this.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1`, [accountId]);
-    return rows.map(userOfRow);
+    return this.usersInPages(accountId, '');
+  }
+
+  /** The account's users in id order, usersPerStatement a statement, each page after the last id of the one before. */
+  private async usersInPages(accountId: AccountId, lock: '' | 'FOR UPDATE'): Promise<MergeableUser[]> {
+    const users: MergeableUser[] = [];
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const rows: UserRow[] = await this.query(
+        `SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 AND u.id > $2 ORDER BY u.id LIMIT $3 ${lock}`,
+        [accountId, after, this.usersPerStatement],
+      );
+      users.push(...rows.map(userOfRow));
+      if (rows.length < this.usersPerStatement) return users;
+      after = rows[rows.length - 1].id;
+    }
   }
 
   /**
@@ -157,10 +182,7 @@ export class UserMergesRepository {
    * apply and finds the renamed user.
    */
   async lockUsers(accountId: AccountId): Promise<MergeableUser[]> {
-    const rows: UserRow[] = await this.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 ORDER BY u.id FOR UPDATE`, [
-      accountId,
-    ]);
-    return rows.map(userOfRow);
+    return this.usersInPages(accountId, 'FOR UPDATE');
   }
 
   /** The number of custom fields each survivor would hold after the merge (names compared without case). */
@@ -322,13 +344,17 @@ export class UserMergesRepository {
 
   /** The merged users go (their rows left behind go with them; the user count follows by trigger). */
   async deleteUsers(accountId: AccountId, userIds: readonly string[]): Promise<void> {
-    if (userIds.length === 0) return;
-    await this.query(`DELETE FROM users WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, [...userIds]]);
+    for (const batch of chunks(userIds, this.usersPerStatement)) {
+      await this.query(`DELETE FROM users WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, batch]);
+    }
   }
 
   /** The survivors' and renamed users' fields after the apply, in one statement. */
-  async updateUsers(accountId: AccountId, users: readonly UserAfterApply[]): Promise<void> {
-    if (users.length === 0) return;
+  async updateUsers(accountId: AccountId, all: readonly UserAfterApply[]): Promise<void> {
+    for (const users of chunks(all, this.usersPerStatement)) await this.updateUserBatch(accountId, users);
+  }
+
+  private async updateUserBatch(accountId: AccountId, users: readonly UserAfterApply[]): Promise<void> {
     await this.query(
       `UPDATE users u SET identity = v.identity, identity_key = v.identity_key, collision_tag = '', name = v.name, email = v.email,
               is_locked = v.is_locked, last_login = v.last_login
@@ -347,6 +373,13 @@ export class UserMergesRepository {
       ],
     );
   }
+}
+
+/** `items` in order, in slices of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
+  return out;
 }
 
 /** `items` in order, cut into batches of at most `limit` rows (an item of more rows is a batch of its own); items without rows are left out. */
