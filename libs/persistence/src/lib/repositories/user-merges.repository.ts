@@ -186,7 +186,15 @@ export class UserMergesRepository {
   }
 
   /** The number of custom fields each survivor would hold after the merge (names compared without case). */
-  async customFieldCounts(accountId: AccountId, steps: readonly MergeStep[]): Promise<Map<string, number>> {
+  async customFieldCounts(accountId: AccountId, all: readonly MergeStep[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const steps of stepsBySurvivor(all, this.usersPerStatement)) {
+      for (const [survivor, n] of await this.customFieldCountsOf(accountId, steps)) counts.set(survivor, n);
+    }
+    return counts;
+  }
+
+  private async customFieldCountsOf(accountId: AccountId, steps: readonly MergeStep[]): Promise<Map<string, number>> {
     const rows: { survivor: string; n: number }[] = await this.query(
       `SELECT s.survivor, count(DISTINCT lower(f.name))::int AS n
          FROM (SELECT DISTINCT survivor AS member, survivor FROM ${STEPS}
@@ -200,6 +208,13 @@ export class UserMergesRepository {
 
   /** The OTP authenticators (with secrets) of the users of the merges: survivors and merged. */
   async authenticatorsOf(accountId: AccountId, userIds: readonly string[]): Promise<MergeableAuthenticator[]> {
+    const found: MergeableAuthenticator[] = [];
+    for (const batch of chunks(userIds, this.usersPerStatement)) found.push(...(await this.authenticatorsOfBatch(accountId, batch)));
+    // oldest first over all batches, as one statement's ORDER BY created_at, id gave them (uuids compare as their hex)
+    return found.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  private async authenticatorsOfBatch(accountId: AccountId, userIds: readonly string[]): Promise<MergeableAuthenticator[]> {
     const rows: {
       id: string;
       user_id: string;
@@ -235,8 +250,11 @@ export class UserMergesRepository {
    * of all of its copies and stays disabled if any was (a copy must not undo a disabling), the others
    * go. Two statements whatever the number of folds.
    */
-  async foldAuthenticators(accountId: AccountId, folds: readonly AuthenticatorFold[]): Promise<void> {
-    if (folds.length === 0) return;
+  async foldAuthenticators(accountId: AccountId, all: readonly AuthenticatorFold[]): Promise<void> {
+    for (const folds of chunks(all, this.usersPerStatement)) await this.foldAuthenticatorBatch(accountId, folds);
+  }
+
+  private async foldAuthenticatorBatch(accountId: AccountId, folds: readonly AuthenticatorFold[]): Promise<void> {
     await this.query(
       `UPDATE authenticators a SET last_time_step = f.last_time_step, hotp_counter = f.hotp_counter, disabled = f.disabled
          FROM unnest($2::uuid[], $3::bigint[], $4::bigint[], $5::boolean[]) AS f(id, last_time_step, hotp_counter, disabled)
@@ -256,8 +274,12 @@ export class UserMergesRepository {
   }
 
   /** Everything keyed by the merged users moves to their survivors (see USER_ID_TABLES), before the merged users are deleted. */
-  async moveUserRows(accountId: AccountId, steps: readonly MergeStep[]): Promise<void> {
-    if (steps.length === 0) return;
+  async moveUserRows(accountId: AccountId, all: readonly MergeStep[]): Promise<void> {
+    // a survivor's merged users move in one batch: its fields and streaks are chosen among all of them
+    for (const steps of stepsBySurvivor(all, this.usersPerStatement)) await this.moveUserRowBatch(accountId, steps);
+  }
+
+  private async moveUserRowBatch(accountId: AccountId, steps: readonly MergeStep[]): Promise<void> {
     const params = [accountId, ...columnsOf(steps)];
     await this.query(
       `INSERT INTO user_groups (user_id, group_id, account_id)
@@ -373,6 +395,30 @@ export class UserMergesRepository {
       ],
     );
   }
+}
+
+/**
+ * Merge steps in batches of about `size`, never splitting one survivor's steps: what a survivor keeps
+ * (a custom field of one name, the larger streak) is chosen among all of its merged users at once.
+ */
+export function stepsBySurvivor(steps: readonly MergeStep[], size: number): MergeStep[][] {
+  const bySurvivor = new Map<string, MergeStep[]>();
+  for (const step of steps) {
+    const group = bySurvivor.get(step.survivor);
+    if (group) group.push(step);
+    else bySurvivor.set(step.survivor, [step]);
+  }
+  const batches: MergeStep[][] = [];
+  let batch: MergeStep[] = [];
+  for (const group of bySurvivor.values()) {
+    if (batch.length > 0 && batch.length + group.length > size) {
+      batches.push(batch);
+      batch = [];
+    }
+    batch.push(...group);
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 /** `items` in order, in slices of at most `size`. */
