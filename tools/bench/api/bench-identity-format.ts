@@ -138,15 +138,18 @@ async function main(): Promise<number> {
 
     await sampler.connect();
     const samples = new Map<string, number>();
+    /** per statement text, the longest time one execution of it was seen running */
+    const longest = new Map<string, number>();
     let sampling = true;
     const sampled = (async () => {
       while (sampling) {
-        const { rows } = await sampler.query<{ query: string }>(
-          `SELECT query FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'twofold-api' AND state = 'active'`,
+        const { rows } = await sampler.query<{ query: string; ms: number }>(
+          `SELECT query, extract(epoch FROM clock_timestamp() - query_start) * 1000 AS ms FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'twofold-api' AND state = 'active'`,
         );
         for (const row of rows) {
           const statement = row.query.replace(/\s+/g, ' ').trim().slice(0, 110);
           samples.set(statement, (samples.get(statement) ?? 0) + 1);
+          longest.set(statement, Math.max(longest.get(statement) ?? 0, Number(row.ms)));
         }
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -168,9 +171,13 @@ async function main(): Promise<number> {
       `\nPOST /settings/identity-format/apply on ${identities.length} users (statement timeout ${STATEMENT_TIMEOUT_MS} ms): HTTP ${res.status} in ${seconds(ms)}: ${summary}`,
     );
     const total = [...samples.values()].reduce((a, b) => a + b, 0);
-    console.log(`\nthe API's running statements, sampled every 10 ms (${total} samples):`);
+    console.log(
+      `\nthe API's running statements, sampled every 10 ms (${total} samples; longest: the longest one execution was seen running):`,
+    );
     for (const [statement, count] of [...samples].sort((a, b) => b[1] - a[1]).slice(0, 12))
-      console.log(`  ${String(count).padStart(5)}  ${statement}`);
+      console.log(
+        `  ${String(count).padStart(5)}  longest ${String(Math.round(longest.get(statement) ?? 0)).padStart(5)} ms  ${statement}`,
+      );
     return res.status === 200 ? 0 : 1;
   } finally {
     await sampler.end().catch(() => undefined);
