@@ -8,6 +8,8 @@ const { join } = require('node:path');
 const { Compilation, sources } = require('webpack');
 
 const STATIC = join(__dirname, 'src/static');
+const THEME = join(__dirname, '../../libs/web-ui/src/theme.css');
+const WEB_UI = join(__dirname, '../../libs/web-ui/src/index.ts');
 /** copied under their own names (the manifest names the icons; the API gives them a short cache) */
 const PLAIN_FILES = ['manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png'];
 
@@ -17,10 +19,12 @@ class AppShellPlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('AppShellPlugin', (compilation) => {
       for (const file of readdirSync(STATIC)) compilation.fileDependencies.add(join(STATIC, file));
+      compilation.fileDependencies.add(THEME);
       compilation.hooks.processAssets.tap({ name: 'AppShellPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
         const script = Object.keys(compilation.assets).find((name) => /^app\.[0-9a-f]+\.js$/.test(name));
         if (!script) throw new Error('the app bundle is missing');
-        const css = readFileSync(join(STATIC, 'app.css'));
+        // the service's look shared with the other app first, then this app's own rules
+        const css = Buffer.concat([readFileSync(THEME), readFileSync(join(STATIC, 'app.css'))]);
         const style = `app.${digest(css)}.css`;
         compilation.emitAsset(style, new sources.RawSource(css));
         for (const file of PLAIN_FILES) compilation.emitAsset(file, new sources.RawSource(readFileSync(join(STATIC, file))));
@@ -50,7 +54,7 @@ module.exports = {
     clean: true,
   },
   devtool: false,
-  resolve: { extensions: ['.ts', '.js'] },
+  resolve: { extensions: ['.ts', '.js'], alias: { '@twofold/web-ui': WEB_UI } },
   module: {
     rules: [
       {

@@ -7,6 +7,8 @@ const { join } = require('node:path');
 const { Compilation, sources } = require('webpack');
 
 const STATIC = join(__dirname, 'src/static');
+const THEME = join(__dirname, '../../libs/web-ui/src/theme.css');
+const WEB_UI = join(__dirname, '../../libs/web-ui/src/index.ts');
 const PLAIN_FILES = ['icon.svg'];
 
 const digest = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 12);
@@ -15,10 +17,12 @@ class ConsolePagePlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('ConsolePagePlugin', (compilation) => {
       for (const file of readdirSync(STATIC)) compilation.fileDependencies.add(join(STATIC, file));
+      compilation.fileDependencies.add(THEME);
       compilation.hooks.processAssets.tap({ name: 'ConsolePagePlugin', stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
         const script = Object.keys(compilation.assets).find((name) => /^console\.[0-9a-f]+\.js$/.test(name));
         if (!script) throw new Error('the console bundle is missing');
-        const css = readFileSync(join(STATIC, 'console.css'));
+        // the service's look shared with the other app first, then this app's own rules
+        const css = Buffer.concat([readFileSync(THEME), readFileSync(join(STATIC, 'console.css'))]);
         const style = `console.${digest(css)}.css`;
         compilation.emitAsset(style, new sources.RawSource(css));
         for (const file of PLAIN_FILES) compilation.emitAsset(file, new sources.RawSource(readFileSync(join(STATIC, file))));
@@ -36,7 +40,7 @@ module.exports = {
   entry: { console: './src/app/main.ts' },
   output: { path: join(__dirname, '../../dist/apps/console'), filename: '[name].[contenthash:12].js', clean: true },
   devtool: false,
-  resolve: { extensions: ['.ts', '.js'] },
+  resolve: { extensions: ['.ts', '.js'], alias: { '@twofold/web-ui': WEB_UI } },
   module: {
     rules: [
       {

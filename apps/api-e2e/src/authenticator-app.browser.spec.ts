@@ -1,6 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are checked by the assertions */
-import { createHash, randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
 import { Browser, BrowserContext, CDPSession, chromium, Page } from 'playwright-core';
 import { createEmptyDatabase } from '@twofold/persistence/testing';
 import { CallbackServer, chromiumAvailability, CHROMIUM_PATH, screenshotIfAsked, startCallbackServer } from './browser';
@@ -40,10 +39,8 @@ describeInBrowser('the authenticator app in headless Chromium: enrollment, push,
   let api: RunningApi;
   let push: HttpsPushService;
   let dropDatabase: (() => Promise<void>) | undefined;
-  let databaseUrl: string;
   let callback: CallbackServer;
   let browser: Browser | undefined;
-  let accountId: string;
   let accountAuth: string;
   let resourceAuth: string;
   // one phone for the whole file: enrolled by the first test, used by the next ones
@@ -64,21 +61,23 @@ describeInBrowser('the authenticator app in headless Chromium: enrollment, push,
     return (await response.json()) as any;
   };
 
-  /** An enrollment token for the user, as the pages make them (createEnrollmentToken): only its hash is stored. */
-  async function enrollmentToken(userId: string): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
-    const sql = new Client({ connectionString: databaseUrl });
-    await sql.connect();
+  /**
+   * What a newcomer does: the first sign-in's access page (the user has no factor yet) offers the app
+   * with a QR code and a link for this same phone, carrying a single-use enrollment token.
+   */
+  async function appLinkFromAccessPage(): Promise<string> {
+    const request = (
+      await post('/access/requests', { identity, callback: { action: `${callback.origin}/mfa`, target: '_self' } }, resourceAuth)
+    ).model;
+    const page = await context.newPage();
     try {
-      await sql.query(
-        `INSERT INTO mobile_app_enrollment_tokens (account_id, user_id, token_hash, created_at, expires_at)
-         VALUES ($1, $2, $3, now(), now() + interval '15 minutes')`,
-        [accountId, userId, createHash('sha256').update(token).digest()],
-      );
+      await page.goto(request.url);
+      const href = await page.getByTestId('mobile-app-link').getAttribute('href');
+      if (!href) throw new Error('the access page offers no app link');
+      return href;
     } finally {
-      await sql.end();
+      await page.close();
     }
-    return token;
   }
 
   /** A sign-in on the access page in another tab: the page, and the number it shows. */
@@ -123,7 +122,6 @@ describeInBrowser('the authenticator app in headless Chromium: enrollment, push,
     push = await HttpsPushService.start();
     const database = await createEmptyDatabase();
     dropDatabase = database.drop;
-    databaseUrl = database.url;
     const port = await freePort();
     const env = cleanEnv({
       DATABASE_URL: database.url,
@@ -137,7 +135,6 @@ describeInBrowser('the authenticator app in headless Chromium: enrollment, push,
     const created = JSON.parse(
       runCli(['account', 'create', '--name', 'Acme Bank', '--owner-email', 'o@app.test', '--enable-api', '--json'], env).stdout,
     );
-    accountId = created.account.id;
     accountAuth = basic(created.api.key, created.api.secret);
     const resource = (await post('/resources', { Name: 'Intranet' }, accountAuth)).model;
     resourceAuth = basic(resource.apiKey, resource.apiSecret);
@@ -187,13 +184,14 @@ describeInBrowser('the authenticator app in headless Chromium: enrollment, push,
   it('enrolls from the link: a non-extractable WebCrypto key in IndexedDB, the service worker registered, the push subscription sent', async () => {
     identity = `app-${randomBytes(4).toString('hex')}`;
     const user = (await post('/users', { Identity: identity }, accountAuth)).model;
-    const token = await enrollmentToken(user.id);
+    const link = await appLinkFromAccessPage();
+    expect(link).toMatch(new RegExp(`^${api.baseUrl}/access/app/#enroll=[A-Za-z0-9_-]{43}$`));
     app = await context.newPage();
     cdp = await context.newCDPSession(app);
     const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event: any) => registrations.push(...event.registrations));
     await cdp.send('ServiceWorker.enable');
-    await app.goto(`${api.baseUrl}/access/app/#enroll=${token}`);
+    await app.goto(link);
     await bounded(
       'the service worker getting ready',
       app.evaluate(() => (globalThis as any).navigator.serviceWorker.ready.then(() => undefined)),

@@ -4,9 +4,12 @@
  * encrypted secrets as the Twofold API, with the same answers (JSON envelopes as Twofold's). It does
  * what an ideal implementation cannot skip, and no more:
  *
- * - every request: Basic auth looked up by API key (one query), the stored secret decrypted (AES-256-GCM,
- *   SecretCipher) and compared in constant time (secretsEqual): no credential cache; an `mf-trace-id`
- *   header; one JSON log line per request on stdout, written in batches like the API's pino
+ * - every request: Basic auth; a key and secret pair verified before is taken from memory (SHA-256 of the
+ *   secret compared in constant time, at most 60 s, wrong pairs never kept), as the API's verified-credential
+ *   cache does: that is what a bare server needs, not a round trip and a decryption per call. A pair not
+ *   held is looked up by API key (one query), its stored secret decrypted (AES-256-GCM, SecretCipher) and
+ *   compared in constant time (secretsEqual). The bench changes no credentials during a run, so this
+ *   cache listens to no change (the API's does). An `mf-trace-id` header; one JSON log line per request on stdout, written in batches like the API's pino
  *   destination (8 KB or once a second).
  * - `GET /users[?identity=][&limit&offset]`: one indexed select with the groups, authenticator kinds,
  *   phones, custom fields and code lockouts aggregated per user (no count: the answer has no total).
@@ -29,7 +32,7 @@
  *   PORT=… DATABASE_URL=… SECRET_ENCRYPTION_KEY=… ACCESS_URL=… npx ts-node tools/bench/api/baseline-server.ts
  * It prints `baseline listening on http://127.0.0.1:PORT` when ready.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { Pool, PoolClient } from 'pg';
@@ -237,7 +240,30 @@ function iso(date: Date | null): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Authentication: no cache, every request pays the lookup, the decryption and the comparison.
+// Authentication: a verified pair is kept in memory, as the API's VerifiedCredentialsCache keeps it.
+
+/** As the API's VERIFIED_CREDENTIALS_TTL_MS and VERIFIED_CREDENTIALS_MAX_ENTRIES. */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX_ENTRIES = 10_000;
+const verified = new Map<string, { principal: AccountPrincipal | ResourcePrincipal; secretDigest: Buffer; expiresAt: number }>();
+const digestOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
+
+function cachedPrincipal<P extends AccountPrincipal>(id: string, secret: string): P | null {
+  const presented = digestOf(secret);
+  const entry = verified.get(id);
+  if (!entry) return null;
+  if (entry.expiresAt <= Date.now()) {
+    verified.delete(id);
+    return null;
+  }
+  return timingSafeEqual(entry.secretDigest, presented) ? (entry.principal as P) : null;
+}
+
+function rememberPrincipal(id: string, secret: string, principal: AccountPrincipal | ResourcePrincipal): void {
+  verified.delete(id);
+  if (verified.size >= VERIFIED_MAX_ENTRIES) verified.delete(verified.keys().next().value as string);
+  verified.set(id, { principal, secretDigest: digestOf(secret), expiresAt: Date.now() + VERIFIED_TTL_MS });
+}
 
 interface AccountPrincipal {
   accountId: string;
@@ -259,6 +285,8 @@ function basicCredentials(req: IncomingMessage): { key: string; secret: string }
 async function authenticateAccount(req: IncomingMessage): Promise<AccountPrincipal> {
   const credentials = basicCredentials(req);
   if (!credentials) throw new HttpError(401, 'Authentication required.');
+  const cached = cachedPrincipal<AccountPrincipal>(`account:${credentials.key}`, credentials.secret);
+  if (cached) return cached;
   const { rows } = PLAUSIBLE_KEY.test(credentials.key)
     ? await pool.query<{ id: string; api_enabled: boolean; api_secret_enc: Buffer | null }>(
         'SELECT id, api_enabled, api_secret_enc FROM accounts WHERE api_key = $1',
@@ -270,12 +298,16 @@ async function authenticateAccount(req: IncomingMessage): Promise<AccountPrincip
   const matches = secretsEqual(credentials.secret, stored);
   if (!account || !account.api_secret_enc || !matches) throw new HttpError(401, 'Authentication required.');
   if (!account.api_enabled) throw new HttpError(403, 'The API is disabled for this account.');
-  return { accountId: account.id, login: credentials.key };
+  const principal = { accountId: account.id, login: credentials.key };
+  rememberPrincipal(`account:${credentials.key}`, credentials.secret, principal);
+  return principal;
 }
 
 async function authenticateResource(req: IncomingMessage): Promise<ResourcePrincipal> {
   const credentials = basicCredentials(req);
   if (!credentials) throw new HttpError(401, 'Authentication required.');
+  const cached = cachedPrincipal<ResourcePrincipal>(`resource:${credentials.key}`, credentials.secret);
+  if (cached) return cached;
   const { rows } = PLAUSIBLE_KEY.test(credentials.key)
     ? await pool.query<{ id: string; account_id: string; api_secret_enc: Buffer }>(
         'SELECT id, account_id, api_secret_enc FROM resources WHERE api_key = $1',
@@ -286,7 +318,9 @@ async function authenticateResource(req: IncomingMessage): Promise<ResourcePrinc
   const stored = resource ? cipher.decryptText('resource.api-secret', resource.api_secret_enc) : UNKNOWN_KEY_SECRET;
   const matches = secretsEqual(credentials.secret, stored);
   if (!resource || !matches) throw new HttpError(401, 'Authentication required.');
-  return { accountId: resource.account_id, resourceId: resource.id, login: credentials.key };
+  const principal = { accountId: resource.account_id, resourceId: resource.id, login: credentials.key };
+  rememberPrincipal(`resource:${credentials.key}`, credentials.secret, principal);
+  return principal;
 }
 
 async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -587,6 +621,7 @@ interface HistoryRow {
   ip: string | null;
   two_fa_device_ip: string | null;
   bypassed: boolean;
+  channel: string;
 }
 
 function effectiveStatus(status: string, createdAt: Date, now: number): string {
@@ -610,7 +645,7 @@ async function history(x: Exchange, url: URL): Promise<void> {
     { accountId: principal.accountId, list: 'history', day, filter: JSON.stringify({ identity: identity || null }) },
     `FROM access_requests r WHERE ${where}`,
     `SELECT r.id, r.identity, r.status, s.name AS resource_name, r.created_at, r.granted_at, r.authenticator, r.country_code,
-            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip, r.bypassed
+            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip, r.bypassed, r.channel
        FROM access_requests r LEFT JOIN resources s ON s.id = r.resource_id AND s.account_id = r.account_id
       WHERE ${where} ORDER BY r.created_at, r.id LIMIT ${limit} OFFSET ${offset}`,
     params,
@@ -633,6 +668,7 @@ async function history(x: Exchange, url: URL): Promise<void> {
       ip: row.ip,
       twoFADeviceIp: row.two_fa_device_ip,
       bypassed: row.bypassed,
+      channel: row.channel,
     }));
   send(x, 200, {
     model: { data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) },

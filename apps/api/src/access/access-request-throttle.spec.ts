@@ -26,7 +26,8 @@ describe('access request creation throttled per resource, across instances', () 
     // its request log would go to the process's stdout: the first instance's is the test's
     second = await createApp({ config: { ...config, logLevel: 'silent' }, dataSource: secondDataSource, clock: t.clock });
     await initApp(second);
-    const accountId = (await t.newAccount()).account.id;
+    // one licence: 4 a minute per licence is under LIMIT, so LIMIT (the floor) applies
+    const accountId = (await t.newAccount({ licenses: 1 })).account.id;
     flooding = await t.newResource(accountId, 'Flooding');
     quiet = await t.newResource(accountId, 'Quiet');
   });
@@ -67,6 +68,38 @@ describe('access request creation throttled per resource, across instances', () 
     t.clock.advance(40_000);
     expect((await create(1)).status).toBe(200);
     expect((await create(0)).status).toBe(200);
+  });
+});
+
+describe("access request throttle: a larger account's resource may create 4 a minute per licence", () => {
+  const FLOOR = 5;
+  let t: TestApp;
+  let accountId: Awaited<ReturnType<TestApp['newAccount']>>['account']['id'];
+  let resource: Awaited<ReturnType<TestApp['newResource']>>;
+  beforeAll(async () => {
+    t = await startTestApp({ accessRequestsPerMinute: FLOOR });
+    accountId = (await t.newAccount({ licenses: 2 })).account.id;
+    resource = await t.newResource(accountId);
+  });
+  afterAll(() => t.close());
+
+  const create = (n: number) =>
+    t
+      .as(resource)
+      .post('/access/requests')
+      .send({ identity: `peak${n}` });
+
+  it('admits 4 per licence over the floor, reads a change of the licences at the next count, and still refuses the one too many', async () => {
+    const statuses: number[] = [];
+    // 2 licences: 8 a minute, more than the floor of 5
+    for (let n = 0; n < 8; n += 1) statuses.push((await create(n)).status);
+    expect(statuses).toEqual(Array(8).fill(200));
+    // the operator raises the licences (account licenses --set): 12 a minute from the next request
+    await t.database.dataSource.query('UPDATE accounts SET licenses = 3 WHERE id = $1', [accountId]);
+    for (let n = 8; n < 12; n += 1) expect((await create(n)).status).toBe(200);
+    const refused = await create(12);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
   });
 });
 

@@ -87,9 +87,10 @@ export interface AppConfig {
    */
   logFormat?: LogFormat;
   /**
-   * ACCESS_REQUESTS_PER_MINUTE: access requests one resource may create a minute (`POST /access/requests`,
-   * `/ra`, `/md`), counted across instances; more is 429 (access/access-request-throttle.ts). Absent:
-   * DEFAULT_ACCESS_REQUESTS_PER_MINUTE.
+   * ACCESS_REQUESTS_PER_MINUTE: access requests one resource may create a minute at least (`POST
+   * /access/requests`, `/ra`, `/md`), counted across instances; a resource of an account with more than
+   * a quarter of that in licences may create 4 a minute per licence; more is 429
+   * (access/access-request-throttle.ts). Absent: DEFAULT_ACCESS_REQUESTS_PER_MINUTE.
    */
   accessRequestsPerMinute?: number;
   /**
@@ -285,7 +286,10 @@ export function parseBooleanSetting(name: string, value: string | undefined, fal
   throw new ConfigError(`${name} must be true or false, got "${value}"`);
 }
 
-/** 100 a second per resource: above a VPN's login storm at nine, below what floods the history. */
+/**
+ * The floor of the per-resource limit, 100 a second: what a small account's resource may create, far
+ * above its users' sign-ins; larger accounts get 4 a minute per licence (accessRequestLimit).
+ */
 export const DEFAULT_ACCESS_REQUESTS_PER_MINUTE = 6000;
 
 function parseAccessRequestsPerMinute(text: string | undefined): number {

@@ -1,23 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { newOtpAuthenticator, newUser, TestAccount } from '@twofold/persistence/testing';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { ConsoleTestAdmin, newConsoleAdmin } from '../../test/testing/console-admin';
 import { outboxMails } from '../../test/testing/outbox';
+import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, launchChromium, screenshotIfAsked } from '../../test/testing/in-browser';
 import { startTestApp, TEST_NOW, TestApp } from '../../test/testing/test-app';
 
-/** Debian's Chromium, driven by playwright-core, as the other browser tests use it; never a downloaded browser. */
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const STEP_TIMEOUT_MS = 30_000;
 /** What a page would run if a name it shows were markup: it must stay text. */
 const XSS = '<img src=x onerror="window.__xss=1">';
-
-const chromiumMissing = !existsSync(CHROMIUM_PATH);
-const underCi = Boolean(process.env['CI']) && process.env['CI'] !== 'false' && process.env['CI'] !== '0';
-if (chromiumMissing)
-  console.warn(`${CHROMIUM_PATH} is missing: the console browser test is ${underCi ? 'FAILING (CI is set)' : 'SKIPPED'}.`);
-const describeInBrowser = chromiumMissing && !underCi ? describe.skip : describe;
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -36,7 +26,7 @@ function freePort(): Promise<number> {
  * resource a new secret seen once, the journal of a day filtered, and nothing the service shows
  * turned into markup.
  */
-describeInBrowser('the administrators console in Chromium', () => {
+describeInBrowser('the console browser test')('the administrators console in Chromium', () => {
   let t: TestApp;
   let baseUrl: string;
   let browser: Browser;
@@ -49,11 +39,7 @@ describeInBrowser('the administrators console in Chromium', () => {
     await t.app.listen(port, '127.0.0.1');
     // the day's journal is served once the day is over: the scenes run late in the day, and the journal scene just after midnight
     t.clock.set(new Date('2026-05-20T23:20:00.000Z'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--host-resolver-rules=MAP localhost 127.0.0.1'],
-      timeout: STEP_TIMEOUT_MS,
-    });
+    browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
     owner = await t.newAccount({ name: 'Console in a browser' });
     const jane = await newUser(t.db, owner.account.id, 'jane', { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, owner.account.id, jane.id, {
@@ -71,17 +57,9 @@ describeInBrowser('the administrators console in Chromium', () => {
     t?.clock.set(TEST_NOW);
   });
 
-  async function screenshotIfAsked(page: Page, name: string): Promise<void> {
-    const dir = process.env['SCREENSHOT_DIR'];
-    if (!dir) return;
-    const root = resolve(__dirname, '../../../..');
-    mkdirSync(resolve(root, dir), { recursive: true });
-    await page.screenshot({ path: resolve(root, dir, name), fullPage: true, animations: 'disabled' });
-  }
-
   async function newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport, locale: 'en-US' });
-    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     return { context, page };

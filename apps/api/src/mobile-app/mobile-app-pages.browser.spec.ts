@@ -1,31 +1,21 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { AddressInfo } from 'node:net';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { hiddenInputs } from '../../test/clients/client-kit';
 import { FakePushService } from '../../test/testing/fake-push-service';
+import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, launchChromium, screenshotIfAsked } from '../../test/testing/in-browser';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { TestDevice } from '../../test/testing/test-device';
 
-/** Debian's Chromium, driven by playwright-core, as the other browser tests use it; never a downloaded browser. */
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const STEP_TIMEOUT_MS = 30_000;
 const KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
-
-const chromiumMissing = !existsSync(CHROMIUM_PATH);
-const underCi = Boolean(process.env['CI']) && process.env['CI'] !== 'false' && process.env['CI'] !== '0';
-if (chromiumMissing)
-  console.warn(`${CHROMIUM_PATH} is missing: the app offer's browser test is ${underCi ? 'FAILING (CI is set)' : 'SKIPPED'}.`);
-const describeInBrowser = chromiumMissing && !underCi ? describe.skip : describe;
 
 /**
  * The offer's script in a real browser: the page polls its check, and once a phone (the test's
  * device) enrolled with the page's token, the access page loads itself again and shows the number
  * to pick; the my-factors page posts its list, which names the new device.
  */
-describeInBrowser('the Twofold Authenticator offer in Chromium', () => {
+describeInBrowser("the app offer's browser test")('the Twofold Authenticator offer in Chromium', () => {
   let t: TestApp;
   let push: FakePushService;
   let baseUrl: string;
@@ -37,9 +27,9 @@ describeInBrowser('the Twofold Authenticator offer in Chromium', () => {
     t = await startTestApp({ webPushLoopbackHttp: true });
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'], timeout: STEP_TIMEOUT_MS });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 420, height: 860 }, locale: 'en-US' });
-    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -47,14 +37,6 @@ describeInBrowser('the Twofold Authenticator offer in Chromium', () => {
     await t?.close();
     await push?.close();
   });
-
-  async function screenshotIfAsked(name: string): Promise<void> {
-    const dir = process.env['SCREENSHOT_DIR'];
-    if (!dir) return;
-    const root = resolve(__dirname, '../../../..');
-    mkdirSync(resolve(root, dir), { recursive: true });
-    await page.screenshot({ path: resolve(root, dir, name), fullPage: true, animations: 'disabled' });
-  }
 
   const tokenOnPage = async () => {
     const href = (await page.locator('[data-testid="mobile-app-link"]').getAttribute('href')) as string;
@@ -72,7 +54,7 @@ describeInBrowser('the Twofold Authenticator offer in Chromium', () => {
       .expect(200);
     await page.goto(`${baseUrl}${new URL(created.body.model.url).pathname}`);
     await page.locator('#mobile-app svg').waitFor();
-    await screenshotIfAsked('access-page-app-offer.png');
+    await screenshotIfAsked(page, 'access-page-app-offer.png');
     const device = new TestDevice(t);
     const subscription = push.subscribe();
     expect((await device.enroll(await tokenOnPage(), subscription)).status).toBe(200);

@@ -1,28 +1,4 @@
-/**
- * Elements built from text, never from HTML strings: nothing the service or a link sends can become
- * markup (and the CSP allows no inline script anyway).
- */
-type Child = Node | string | null | undefined | false;
-
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string | boolean | undefined> = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === false) continue;
-    element.setAttribute(name, value === true ? '' : value);
-  }
-  for (const child of children) if (child) element.append(child);
-  return element;
-}
-
-export function on<T extends HTMLElement>(element: T, event: string, handler: (event: Event) => void): T {
-  element.addEventListener(event, handler);
-  return element;
-}
-
+/** What only the authenticator app draws; elements from text are `@twofold/web-ui`'s `h`. */
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** The service's shield logo (the pages' one), coloured by the style sheet. */

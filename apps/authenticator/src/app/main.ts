@@ -1,7 +1,8 @@
 import { languageOf, textsFor } from '../shared/i18n';
 import { totpCode } from '../shared/totp';
 import { ApiError, decide, DecisionResult, enroll, pendingApprovals, PendingApproval, setSubscription } from './api';
-import { h, logo, on } from './dom';
+import { h, on } from '@twofold/web-ui';
+import { logo } from './dom';
 import { currentSubscription, pushSupported, registerWorker, subscribe } from './push';
 import { allDevices, DeviceRecord } from './store';
 

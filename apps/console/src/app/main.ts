@@ -1,5 +1,5 @@
 import { ApiError, call, Session, useSession } from './api';
-import { h, on } from './dom';
+import { h, on } from '@twofold/web-ui';
 import { language, t } from './i18n';
 import {
   administratorsScreen,

@@ -1,5 +1,6 @@
 import { ApiError, call, model, Session } from './api';
-import { actionButton, field, h, on, table } from './dom';
+import { h, on } from '@twofold/web-ui';
+import { actionButton, field, table } from './dom';
 import { t } from './i18n';
 
 /** What a screen gets: the place to draw, the session (its permissions), a way to report a failure. */

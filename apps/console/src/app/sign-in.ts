@@ -1,5 +1,5 @@
 import { ApiError, call, Session } from './api';
-import { h, on } from './dom';
+import { h, on } from '@twofold/web-ui';
 import { t } from './i18n';
 
 /** `#code=…&email=…` of the mailed link: the code never reaches a server log (a fragment is not sent). */

@@ -38,6 +38,7 @@ describe('migrations', () => {
         'MobileAppDevices1765600000000',
         'PhoneCodes1765700000000',
         'StandbyCodes1765800000000',
+        'ForeignKeyIndexes1766200000000',
         'Console1766300000000',
         'MobileAppPushGone1766400000000',
       ]);
@@ -110,9 +111,23 @@ describe('migrations', () => {
         'standby_codes_user',
         'console_sessions_administrator',
         'console_sign_ins_administrator',
+        'access_requests_resource',
       ]) {
         expect(indexNames).toContain(expected);
       }
+
+      // Deleting a user or a resource makes PostgreSQL look up its rows in every table whose foreign key
+      // points at it (to cascade or to set NULL), one lookup per deleted row: without an index led by the
+      // foreign key's column, each lookup reads the whole table, and an identity-format apply deleting
+      // thousands of merged users read the authenticators once per user (past the statement timeout).
+      const unindexed: { fk: string }[] = await dataSource.query(
+        `SELECT c.conrelid::regclass::text || '.' || a.attname || ' -> ' || c.confrelid::regclass::text AS fk
+           FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+          WHERE c.contype = 'f' AND c.confrelid IN ('users'::regclass, 'resources'::regclass, 'access_requests'::regclass)
+            AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1] AND i.indpred IS NULL)
+          ORDER BY 1`,
+      );
+      expect(unindexed.map((r) => r.fk)).toEqual([]);
 
       // the per-user sum of recent wrong codes gave way to wrong_code_streaks
       expect(indexNames).not.toContain('access_requests_user_wrong_codes');

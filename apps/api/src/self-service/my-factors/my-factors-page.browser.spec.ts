@@ -1,29 +1,19 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { AddressInfo } from 'node:net';
 import { generateTotp, parseBase32Key } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { hiddenInputs } from '../../../test/clients/client-kit';
+import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, launchChromium, screenshotIfAsked } from '../../../test/testing/in-browser';
 import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
-/** Debian's Chromium, driven by playwright-core, as the other browser tests use it; never a downloaded browser. */
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const STEP_TIMEOUT_MS = 30_000;
 const KEY = Buffer.from('3132333435363738393031323334353637383930', 'hex');
-
-const chromiumMissing = !existsSync(CHROMIUM_PATH);
-const underCi = Boolean(process.env['CI']) && process.env['CI'] !== 'false' && process.env['CI'] !== '0';
-if (chromiumMissing)
-  console.warn(`${CHROMIUM_PATH} is missing: the "my factors" browser test is ${underCi ? 'FAILING (CI is set)' : 'SKIPPED'}.`);
-const describeInBrowser = chromiumMissing && !underCi ? describe.skip : describe;
 
 /**
  * The "my factors" page in a real browser: the user confirms a code of the factor they have, adds an
  * authenticator app with a real TOTP code of the key the page shows, removes the old factor, and
  * cannot remove the last one.
  */
-describeInBrowser('self-service: the "my factors" page in Chromium', () => {
+describeInBrowser('the "my factors" browser test')('self-service: the "my factors" page in Chromium', () => {
   let t: TestApp;
   let baseUrl: string;
   let browser: Browser;
@@ -33,24 +23,15 @@ describeInBrowser('self-service: the "my factors" page in Chromium', () => {
     t = await startTestApp();
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'], timeout: STEP_TIMEOUT_MS });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 420, height: 860 }, locale: 'en-US' });
-    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
     page = await context.newPage();
   });
   afterAll(async () => {
     await browser?.close();
     await t.close();
   });
-
-  /** With SCREENSHOT_DIR set (relative to the repository), the page is saved there for the README. */
-  async function screenshotIfAsked(name: string): Promise<void> {
-    const dir = process.env['SCREENSHOT_DIR'];
-    if (!dir) return;
-    const root = resolve(__dirname, '../../../../..');
-    mkdirSync(resolve(root, dir), { recursive: true });
-    await page.screenshot({ path: resolve(root, dir, name), fullPage: true, animations: 'disabled' });
-  }
 
   const code = (key: Buffer = KEY) => generateTotp({ secret: key, time: t.clock.now().getTime() });
   const labels = () => page.locator('[data-testid="factor-label"]').allTextContents();
@@ -94,7 +75,7 @@ describeInBrowser('self-service: the "my factors" page in Chromium', () => {
     await page.click('.code-step button[type="submit"]');
     await page.waitForSelector('text=The authenticator app was added.');
     expect(await labels()).toHaveLength(2);
-    await screenshotIfAsked('my-factors-page.png');
+    await screenshotIfAsked(page, 'my-factors-page.png');
 
     // remove the key fob, the first in the list
     await page.locator('li[data-testid="factor"]').filter({ hasText: 'Key fob' }).locator('button.danger').click();

@@ -26,6 +26,7 @@ import { SelfService1765500000000 } from './1765500000000-self-service';
 import { MobileAppDevices1765600000000 } from './1765600000000-mobile-app-devices';
 import { PhoneCodes1765700000000 } from './1765700000000-phone-codes';
 import { StandbyCodes1765800000000 } from './1765800000000-standby-codes';
+import { ForeignKeyIndexes1766200000000 } from './1766200000000-foreign-key-indexes';
 import { Console1766300000000 } from './1766300000000-console';
 import { MobileAppPushGone1766400000000 } from './1766400000000-mobile-app-push-gone';
 
@@ -59,6 +60,7 @@ export const ALL_MIGRATIONS = [
   MobileAppDevices1765600000000,
   PhoneCodes1765700000000,
   StandbyCodes1765800000000,
+  ForeignKeyIndexes1766200000000,
   Console1766300000000,
   MobileAppPushGone1766400000000,
 ];

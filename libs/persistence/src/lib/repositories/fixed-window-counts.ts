@@ -22,21 +22,28 @@ export interface FixedWindowCount {
  */
 export async function addToFixedWindows(
   db: Db,
-  { table, keyColumn, keyType, countColumn }: FixedWindowTable,
+  table: FixedWindowTable,
   keys: readonly string[],
   now: Date,
   windowMs: number,
   amount: number,
 ): Promise<FixedWindowCount[]> {
+  const rows: { key: string; count: number; window_started_at: Date }[] = await db
+    .manager()
+    .query(fixedWindowUpsert(table), [keys, now, windowMs / 1000, amount]);
+  return rows.map((row) => ({ key: row.key, count: row.count, windowStartedAt: row.window_started_at }));
+}
+
+/**
+ * The statement of addToFixedWindows (parameters: $1 keys, $2 now, $3 window in seconds, $4 amount),
+ * returning key, count and window_started_at: a repository may read more beside it in one statement.
+ */
+export function fixedWindowUpsert({ table, keyColumn, keyType, countColumn }: FixedWindowTable): string {
   const ended = `w.window_started_at <= $2::timestamptz - make_interval(secs => $3)`;
-  const rows: { key: string; count: number; window_started_at: Date }[] = await db.manager().query(
-    `INSERT INTO ${table} AS w (${keyColumn}, window_started_at, ${countColumn})
+  return `INSERT INTO ${table} AS w (${keyColumn}, window_started_at, ${countColumn})
      SELECT key, $2, $4 FROM unnest($1::${keyType}[]) AS key
      ON CONFLICT (${keyColumn}) DO UPDATE SET
        ${countColumn} = CASE WHEN ${ended} THEN $4 ELSE w.${countColumn} + $4 END,
        window_started_at = CASE WHEN ${ended} THEN $2 ELSE w.window_started_at END
-     RETURNING ${keyColumn}::text AS key, ${countColumn} AS count, window_started_at`,
-    [keys, now, windowMs / 1000, amount],
-  );
-  return rows.map((row) => ({ key: row.key, count: row.count, windowStartedAt: row.window_started_at }));
+     RETURNING ${keyColumn}::text AS key, ${countColumn} AS count, window_started_at`;
 }

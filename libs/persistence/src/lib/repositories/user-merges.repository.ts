@@ -92,8 +92,20 @@ export type UserAfterApply = Pick<MergeableUser, 'id' | 'identity' | 'name' | 'e
  */
 export const HISTORY_ROWS_PER_STATEMENT = 20_000;
 
+/**
+ * Users read, locked, updated or deleted per statement by the apply: at 200 000 users one statement
+ * for all of them passes the statement timeout (bench:identity-format); in batches each stays far
+ * under it, and the apply is still one transaction. Reads and locks go in id order, page after page
+ * (the order every other user lock takes). At 5 000 the deletion of merged users took up to 1.1 s a
+ * batch on a busy 2-core machine (220 000 users, 20 000 merged), too near the 1.5 s timeout.
+ */
+export const USERS_PER_STATEMENT = 1_000;
+
 export class UserMergesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly usersPerStatement = USERS_PER_STATEMENT,
+  ) {}
 
   private query<T>(sql: string, params: unknown[]): Promise<T> {
     return this.db.manager().query(sql, params);
@@ -113,8 +125,22 @@ export class UserMergesRepository {
 
   /** The account's users without locks: what the plan is first made of. */
   async users(accountId: AccountId): Promise<MergeableUser[]> {
-    const rows: UserRow[] = await this.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1`, [accountId]);
-    return rows.map(userOfRow);
+    return this.usersInPages(accountId, '');
+  }
+
+  /** The account's users in id order, usersPerStatement a statement, each page after the last id of the one before. */
+  private async usersInPages(accountId: AccountId, lock: '' | 'FOR UPDATE'): Promise<MergeableUser[]> {
+    const users: MergeableUser[] = [];
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const rows: UserRow[] = await this.query(
+        `SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 AND u.id > $2 ORDER BY u.id LIMIT $3 ${lock}`,
+        [accountId, after, this.usersPerStatement],
+      );
+      users.push(...rows.map(userOfRow));
+      if (rows.length < this.usersPerStatement) return users;
+      after = rows[rows.length - 1].id;
+    }
   }
 
   /**
@@ -157,14 +183,19 @@ export class UserMergesRepository {
    * apply and finds the renamed user.
    */
   async lockUsers(accountId: AccountId): Promise<MergeableUser[]> {
-    const rows: UserRow[] = await this.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 ORDER BY u.id FOR UPDATE`, [
-      accountId,
-    ]);
-    return rows.map(userOfRow);
+    return this.usersInPages(accountId, 'FOR UPDATE');
   }
 
   /** The number of custom fields each survivor would hold after the merge (names compared without case). */
-  async customFieldCounts(accountId: AccountId, steps: readonly MergeStep[]): Promise<Map<string, number>> {
+  async customFieldCounts(accountId: AccountId, all: readonly MergeStep[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const steps of stepsBySurvivor(all, this.usersPerStatement)) {
+      for (const [survivor, n] of await this.customFieldCountsOf(accountId, steps)) counts.set(survivor, n);
+    }
+    return counts;
+  }
+
+  private async customFieldCountsOf(accountId: AccountId, steps: readonly MergeStep[]): Promise<Map<string, number>> {
     const rows: { survivor: string; n: number }[] = await this.query(
       `SELECT s.survivor, count(DISTINCT lower(f.name))::int AS n
          FROM (SELECT DISTINCT survivor AS member, survivor FROM ${STEPS}
@@ -178,6 +209,13 @@ export class UserMergesRepository {
 
   /** The OTP authenticators (with secrets) of the users of the merges: survivors and merged. */
   async authenticatorsOf(accountId: AccountId, userIds: readonly string[]): Promise<MergeableAuthenticator[]> {
+    const found: MergeableAuthenticator[] = [];
+    for (const batch of chunks(userIds, this.usersPerStatement)) found.push(...(await this.authenticatorsOfBatch(accountId, batch)));
+    // oldest first over all batches, as one statement's ORDER BY created_at, id gave them (uuids compare as their hex)
+    return found.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  private async authenticatorsOfBatch(accountId: AccountId, userIds: readonly string[]): Promise<MergeableAuthenticator[]> {
     const rows: {
       id: string;
       user_id: string;
@@ -213,8 +251,11 @@ export class UserMergesRepository {
    * of all of its copies and stays disabled if any was (a copy must not undo a disabling), the others
    * go. Two statements whatever the number of folds.
    */
-  async foldAuthenticators(accountId: AccountId, folds: readonly AuthenticatorFold[]): Promise<void> {
-    if (folds.length === 0) return;
+  async foldAuthenticators(accountId: AccountId, all: readonly AuthenticatorFold[]): Promise<void> {
+    for (const folds of chunks(all, this.usersPerStatement)) await this.foldAuthenticatorBatch(accountId, folds);
+  }
+
+  private async foldAuthenticatorBatch(accountId: AccountId, folds: readonly AuthenticatorFold[]): Promise<void> {
     await this.query(
       `UPDATE authenticators a SET last_time_step = f.last_time_step, hotp_counter = f.hotp_counter, disabled = f.disabled
          FROM unnest($2::uuid[], $3::bigint[], $4::bigint[], $5::boolean[]) AS f(id, last_time_step, hotp_counter, disabled)
@@ -234,8 +275,12 @@ export class UserMergesRepository {
   }
 
   /** Everything keyed by the merged users moves to their survivors (see USER_ID_TABLES), before the merged users are deleted. */
-  async moveUserRows(accountId: AccountId, steps: readonly MergeStep[]): Promise<void> {
-    if (steps.length === 0) return;
+  async moveUserRows(accountId: AccountId, all: readonly MergeStep[]): Promise<void> {
+    // a survivor's merged users move in one batch: its fields and streaks are chosen among all of them
+    for (const steps of stepsBySurvivor(all, this.usersPerStatement)) await this.moveUserRowBatch(accountId, steps);
+  }
+
+  private async moveUserRowBatch(accountId: AccountId, steps: readonly MergeStep[]): Promise<void> {
     const params = [accountId, ...columnsOf(steps)];
     await this.query(
       `INSERT INTO user_groups (user_id, group_id, account_id)
@@ -322,13 +367,17 @@ export class UserMergesRepository {
 
   /** The merged users go (their rows left behind go with them; the user count follows by trigger). */
   async deleteUsers(accountId: AccountId, userIds: readonly string[]): Promise<void> {
-    if (userIds.length === 0) return;
-    await this.query(`DELETE FROM users WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, [...userIds]]);
+    for (const batch of chunks(userIds, this.usersPerStatement)) {
+      await this.query(`DELETE FROM users WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, batch]);
+    }
   }
 
   /** The survivors' and renamed users' fields after the apply, in one statement. */
-  async updateUsers(accountId: AccountId, users: readonly UserAfterApply[]): Promise<void> {
-    if (users.length === 0) return;
+  async updateUsers(accountId: AccountId, all: readonly UserAfterApply[]): Promise<void> {
+    for (const users of chunks(all, this.usersPerStatement)) await this.updateUserBatch(accountId, users);
+  }
+
+  private async updateUserBatch(accountId: AccountId, users: readonly UserAfterApply[]): Promise<void> {
     await this.query(
       `UPDATE users u SET identity = v.identity, identity_key = v.identity_key, collision_tag = '', name = v.name, email = v.email,
               is_locked = v.is_locked, last_login = v.last_login
@@ -347,6 +396,37 @@ export class UserMergesRepository {
       ],
     );
   }
+}
+
+/**
+ * Merge steps in batches of about `size`, never splitting one survivor's steps: what a survivor keeps
+ * (a custom field of one name, the larger streak) is chosen among all of its merged users at once.
+ */
+export function stepsBySurvivor(steps: readonly MergeStep[], size: number): MergeStep[][] {
+  const bySurvivor = new Map<string, MergeStep[]>();
+  for (const step of steps) {
+    const group = bySurvivor.get(step.survivor);
+    if (group) group.push(step);
+    else bySurvivor.set(step.survivor, [step]);
+  }
+  const batches: MergeStep[][] = [];
+  let batch: MergeStep[] = [];
+  for (const group of bySurvivor.values()) {
+    if (batch.length > 0 && batch.length + group.length > size) {
+      batches.push(batch);
+      batch = [];
+    }
+    batch.push(...group);
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/** `items` in order, in slices of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
+  return out;
 }
 
 /** `items` in order, cut into batches of at most `limit` rows (an item of more rows is a batch of its own); items without rows are left out. */
