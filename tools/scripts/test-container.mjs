@@ -380,6 +380,12 @@ async function checkImage(base) {
     return fail(`/access/app/ answered ${app.status}: the authenticator app is not in the image`);
   say('/access/app/ serves the authenticator app');
 
+  // and so is the administrators' console
+  const consolePage = await get(`${base_url}/console/`);
+  if (consolePage.status !== 200 || !/<script defer src="?console\.[0-9a-f]{12}\.js/.test(consolePage.body))
+    return fail(`/console/ answered ${consolePage.status}: the console is not in the image`);
+  say("/console/ serves the administrators' console");
+
   const health = await waitFor(
     'healthy',
     () => {
