@@ -19,11 +19,12 @@
  * The database is dropped at the end.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 // Relative on purpose: plain ts-node does not resolve the path aliases (as bench-api.ts does).
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { API_BUNDLE, basic, CLI_BUNDLE, cleanEnv, freePort, runCli, startApi } from '../../../apps/api-e2e/src/processes';
+import { basic, cleanEnv, freePort, runCli, startApi } from '../../../apps/api-e2e/src/processes';
+import { openBenchDatabase } from './bench-database';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startFakeTelegram } from '../../../apps/api-e2e/src/fake-telegram-process';
 
@@ -63,25 +64,12 @@ function residentMb(pid: number | undefined): number {
 }
 
 async function main(): Promise<number> {
-  if (!existsSync(API_BUNDLE) || !existsSync(CLI_BUNDLE)) {
-    console.error('build the bundles first: npm run build');
-    return 1;
-  }
-  const server = process.env['DATABASE_URL'];
-  if (!server) {
-    console.error('DATABASE_URL must name a PostgreSQL server (the benchmark creates and drops a database of its own)');
-    return 1;
-  }
-  const database = `twofold_bench_waits_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(server);
-  url.pathname = `/${database}`;
+  const database = await openBenchDatabase('twofold_bench_waits');
+  if (!database) return 1;
   const token = `7100000001:${randomBytes(24).toString('base64url')}`;
   const fake = await startFakeTelegram(token);
   const env = cleanEnv({
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database.url,
     SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
@@ -94,7 +82,7 @@ async function main(): Promise<number> {
     // ACCESS_REQUESTS_PER_MINUTE at its default: 2 requests per wait, under 6 000 a minute up to 3 000 waits
   });
   const api = await startApi(env);
-  const observer = new Client({ connectionString: url.toString(), application_name: 'twofold-bench-observer' });
+  const observer = new Client({ connectionString: database.url, application_name: 'twofold-bench-observer' });
   try {
     const created = runCli(
       [
@@ -202,8 +190,7 @@ async function main(): Promise<number> {
     await observer.end().catch(() => undefined);
     await api.stop();
     await fake.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

@@ -15,11 +15,11 @@
  * statement past its bound (and answer 503). The database is dropped at the end.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { Client } from 'pg';
 // Relative on purpose: plain ts-node does not resolve the path aliases (as bench-api.ts does).
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { API_BUNDLE, basic, CLI_BUNDLE, cleanEnv, freePort, runCli, startApi } from '../../../apps/api-e2e/src/processes';
+import { basic, cleanEnv, freePort, runCli, startApi } from '../../../apps/api-e2e/src/processes';
+import { openBenchDatabase } from './bench-database';
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -33,30 +33,17 @@ const STATEMENT_TIMEOUT_MS = 1500;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<number> {
-  if (!existsSync(API_BUNDLE) || !existsSync(CLI_BUNDLE)) {
-    console.error('build the bundles first: npm run build');
-    return 1;
-  }
-  const server = process.env['DATABASE_URL'];
-  if (!server) {
-    console.error('DATABASE_URL must name a PostgreSQL server (the benchmark creates and drops a database of its own)');
-    return 1;
-  }
-  const database = `twofold_bench_delete_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(server);
-  url.pathname = `/${database}`;
+  const database = await openBenchDatabase('twofold_bench_delete');
+  if (!database) return 1;
   const env = cleanEnv({
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database.url,
     SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
     DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
   });
   const api = await startApi(env);
-  const db = new Client({ connectionString: url.toString(), application_name: 'twofold-bench-delete' });
+  const db = new Client({ connectionString: database.url, application_name: 'twofold-bench-delete' });
   try {
     const created = runCli(
       ['account', 'create', '--name', 'Delete', '--owner-email', 'owner@delete.test', '--licenses', '100', '--enable-api', '--json'],
@@ -129,8 +116,7 @@ async function main(): Promise<number> {
   } finally {
     await db.end().catch(() => undefined);
     await api.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 
