@@ -40,10 +40,12 @@ export function parseUserPath(path: PathParameters): RecordId {
   return parseRecordId(path['id'], 'User');
 }
 
-/** GET /users: a page, or with `identity` the one user of that identity. */
+/** GET /users: a page, or with `identity` the one user of that identity; with `group` the members of that group. */
 export interface ListUsersQuery {
   page: Page;
   identity: string | undefined;
+  /** a group's name, in any case: only its members (the system group AllUsers: everyone) */
+  group: string | undefined;
   /** The phones are listed only when asked for */
   withPhones: boolean;
 }
@@ -59,7 +61,8 @@ export function parseListUsersQuery(query: QueryParameters, { identityFormat: fo
   const page = query.page();
   const given = query.single('identity')?.trim() || undefined;
   const identity = given === undefined ? undefined : normalizeIdentity(format, given, 'identity');
-  return { page, identity, withPhones: parseBooleanQuery(query.get('withPhones'), 'withPhones') };
+  const group = query.single('group')?.trim() || undefined;
+  return { page, identity, group, withPhones: parseBooleanQuery(query.get('withPhones'), 'withPhones') };
 }
 
 /** An enrollment link asked for with the user: mailed to the user's Email, or returned. */

@@ -141,6 +141,13 @@ export const USER_DOCS = {
     envelope: 'model',
     query: [
       { name: 'identity', required: false, type: String, description: 'filter by login' },
+      {
+        name: 'group',
+        required: false,
+        type: String,
+        description:
+          'ours: only the members of the group of this name (any case; AllUsers: everyone; an unknown name: none), paged by offset and limit',
+      },
       { name: 'withPhones', required: false, type: Boolean, description: 'adds `phones`' },
     ],
     ok: { schema: modelEnvelope(arrayOf(ref(UserDto))), example: ok<UserDto[]>([{ ...USER, phones: ['+14155550123'] }]) },

@@ -14,6 +14,7 @@ import {
   UserFieldChanges,
   PRODUCT_NAME,
   MailLanguage,
+  SYSTEM_GROUP_NAME,
 } from '@twofold/domain';
 import { JournalField, journalDetails, JournalWriter, JournalFields, journalFacts } from '@twofold/journal';
 import {
@@ -69,7 +70,11 @@ export class UsersService {
   }
 
   async list(accountId: AccountId, query: ListUsersQuery): Promise<UserDto[]> {
-    const filter = query.identity ? { identity: query.identity } : {};
+    const filter = {
+      identity: query.identity || undefined,
+      // every user is in AllUsers without a row of user_groups
+      group: query.group !== undefined && query.group.toLowerCase() !== SYSTEM_GROUP_NAME.toLowerCase() ? query.group : undefined,
+    };
     const found = await this.users.listWithDetails(accountId, filter, query.page);
     const now = this.clock.now();
     return found.map(({ user, details }) => toUserDto(user, details, { withPhones: query.withPhones, now }));

@@ -103,6 +103,33 @@ describe('users V1', () => {
     expect((await list('?limit=-1')).status).toBe(400);
   });
 
+  it('lists the members of a group by its name in any case, paged; AllUsers is everyone, an unknown group nobody', async () => {
+    const other = await t.newAccount();
+    const group = async (auth: string, name: string) => (await t.as(auth).post('/groups').send({ name }).expect(201)).body.model;
+    await group(authorization, 'Members');
+    await group(other.authorization, 'Members');
+    const ids: string[] = [];
+    for (const identity of ['member.one', 'member.two', 'member.three']) {
+      const user = (await create({ Identity: identity, Groups: { Add: ['Members'] } })).body.model;
+      ids.push(user.id);
+    }
+    await create({ Identity: 'member.of.other', Groups: { Add: ['Members'] } }, other.authorization);
+    await create({ Identity: 'not.a.member' });
+
+    const members = await list('?group=MEMBERS');
+    expect(members.status).toBe(200);
+    const membersIds = members.body.model.map((user: { id: string }) => user.id);
+    expect([...membersIds].sort()).toEqual([...ids].sort());
+    // the users' order (creation, then id) pages them
+    expect((await list('?group=Members&offset=1&limit=1')).body.model.map((user: { id: string }) => user.id)).toEqual([membersIds[1]]);
+    expect((await list('?group=Members&identity=member.two')).body.model).toHaveLength(1);
+    expect((await list('?group=Members&identity=not.a.member')).body.model).toEqual([]);
+    expect((await list('?group=Nobody')).body.model).toEqual([]);
+    const everyone = (await list('?group=allusers&limit=1000')).body.model;
+    expect(everyone.length).toBe((await list('?limit=1000')).body.model.length);
+    expect((await list('?group=a&group=b')).status).toBe(400);
+  });
+
   it('counts users against the licenses', async () => {
     const res = await t.as(authorization).get('/users/count');
     expect(res.status).toBe(200);

@@ -260,14 +260,21 @@ export class UsersRepository {
    */
   async listWithDetails(
     accountId: AccountId,
-    filter: { identity?: string },
+    filter: { identity?: string; group?: string },
     page: Page,
   ): Promise<{ user: UserEntity; details: UserDetails }[]> {
     const params: unknown[] = [accountId, page.limit, page.offset];
     let identityFilter = '';
     if (filter.identity !== undefined) {
       params.push(identityKey(filter.identity), filter.identity);
-      identityFilter = `AND ${identityMatch('u', '$4', '$5')}`;
+      identityFilter = `AND ${identityMatch('u', `$${params.length - 1}`, `$${params.length}`)}`;
+    }
+    if (filter.group !== undefined) {
+      // the members by the group's index (user_groups_group): a small group of a large account reads its own rows only
+      params.push(filter.group);
+      identityFilter += ` AND u.id IN (SELECT ug.user_id FROM user_groups ug
+                                        WHERE ug.account_id = $1
+                                          AND ug.group_id = (SELECT g.id FROM groups g WHERE g.account_id = $1 AND lower(g.name) = lower($${params.length})))`;
     }
     const rows: UserWithDetailsRow[] = await this.db.manager().query(
       `SELECT ${USER_COLUMNS},
