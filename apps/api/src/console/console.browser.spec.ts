@@ -96,7 +96,7 @@ describeInBrowser('the console browser test')('the administrators console in Chr
       expect(await page.getByTestId('who').textContent()).toBe('helpdesk@example.com · Support 2');
       await page.getByTestId('licenses').waitFor();
       await screenshotIfAsked(page, 'console-dashboard.png');
-      expect(await page.locator('nav a').allTextContents()).toEqual(['Dashboard', 'Users']);
+      expect(await page.locator('nav a').allTextContents()).toEqual(['Dashboard', 'Users', 'Groups', 'Access history']);
 
       await page.getByRole('link', { name: 'Users' }).click();
       await page.getByLabel('Find by identity').fill('jane');

@@ -12,6 +12,9 @@ import {
   usersScreen,
 } from './screens';
 import { signInScreen } from './sign-in';
+import { groupScreen, groupsScreen } from './groups';
+import { historyScreen } from './history';
+import { ipListsScreen } from './ip-lists';
 
 /** The console's screens by their address (`#/users?identity=…`), each with the permission it needs. */
 const ROUTES: Record<string, { label?: string; permission: string; draw(context: ScreenContext, query: URLSearchParams): Promise<void> }> =
@@ -19,8 +22,12 @@ const ROUTES: Record<string, { label?: string; permission: string; draw(context:
     dashboard: { label: t.dashboard, permission: 'users.read', draw: dashboardScreen },
     users: { label: t.users, permission: 'users.read', draw: usersScreen },
     user: { permission: 'users.read', draw: userScreen },
+    groups: { label: t.groups, permission: 'users.read', draw: groupsScreen },
+    group: { permission: 'users.read', draw: groupScreen },
+    history: { label: t.history, permission: 'users.read', draw: historyScreen },
     journal: { label: t.journal, permission: 'journal.read', draw: journalScreen },
     resources: { label: t.resources, permission: 'account.manage', draw: resourcesScreen },
+    'ip-lists': { label: t.ipLists, permission: 'account.manage', draw: ipListsScreen },
     admins: { label: t.administrators, permission: 'account.manage', draw: administratorsScreen },
   };
 

@@ -2,6 +2,7 @@ import { ApiError, call, model, Session } from './api';
 import { h, on } from '@twofold/web-ui';
 import { actionButton, field, table } from './dom';
 import { t } from './i18n';
+import { CodeLockout, userSections } from './user-sections';
 
 /** What a screen gets: the place to draw, the session (its permissions), a way to report a failure. */
 export interface ScreenContext {
@@ -57,6 +58,8 @@ interface User {
   name: string | null;
   isLocked: boolean;
   authenticators: string[];
+  groups: string[];
+  codeLockouts: CodeLockout[];
 }
 
 const PAGE_SIZE = 50;
@@ -104,7 +107,7 @@ export async function usersScreen(context: ScreenContext, query: URLSearchParams
   );
 }
 
-type Factors = Record<string, { id: string; name: string }[]>;
+type Factors = Record<string, { id: string; name: string; disabled?: true }[]>;
 
 export async function userScreen(context: ScreenContext, query: URLSearchParams): Promise<void> {
   const { root, session } = context;
@@ -130,16 +133,29 @@ export async function userScreen(context: ScreenContext, query: URLSearchParams)
   const factorRows = Object.entries(factors).flatMap(([kind, list]) =>
     list.map((factor) => [
       document.createTextNode(kind),
-      document.createTextNode(factor.name),
+      h('span', {}, factor.name, factor.disabled ? ' ' : '', factor.disabled ? h('span', { class: 'badge stop' }, t.disabled) : ''),
       may(session, 'factors.manage')
-        ? actionButton(t.remove, async () => {
-            if (!confirm(t.removeConfirm(factor.name))) return;
-            await call('DELETE', `/users/${user.id}/authenticators/${kind.toLowerCase()}/${factor.id}`);
-            await reload();
-          })
+        ? h(
+            'div',
+            { class: 'row' },
+            // a phone is not disabled: it is removed through the phone endpoints
+            kind === 'Sms'
+              ? null
+              : actionButton(factor.disabled ? t.enable : t.disable, async () => {
+                  const path = `/users/${user.id}/authenticators/${kind.toLowerCase()}/${factor.id}`;
+                  await call('POST', `${path}/${factor.disabled ? 'enable' : 'disable'}`).catch(context.fail);
+                  await reload();
+                }),
+            actionButton(t.remove, async () => {
+              if (!confirm(t.removeConfirm(factor.name))) return;
+              await call('DELETE', `/users/${user.id}/authenticators/${kind.toLowerCase()}/${factor.id}`);
+              await reload();
+            }),
+          )
         : document.createTextNode(''),
     ]),
   );
+  const sections = await userSections(context, user, reload);
   root.replaceChildren(
     h('p', {}, h('a', { href: '#/users' }, `← ${t.back}`)),
     heading(user.identity),
@@ -153,6 +169,7 @@ export async function userScreen(context: ScreenContext, query: URLSearchParams)
     actions,
     h('h2', {}, t.factors),
     factorRows.length ? table([t.kind, t.name, ''], factorRows, t.factors) : h('p', {}, t.noneFound),
+    ...sections,
   );
 }
 
@@ -306,20 +323,56 @@ interface Administrator {
 
 const ROLES = ['Support 1', 'Support 2', 'Support 3', 'Support 4', 'Admin'];
 
+/** An administrator's role, changed as soon as another is chosen (the last Admin's change is refused by the server). */
+function roleChoice(context: ScreenContext, admin: Administrator): HTMLElement {
+  const select = h('select', {}, ...ROLES.map((name) => h('option', { value: name, selected: name === admin.role }, name)));
+  select.id = `admin-role-${admin.id}`;
+  select.setAttribute('aria-label', `${t.changeRole}: ${admin.identity}`);
+  on(select, 'change', async () => {
+    select.disabled = true;
+    try {
+      await call('PUT', `/admins/${admin.id}`, { role: select.value });
+      admin.role = select.value;
+      context.notify(t.roleChanged);
+    } catch (error) {
+      select.value = admin.role;
+      context.fail(error);
+    } finally {
+      select.disabled = false;
+    }
+  });
+  return select;
+}
+
 export async function administratorsScreen(context: ScreenContext): Promise<void> {
   const { root, session } = context;
   const page = await call<{ data: Administrator[] }>('GET', '/admins?limit=1000');
   const reload = () => administratorsScreen(context).catch(context.fail);
   const rows = page.data.map((admin) => [
     document.createTextNode(admin.identity),
-    document.createTextNode(admin.role),
+    roleChoice(context, admin),
     h('span', { class: admin.status === 'Active' ? 'badge ok' : 'badge stop' }, admin.status),
-    admin.id === session.administrator.id
-      ? document.createTextNode('')
-      : actionButton(admin.status === 'Active' ? t.lock : t.unlock, async () => {
-          await call('POST', `/admins/${admin.status === 'Active' ? 'lock' : 'unlock'}/${admin.id}`);
-          await reload();
-        }),
+    h(
+      'div',
+      { class: 'row' },
+      admin.id === session.administrator.id
+        ? null
+        : actionButton(admin.status === 'Active' ? t.lock : t.unlock, async () => {
+            await call('POST', `/admins/${admin.status === 'Active' ? 'lock' : 'unlock'}/${admin.id}`);
+            await reload();
+          }),
+      // a Pending administrator's link may have expired or the mail been lost
+      admin.status === 'Pending'
+        ? actionButton(t.resendInvitation, async () => {
+            try {
+              await call('POST', `/v2/admins/resend-invitation-email/${admin.id}`);
+              context.notify(t.invitationResent);
+            } catch (error) {
+              context.fail(error);
+            }
+          })
+        : null,
+    ),
   ]);
   const email = h('input', { type: 'email', required: true });
   const role = h('select', {}, ...ROLES.map((name) => h('option', { value: name }, name)));
