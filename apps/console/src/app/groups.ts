@@ -126,7 +126,7 @@ export async function groupScreen(context: ScreenContext, query: URLSearchParams
         try {
           const [user] = await model<Member[]>('GET', `/users?identity=${encodeURIComponent(identity.value.trim())}`);
           if (!user) {
-            addError.show(new Error(t.noSuchUser(identity.value.trim())));
+            addError.say(t.noSuchUser(identity.value.trim()));
             return;
           }
           await call('POST', `/v2/users/${user.id}/groups`, { GroupNames: [name] });

@@ -43,12 +43,16 @@ export function pager(label: string, offset: number, hasMore: boolean, href: (of
  * Where a form says why the service refused it, beside the form (a screen reader reads it out): the
  * API's own message, which names the culprit (`ranges[1] "10.0.0.300" is not an IP address…`).
  */
-export function formError(): { element: HTMLElement; show(error: unknown): void; clear(): void } {
+export function formError(): { element: HTMLElement; show(error: unknown): void; say(message: string): void; clear(): void } {
   const element = h('p', { role: 'alert', class: 'notice error', hidden: true, 'data-testid': 'form-error' });
   return {
     element,
     show(error: unknown) {
       element.textContent = error instanceof ApiError ? error.message : `${t.failedRequest}: ${String(error)}`;
+      element.hidden = false;
+    },
+    say(message: string) {
+      element.textContent = message;
       element.hidden = false;
     },
     clear() {

@@ -41,7 +41,12 @@ export async function userSections(context: ScreenContext, user: UserOfScreen, r
   const { session } = context;
   const day = yesterday();
   const [recent, groups] = await Promise.all([
-    model<Paged<AccessRequest>>('GET', historyQuery(day, user.identity, 0, RECENT_REQUESTS)),
+    // "yesterday" is the browser's: a clock a day off the server's is refused, and only this part says so
+    model<Paged<AccessRequest>>('GET', historyQuery(day, user.identity, 0, RECENT_REQUESTS)).catch((error: unknown) => {
+      const shown = formError();
+      shown.show(error);
+      return shown.element;
+    }),
     // names to choose from when adding the user to a group: the first page, the field takes any name
     may(session, 'users.manage') ? model<Paged<Group>>('GET', '/groups?limit=100') : Promise.resolve(null),
   ]);
@@ -50,7 +55,7 @@ export async function userSections(context: ScreenContext, user: UserOfScreen, r
     ...bypassCodes(context, user),
     ...userGroups(context, user, groups?.data ?? [], reload),
     h('h2', {}, t.recentHistory),
-    recent.data.length ? historyTable(recent.data, false) : h('p', {}, t.noneFound),
+    recent instanceof Node ? recent : recent.data.length ? historyTable(recent.data, false) : h('p', {}, t.noneFound),
     h('p', {}, h('a', { href: `#/history?${new URLSearchParams({ day, identity: user.identity })}` }, t.allHistory)),
   ];
 }
