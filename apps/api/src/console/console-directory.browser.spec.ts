@@ -229,6 +229,26 @@ describeInBrowser('the console directory browser test')('the console directory s
       expect(await page.getByTestId('bypass-code').count()).toBe(0);
       expect(await page.getByText(codes[0]).count()).toBe(0);
 
+      // a user locked out of codes from one address: the lockout shown, and cleared
+      const bob = await newUser(t.db, owner.account.id, 'bob', { now: t.clock.now() });
+      await newOtpAuthenticator(t.db, t.cipher, owner.account.id, bob.id, {
+        kind: 'TotpToken',
+        key: Buffer.alloc(20, 9),
+        now: t.clock.now(),
+      });
+      for (const passCode of ['100001', '100002', '100003', '100004', '100005']) {
+        await t.as(vpn.authorization).post('/access/requests/ra').send({ identity: 'bob', passCode, ip: '192.0.2.9' }).expect(200);
+      }
+      const lockedOut = () =>
+        t.db.manager().query(`SELECT 1 FROM wrong_code_streaks WHERE user_id = $1 AND locked_until IS NOT NULL`, [bob.id]);
+      expect(await lockedOut()).toHaveLength(1);
+      await page.goto(`${baseUrl}/console/#/user?identity=bob`);
+      await page.getByRole('table', { name: 'Lockouts for wrong codes' }).getByText('192.0.2.9', { exact: false }).waitFor();
+      await page.getByRole('button', { name: 'Clear code lockouts' }).click();
+      await page.getByText('The code lockouts were cleared.').waitFor();
+      expect(await page.getByRole('table', { name: 'Lockouts for wrong codes' }).count()).toBe(0);
+      expect(await lockedOut()).toHaveLength(0);
+
       // administrators: a role changed, an invitation sent again
       await page.getByRole('link', { name: 'Administrators' }).click();
       await page.getByLabel('Change the role: new.helper@example.com').selectOption('Support 3');
