@@ -260,7 +260,7 @@ export class UsersRepository {
    */
   async listWithDetails(
     accountId: AccountId,
-    filter: { identity?: string; group?: string },
+    filter: { identity?: string; groupId?: string },
     page: Page,
   ): Promise<{ user: UserEntity; details: UserDetails }[]> {
     const params: unknown[] = [accountId, page.limit, page.offset];
@@ -269,12 +269,11 @@ export class UsersRepository {
       params.push(identityKey(filter.identity), filter.identity);
       identityFilter = `AND ${identityMatch('u', `$${params.length - 1}`, `$${params.length}`)}`;
     }
-    if (filter.group !== undefined) {
-      // the members by the group's index (user_groups_group): a small group of a large account reads its own rows only
-      params.push(filter.group);
-      identityFilter += ` AND u.id IN (SELECT ug.user_id FROM user_groups ug
-                                        WHERE ug.account_id = $1
-                                          AND ug.group_id = (SELECT g.id FROM groups g WHERE g.account_id = $1 AND lower(g.name) = lower($${params.length})))`;
+    if (filter.groupId !== undefined) {
+      // a group's members. With the id a parameter the planner knows how many there are: a small group is read
+      // by user_groups_group and sorted, a large one by users_account_created, each row checked by the key
+      params.push(filter.groupId);
+      identityFilter += ` AND u.id IN (SELECT ug.user_id FROM user_groups ug WHERE ug.account_id = $1 AND ug.group_id = $${params.length})`;
     }
     const rows: UserWithDetailsRow[] = await this.db.manager().query(
       `SELECT ${USER_COLUMNS},
