@@ -62,7 +62,12 @@ export const IDENTITY_FORMAT_DOCS = {
     params: [{ name: 'id', description: 'the progressId of the apply' }],
     ok: {
       schema: modelEnvelope(ref(IdentityFormatApplyProgressDto)),
-      example: ok<IdentityFormatApplyProgressDto>({ id: '0b7e4c1a-5d2f-4e8a-9c3b-1f2e3d4c5b6a', state: 'writing', done: 3000, total: 12000 }),
+      example: ok<IdentityFormatApplyProgressDto>({
+        id: '0b7e4c1a-5d2f-4e8a-9c3b-1f2e3d4c5b6a',
+        state: 'writing',
+        done: 3000,
+        total: 12000,
+      }),
     },
     errors: { 404: 'Apply not found.' },
   },

@@ -5,5 +5,8 @@ import { IdentityFormatService } from './identity-format.service';
 import { SettingsController } from './settings.controller';
 import { SettingsService } from './settings.service';
 
-@Module({ controllers: [SettingsController, IdentityFormatController], providers: [SettingsService, IdentityFormatService, ApplyProgressRegistry] })
+@Module({
+  controllers: [SettingsController, IdentityFormatController],
+  providers: [SettingsService, IdentityFormatService, ApplyProgressRegistry],
+})
 export class SettingsModule {}
