@@ -12,6 +12,8 @@ import {
   usersScreen,
 } from './screens';
 import { signInScreen } from './sign-in';
+import { identityFormatScreen, settingsScreen } from './settings';
+import { accountApiScreen } from './account-api';
 
 /** The console's screens by their address (`#/users?identity=…`), each with the permission it needs. */
 const ROUTES: Record<string, { label?: string; permission: string; draw(context: ScreenContext, query: URLSearchParams): Promise<void> }> =
@@ -22,6 +24,9 @@ const ROUTES: Record<string, { label?: string; permission: string; draw(context:
     journal: { label: t.journal, permission: 'journal.read', draw: journalScreen },
     resources: { label: t.resources, permission: 'account.manage', draw: resourcesScreen },
     admins: { label: t.administrators, permission: 'account.manage', draw: administratorsScreen },
+    settings: { label: t.settings, permission: 'account.manage', draw: settingsScreen },
+    'identity-format': { permission: 'account.manage', draw: identityFormatScreen },
+    'account-api': { label: t.accountApi, permission: 'account.manage', draw: accountApiScreen },
   };
 
 const app = document.getElementById('app') as HTMLElement;

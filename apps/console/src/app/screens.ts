@@ -312,6 +312,7 @@ export async function administratorsScreen(context: ScreenContext): Promise<void
   const reload = () => administratorsScreen(context).catch(context.fail);
   const rows = page.data.map((admin) => [
     document.createTextNode(admin.identity),
+    document.createTextNode(admin.name),
     document.createTextNode(admin.role),
     h('span', { class: admin.status === 'Active' ? 'badge ok' : 'badge stop' }, admin.status),
     admin.id === session.administrator.id
@@ -343,5 +344,5 @@ export async function administratorsScreen(context: ScreenContext): Promise<void
       }
     },
   );
-  root.replaceChildren(heading(t.administrators), invite, table([t.email, t.role, t.status, ''], rows, t.administrators));
+  root.replaceChildren(heading(t.administrators), invite, table([t.email, t.name, t.role, t.status, ''], rows, t.administrators));
 }
