@@ -167,9 +167,7 @@ describeInBrowser('the console settings browser test')('the console settings in 
       await page.getByTestId('apply-result').waitFor();
       expect(await page.getByTestId('apply-result').textContent()).toBe('Renamed: 3. Merged and removed: 1.');
       const bar = page.getByTestId('apply-progress');
-      expect(await bar.evaluate((element) => [(element as HTMLProgressElement).value, (element as HTMLProgressElement).max])).toEqual([
-        5, 5,
-      ]);
+      expect([await bar.getAttribute('value'), await bar.getAttribute('max')]).toEqual(['5', '5']);
       const rows: { identity: string }[] = await t.db
         .manager()
         .query(`SELECT identity FROM users WHERE account_id = $1`, [owner.account.id]);

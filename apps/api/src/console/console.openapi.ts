@@ -1,4 +1,5 @@
 import { RouteDoc } from '../openapi/api-route';
+import { EXAMPLE } from '../openapi/common.openapi';
 
 const SESSION_VIEW = {
   type: 'object',
@@ -146,7 +147,7 @@ const SECRET_VIEW = {
 };
 
 const API_EXAMPLE = { enabled: true, apiKey: '3f2a9c1e5b7d4e8f9a0b1c2d3e4f5a6b' };
-const SECRET_EXAMPLE = { ...API_EXAMPLE, apiSecret: 'Jq2x0Yc2s1Vn8mJm3v1r0Qw7mC6y1nE0b9t3aQ2vX4k' };
+const SECRET_EXAMPLE = { ...API_EXAMPLE, apiSecret: EXAMPLE.apiSecret };
 const ADMIN_ONLY =
   'An Admin’s console session only (the cookie, the CSRF token and, for a POST, the console’s origin); another role is 403 "Your role does not allow this.".';
 const NEVER_ENABLED = 'The API of this account has never been enabled: enable it first.';
