@@ -175,6 +175,13 @@ describe('identity format: dry run and progress of the apply', () => {
       expect(registry.read(accountId, id)).toEqual({ id, state: 'failed', done: 3, total: 3 });
       expect(await identitiesOf(accountId)).toEqual(['CORP\\Jane', 'jane']);
 
+      // the same id again: the new apply's figures, not the old one's
+      await t.db.transaction(() => service.apply(accountId, id));
+      expect(registry.read(accountId, id)).toEqual({ id, state: 'done', done: 3, total: 3 });
+      const someoneElse = (await t.newAccount()).account.id;
+      expect(registry.begin(someoneElse, id)).toBeNull();
+      expect(registry.read(someoneElse, id)).toBeNull();
+
       const progress = new ApplyProgress(id);
       expect(progress.read()).toEqual({ id, state: 'planning', done: 0, total: null });
       progress.planned(2);

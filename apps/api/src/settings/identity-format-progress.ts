@@ -67,10 +67,19 @@ export class ApplyProgressRegistry {
 
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
 
-  /** A new apply's progress; an id already in use by any account gets none (the apply runs without one). */
+  /**
+   * A new apply's progress. An id of the same account's finished apply is taken over; an id of a
+   * running apply, or of another account's, gets none (the apply runs without one, and nobody reads
+   * another's figures).
+   */
   begin(accountId: AccountId, id: string): ApplyProgress | null {
     this.forgetOld();
-    if (this.entries.has(id)) return null;
+    const existing = this.entries.get(id);
+    if (existing) {
+      const { state } = existing.progress.read();
+      if (existing.accountId !== accountId || state === 'planning' || state === 'writing') return null;
+      this.entries.delete(id);
+    }
     const progress = new ApplyProgress(id);
     this.entries.set(id, { accountId, progress, startedAt: this.clock.now().getTime() });
     return progress;
