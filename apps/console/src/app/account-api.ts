@@ -63,8 +63,8 @@ export async function accountApiScreen(context: ScreenContext): Promise<void> {
           run(async () => {
             if (!confirm(t.disableApiConfirm)) return;
             await call('POST', '/console/api/account-api/disable');
-            context.notify(t.apiDisabled);
             await reload();
+            context.notify(t.apiDisabled);
           }),
           { class: 'danger-fill' },
         )
@@ -72,8 +72,8 @@ export async function accountApiScreen(context: ScreenContext): Promise<void> {
           t.enableApi,
           run(async () => {
             await call('POST', '/console/api/account-api/enable');
-            context.notify(t.apiEnabled);
             await reload();
+            context.notify(t.apiEnabled);
           }),
         ),
   );

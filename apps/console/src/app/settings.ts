@@ -283,8 +283,9 @@ export async function identityFormatScreen(context: ScreenContext): Promise<void
   const save = actionButton(t.save, async () => {
     try {
       await model('PUT', '/settings/identity-format', { format: select.value });
-      context.notify(t.saved);
+      // the screen drawn again first: a click after the notice reaches the new one
       await reload();
+      context.notify(t.saved);
     } catch (error) {
       context.fail(error);
     }
