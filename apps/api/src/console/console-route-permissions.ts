@@ -80,6 +80,8 @@ export const CONSOLE_ROUTE_PERMISSIONS: Readonly<Record<string, ConsolePermissio
   'GET /settings/identity-format': 'account.manage',
   'PUT /settings/identity-format': 'account.manage',
   'POST /settings/identity-format/apply': 'account.manage',
+  'GET /settings/identity-format/apply/*': 'account.manage',
+  'GET /settings/identity-format/dry-run': 'account.manage',
   'GET /settings/phone-destinations': 'account.manage',
   'PUT /settings/phone-destinations': 'account.manage',
   'GET /settings/showcase': 'account.manage',

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AdminsModule } from '../admins/admins.module';
+import { ConsoleAccountApiController } from './console-account-api.controller';
+import { ConsoleAccountApiService } from './console-account-api.service';
 import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleSignInController } from './console-sign-in.controller';
@@ -14,8 +16,8 @@ import { ConsoleSignInService } from './console-sign-in.service';
 @Global()
 @Module({
   imports: [AdminsModule],
-  controllers: [ConsoleSignInController, ConsolePageController],
-  providers: [ConsoleSessions, ConsoleSessionAuthenticator, ConsoleSignInService],
+  controllers: [ConsoleSignInController, ConsolePageController, ConsoleAccountApiController],
+  providers: [ConsoleSessions, ConsoleSessionAuthenticator, ConsoleSignInService, ConsoleAccountApiService],
   exports: [ConsoleSessionAuthenticator, ConsoleSessions],
 })
 export class ConsoleModule {}

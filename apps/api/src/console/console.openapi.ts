@@ -1,4 +1,5 @@
 import { RouteDoc } from '../openapi/api-route';
+import { EXAMPLE } from '../openapi/common.openapi';
 
 const SESSION_VIEW = {
   type: 'object',
@@ -127,5 +128,61 @@ export const CONSOLE_DOCS = {
     envelope: 'plain',
     ok: { schema: { type: 'object' }, example: {} },
     errors: { 403: 'The request does not come from the console.' },
+  },
+} satisfies Record<string, RouteDoc>;
+
+const API_VIEW = {
+  type: 'object',
+  required: ['enabled', 'apiKey'],
+  properties: {
+    enabled: { type: 'boolean', description: 'whether the API key is accepted (console sessions work either way)' },
+    apiKey: { type: 'string', nullable: true, description: 'null until the API is enabled for the first time' },
+  },
+};
+
+const SECRET_VIEW = {
+  type: 'object',
+  required: ['enabled', 'apiKey', 'apiSecret'],
+  properties: { ...API_VIEW.properties, apiKey: { type: 'string' }, apiSecret: { type: 'string' } },
+};
+
+const API_EXAMPLE = { enabled: true, apiKey: '3f2a9c1e5b7d4e8f9a0b1c2d3e4f5a6b' };
+const SECRET_EXAMPLE = { ...API_EXAMPLE, apiSecret: EXAMPLE.apiSecret };
+const ADMIN_ONLY =
+  'An Admin’s console session only (the cookie, the CSRF token and, for a POST, the console’s origin); another role is 403 "Your role does not allow this.".';
+const NEVER_ENABLED = 'The API of this account has never been enabled: enable it first.';
+
+export const CONSOLE_ACCOUNT_API_DOCS = {
+  read: {
+    summary: 'The account API: on or off, and its key',
+    description: `Never the secret. ${ADMIN_ONLY}`,
+    envelope: 'plain',
+    ok: { schema: API_VIEW, example: API_EXAMPLE },
+  },
+  displaySecret: {
+    summary: 'Shows the account API’s secret (journal: PublicApiSecret Display)',
+    description: `Each display is journaled with the administrator as the actor; the secret is in the answer only. ${ADMIN_ONLY}`,
+    envelope: 'plain',
+    ok: { schema: SECRET_VIEW, example: SECRET_EXAMPLE },
+    errors: { 400: NEVER_ENABLED },
+  },
+  rotateSecret: {
+    summary: 'Gives the account API a new secret, shown once (journal: PublicApiSecret Update)',
+    description: `The key stays; the old secret stops working at once, on every instance. ${ADMIN_ONLY}`,
+    envelope: 'plain',
+    ok: { schema: SECRET_VIEW, example: SECRET_EXAMPLE },
+    errors: { 400: NEVER_ENABLED },
+  },
+  enable: {
+    summary: 'Turns the account API on (journal: Api Enable)',
+    description: `The first time generates the key and secret (shown by \`POST …/secret/display\`); later the same credentials work again. ${ADMIN_ONLY}`,
+    envelope: 'plain',
+    ok: { schema: API_VIEW, example: API_EXAMPLE },
+  },
+  disable: {
+    summary: 'Turns the account API off (journal: Api Disable)',
+    description: `The key is refused with 403 "The extended API is disabled for this account." until enabled again; console sessions keep working. ${ADMIN_ONLY}`,
+    envelope: 'plain',
+    ok: { schema: API_VIEW, example: { ...API_EXAMPLE, enabled: false } },
   },
 } satisfies Record<string, RouteDoc>;

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, HttpStatus, Post, Put, UseGuards } from '@nestjs/common';
-import { IdentityFormat } from '@twofold/domain';
+import { IdentityFormat, parseRecordId } from '@twofold/domain';
 import { AccountAuthGuard } from '../auth/auth.guards';
 import { AccountPrincipal, CurrentPrincipal } from '../auth/principal';
 import { ModelEnvelope, ok } from '../http/envelope';
@@ -8,9 +8,9 @@ import { ModelEnvelopeErrors } from '../http/route-rules';
 import { JournaledChange } from '../http/transactional';
 import { ApiAccountAuth, ApiFeature, ApiRoute } from '../openapi/api-route';
 import { IdentityFormatService } from './identity-format.service';
-import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
+import { IdentityFormatApplyDto, IdentityFormatApplyProgressDto, IdentityFormatDryRunDto, IdentityFormatDto } from './settings.dto';
 import { IDENTITY_FORMAT_DOCS } from './identity-format.openapi';
-import { parseIdentityFormatBody } from './settings.commands';
+import { parseApplyQuery, parseDryRunQuery, parseIdentityFormatBody } from './settings.commands';
 
 /** The account's identity name format: `AsIs` or `Login`, and its application to the users stored before. */
 @ModelEnvelopeErrors()
@@ -41,7 +41,28 @@ export class IdentityFormatController {
   @Post('apply')
   @HttpCode(HttpStatus.OK)
   @JournaledChange('Accounts', 'RenameAndRemoveDuplicates')
-  async apply(@CurrentPrincipal() p: AccountPrincipal): Promise<ModelEnvelope<IdentityFormatApplyDto>> {
-    return ok(await this.identityFormat.apply(p.accountId));
+  async apply(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Input('query', parseApplyQuery) progressId: string | null,
+  ): Promise<ModelEnvelope<IdentityFormatApplyDto>> {
+    return ok(await this.identityFormat.apply(p.accountId, progressId));
+  }
+
+  @ApiRoute(IDENTITY_FORMAT_DOCS.progress)
+  @Get('apply/:id')
+  async progress(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Input('path', (path) => parseRecordId(path['id'], 'Apply')) id: string,
+  ): Promise<ModelEnvelope<IdentityFormatApplyProgressDto>> {
+    return ok(this.identityFormat.progress(p.accountId, id));
+  }
+
+  @ApiRoute(IDENTITY_FORMAT_DOCS.dryRun)
+  @Get('dry-run')
+  async dryRun(
+    @CurrentPrincipal() p: AccountPrincipal,
+    @Input('query', parseDryRunQuery) format: IdentityFormat | null,
+  ): Promise<ModelEnvelope<IdentityFormatDryRunDto>> {
+    return ok(await this.identityFormat.dryRun(p.accountId, format));
   }
 }

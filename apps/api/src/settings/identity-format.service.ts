@@ -4,6 +4,7 @@ import {
   formatIdentity,
   IdentityFormat,
   IdentityFormatPlan,
+  IdentityOwner,
   MAX_CUSTOM_FIELDS_PER_USER,
   NotFound,
   planIdentityFormat,
@@ -13,6 +14,7 @@ import { journalDetails } from '@twofold/journal';
 import {
   AccountsRepository,
   AuthenticatorFold,
+  Db,
   IdentityMove,
   MergeableAuthenticator,
   MergeableUser,
@@ -20,7 +22,11 @@ import {
   SecretCipher,
   UserMergesRepository,
 } from '@twofold/persistence';
-import { IdentityFormatApplyDto, IdentityFormatDto } from './settings.dto';
+import { ApplyProgress, ApplyProgressRegistry, ApplyProgressView } from './identity-format-progress';
+import { IdentityFormatApplyDto, IdentityFormatConflictDto, IdentityFormatDryRunDto, IdentityFormatDto } from './settings.dto';
+
+/** Renames, merges and refusals a dry run lists at most (its counts are whole). */
+export const DRY_RUN_LIST_LIMIT = 200;
 
 /**
  * The account's identity format: read, set, and applied to the users stored before it.
@@ -34,6 +40,8 @@ export class IdentityFormatService {
     private readonly accounts: AccountsRepository,
     private readonly merges: UserMergesRepository,
     private readonly cipher: SecretCipher,
+    private readonly progressRegistry: ApplyProgressRegistry,
+    private readonly db: Db,
   ) {}
 
   async identityFormat(accountId: AccountId): Promise<IdentityFormatDto> {
@@ -58,26 +66,33 @@ export class IdentityFormatService {
    * of the account in id order (the order the access page and code checks take), and plans again from
    * the locked rows.
    */
-  async apply(accountId: AccountId): Promise<IdentityFormatApplyDto> {
+  async apply(accountId: AccountId, progressId: string | null = null): Promise<IdentityFormatApplyDto> {
+    const progress = progressId === null ? null : this.progressOf(accountId, progressId);
     const format = await this.merges.lockAccount(accountId);
     await this.renameAwaitingRequests(accountId, format);
     const first = planIdentityFormat(format, await this.merges.users(accountId));
     const touched = [...first.renamed.map((r) => r.user.id), ...first.merged.flatMap((m) => [m.into.id, ...m.from.map((u) => u.id)])];
     if (touched.length > 0) await this.merges.lockRequestsOf(accountId, touched);
     const users = await this.merges.lockUsers(accountId);
-    const plan = planIdentityFormat(format, users);
+    const { plan, steps, conflicts } = await this.planOf(accountId, format, users);
+    if (conflicts.length > 0) {
+      const [{ into, customFields }] = conflicts;
+      throw new ValidationFailed(
+        `The users merged into "${into}" would have ${customFields} custom fields; a user can have at most ${MAX_CUSTOM_FIELDS_PER_USER}. Remove some first; nothing was changed.`,
+      );
+    }
     const byId = new Map(users.map((user) => [user.id, user]));
-    const steps: MergeStep[] = plan.merged.flatMap((merge) =>
-      merge.from.map((user, index) => ({ merged: user.id, survivor: merge.into.id, rank: index + 1 })),
-    );
+    const survivorCount = new Set([...plan.renamed.map(({ user }) => user.id), ...plan.merged.map((merge) => merge.into.id)]).size;
+    progress?.planned(2 * steps.length + survivorCount);
+    const advance = (users: number) => progress?.advance(users);
 
-    await this.refuseOverfullCustomFields(accountId, plan, steps);
     await this.foldSharedSecrets(accountId, plan);
-    await this.merges.moveUserRows(accountId, steps);
+    await this.merges.moveUserRows(accountId, steps, advance);
     await this.merges.moveAccessRequests(accountId, identityMoves(plan));
     await this.merges.deleteUsers(
       accountId,
       steps.map((step) => step.merged),
+      advance,
     );
     // after the deletions: a survivor's new identity may be a merged user's old one
     const survivors = new Map<string, MergeableUser>();
@@ -92,7 +107,7 @@ export class IdentityFormatService {
         ),
       );
     }
-    await this.merges.updateUsers(accountId, [...survivors.values()]);
+    await this.merges.updateUsers(accountId, [...survivors.values()], advance);
 
     const merged = steps.length;
     journalDetails.add({ IdentityFormat: format, Renamed: String(plan.renamed.length), Merged: String(merged) });
@@ -100,6 +115,71 @@ export class IdentityFormatService {
       renamed: plan.renamed.map(({ user, to }) => ({ from: user.identity, to })),
       merged: plan.merged.map((merge) => ({ into: merge.identity, from: merge.from.map((user) => user.identity) })),
     };
+  }
+
+  /** An apply's progress by the id its caller chose, readable while it runs and for a while after (ApplyProgressRegistry). */
+  progress(accountId: AccountId, progressId: string): ApplyProgressView {
+    const view = this.progressRegistry.read(accountId, progressId);
+    if (!view) throw new NotFound('Apply');
+    return view;
+  }
+
+  /** `done` only once the transaction has committed: before, a rollback could still undo every row counted. */
+  private progressOf(accountId: AccountId, progressId: string): ApplyProgress | null {
+    const progress = this.progressRegistry.begin(accountId, progressId);
+    if (progress) {
+      this.db.afterCommit(() => progress.finished());
+      this.db.afterRollback(async () => progress.failed());
+    }
+    return progress;
+  }
+
+  /**
+   * What the apply would do now, changing nothing: the same plan (planOf) of the same users under the
+   * account's format (or `format`, to see a format's effect before setting it), with the merges the
+   * apply would refuse. Read without locks: an apply started later plans again from its locked rows.
+   * The lists are cut at `listLimit`; the counts are whole.
+   */
+  async dryRun(accountId: AccountId, format: IdentityFormat | null, listLimit = DRY_RUN_LIST_LIMIT): Promise<IdentityFormatDryRunDto> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new NotFound('Account');
+    const applied = format ?? account.identityFormat;
+    const users = await this.merges.users(accountId);
+    const { plan, steps, conflicts } = await this.planOf(accountId, applied, users);
+    return {
+      format: applied,
+      users: users.length,
+      renamedCount: plan.renamed.length,
+      mergedCount: steps.length,
+      renamed: plan.renamed.slice(0, listLimit).map(({ user, to }) => ({ from: user.identity, to })),
+      merged: plan.merged.slice(0, listLimit).map((merge) => ({ into: merge.identity, from: merge.from.map((user) => user.identity) })),
+      conflicts: conflicts.slice(0, listLimit),
+    };
+  }
+
+  /**
+   * The plan of an apply, the merge steps it takes, and the merges that would give a user more custom
+   * fields than a user may have (the apply refuses them as a whole: dropping some silently would lose
+   * data). The apply and its dry run both plan here, so they cannot disagree.
+   */
+  private async planOf(
+    accountId: AccountId,
+    format: IdentityFormat,
+    users: readonly IdentityOwner[],
+  ): Promise<{ plan: IdentityFormatPlan; steps: MergeStep[]; conflicts: IdentityFormatConflictDto[] }> {
+    const plan = planIdentityFormat(format, users);
+    const steps: MergeStep[] = plan.merged.flatMap((merge) =>
+      merge.from.map((user, index) => ({ merged: user.id, survivor: merge.into.id, rank: index + 1 })),
+    );
+    const conflicts: IdentityFormatConflictDto[] = [];
+    if (steps.length > 0) {
+      const counts = await this.merges.customFieldCounts(accountId, steps);
+      for (const merge of plan.merged) {
+        const count = counts.get(merge.into.id) ?? 0;
+        if (count > MAX_CUSTOM_FIELDS_PER_USER) conflicts.push({ into: merge.identity, customFields: count });
+      }
+    }
+    return { plan, steps, conflicts };
   }
 
   /**
@@ -115,23 +195,6 @@ export class IdentityFormatService {
       if (identity !== null && identity !== request.identity) renames.push({ id: request.id, identity });
     }
     await this.merges.renameRequests(accountId, renames);
-  }
-
-  /**
-   * A merge that would give a user more custom fields than a user may have is refused as a whole
-   * (nothing is renamed): the administrator removes fields first. Dropping some silently would lose data.
-   */
-  private async refuseOverfullCustomFields(accountId: AccountId, plan: IdentityFormatPlan, steps: readonly MergeStep[]): Promise<void> {
-    if (steps.length === 0) return;
-    const counts = await this.merges.customFieldCounts(accountId, steps);
-    for (const merge of plan.merged) {
-      const count = counts.get(merge.into.id) ?? 0;
-      if (count > MAX_CUSTOM_FIELDS_PER_USER) {
-        throw new ValidationFailed(
-          `The users merged into "${merge.identity}" would have ${count} custom fields; a user can have at most ${MAX_CUSTOM_FIELDS_PER_USER}. Remove some first; nothing was changed.`,
-        );
-      }
-    }
   }
 
   /**

@@ -59,3 +59,48 @@ export class IdentityFormatApplyDto {
   @ApiProperty({ type: [IdentityRenameDto] }) renamed!: IdentityRenameDto[];
   @ApiProperty({ type: [IdentityMergeDto] }) merged!: IdentityMergeDto[];
 }
+
+@ApiSchema({ name: 'IdentityFormatConflict' })
+export class IdentityFormatConflictDto {
+  @ApiProperty({ description: 'the surviving user, by its identity after the apply', example: 'jane' })
+  into!: string;
+  @ApiProperty({ description: 'custom fields the merged user would have (more than a user may have)', example: 101 })
+  customFields!: number;
+}
+
+/** What `POST /settings/identity-format/apply` would do now; the lists are cut at 200, the counts are whole. */
+@ApiSchema({ name: 'IdentityFormatDryRun' })
+export class IdentityFormatDryRunDto {
+  @ApiProperty({ enum: IDENTITY_FORMATS, description: 'the format planned for: the one asked for, else the account’s', example: 'Login' })
+  format!: IdentityFormat;
+  @ApiProperty({ description: 'users of the account', example: 1200 })
+  users!: number;
+  @ApiProperty({ description: 'users that would be renamed (survivors whose identity changes)', example: 1 })
+  renamedCount!: number;
+  @ApiProperty({ description: 'users that would be merged into another and removed', example: 1 })
+  mergedCount!: number;
+  @ApiProperty({ type: [IdentityRenameDto] }) renamed!: IdentityRenameDto[];
+  @ApiProperty({ type: [IdentityMergeDto] }) merged!: IdentityMergeDto[];
+  @ApiProperty({
+    type: [IdentityFormatConflictDto],
+    description: 'merges that would give a user too many custom fields: while there is one, the apply is refused and changes nothing',
+  })
+  conflicts!: IdentityFormatConflictDto[];
+}
+
+/** Where an apply started with `progressId` stands. */
+@ApiSchema({ name: 'IdentityFormatApplyProgress' })
+export class IdentityFormatApplyProgressDto {
+  @ApiProperty({ description: 'the id its caller chose', example: '0b7e4c1a-5d2f-4e8a-9c3b-1f2e3d4c5b6a' })
+  id!: string;
+  @ApiProperty({
+    enum: ['planning', 'writing', 'done', 'failed'],
+    description:
+      'planning: users read and locked; writing: `done` of `total` user rows written; done: committed; failed: rolled back, nothing changed',
+    example: 'writing',
+  })
+  state!: 'planning' | 'writing' | 'done' | 'failed';
+  @ApiProperty({ example: 3000 }) done!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'null while planning', example: 12000 })
+  total!: number | null;
+}

@@ -15,6 +15,8 @@ import { signInScreen } from './sign-in';
 import { groupScreen, groupsScreen } from './groups';
 import { historyScreen } from './history';
 import { ipListsScreen } from './ip-lists';
+import { identityFormatScreen, settingsScreen } from './settings';
+import { accountApiScreen } from './account-api';
 
 /** The console's screens by their address (`#/users?identity=…`), each with the permission it needs. */
 const ROUTES: Record<string, { label?: string; permission: string; draw(context: ScreenContext, query: URLSearchParams): Promise<void> }> =
@@ -29,6 +31,9 @@ const ROUTES: Record<string, { label?: string; permission: string; draw(context:
     resources: { label: t.resources, permission: 'account.manage', draw: resourcesScreen },
     'ip-lists': { label: t.ipLists, permission: 'account.manage', draw: ipListsScreen },
     admins: { label: t.administrators, permission: 'account.manage', draw: administratorsScreen },
+    settings: { label: t.settings, permission: 'account.manage', draw: settingsScreen },
+    'identity-format': { permission: 'account.manage', draw: identityFormatScreen },
+    'account-api': { label: t.accountApi, permission: 'account.manage', draw: accountApiScreen },
   };
 
 const app = document.getElementById('app') as HTMLElement;

@@ -350,6 +350,7 @@ export async function administratorsScreen(context: ScreenContext): Promise<void
   const reload = () => administratorsScreen(context).catch(context.fail);
   const rows = page.data.map((admin) => [
     document.createTextNode(admin.identity),
+    document.createTextNode(admin.name),
     roleChoice(context, admin),
     h('span', { class: admin.status === 'Active' ? 'badge ok' : 'badge stop' }, admin.status),
     h(
@@ -396,5 +397,5 @@ export async function administratorsScreen(context: ScreenContext): Promise<void
       }
     },
   );
-  root.replaceChildren(heading(t.administrators), invite, table([t.email, t.role, t.status, ''], rows, t.administrators));
+  root.replaceChildren(heading(t.administrators), invite, table([t.email, t.name, t.role, t.status, ''], rows, t.administrators));
 }

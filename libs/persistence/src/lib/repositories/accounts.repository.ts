@@ -18,6 +18,11 @@ export class AccountsRepository {
     return this.repo().findOneBy({ id: accountId });
   }
 
+  /** The account, its row locked until the transaction ends: two changes of its API credentials queue up. */
+  findForUpdate(accountId: AccountId): Promise<AccountEntity | null> {
+    return this.repo().findOne({ where: { id: accountId }, lock: { mode: 'pessimistic_write' } });
+  }
+
   list(): Promise<AccountEntity[]> {
     return this.repo().find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }

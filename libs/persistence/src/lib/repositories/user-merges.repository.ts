@@ -101,6 +101,10 @@ export const HISTORY_ROWS_PER_STATEMENT = 20_000;
  */
 export const USERS_PER_STATEMENT = 1_000;
 
+/** Told after each statement of a batched write how many users it covered: the apply's progress. */
+export type BatchDone = (users: number) => void;
+const NO_PROGRESS: BatchDone = () => undefined;
+
 export class UserMergesRepository {
   constructor(
     private readonly db: Db,
@@ -275,9 +279,12 @@ export class UserMergesRepository {
   }
 
   /** Everything keyed by the merged users moves to their survivors (see USER_ID_TABLES), before the merged users are deleted. */
-  async moveUserRows(accountId: AccountId, all: readonly MergeStep[]): Promise<void> {
+  async moveUserRows(accountId: AccountId, all: readonly MergeStep[], moved: BatchDone = NO_PROGRESS): Promise<void> {
     // a survivor's merged users move in one batch: its fields and streaks are chosen among all of them
-    for (const steps of stepsBySurvivor(all, this.usersPerStatement)) await this.moveUserRowBatch(accountId, steps);
+    for (const steps of stepsBySurvivor(all, this.usersPerStatement)) {
+      await this.moveUserRowBatch(accountId, steps);
+      moved(steps.length);
+    }
   }
 
   private async moveUserRowBatch(accountId: AccountId, steps: readonly MergeStep[]): Promise<void> {
@@ -366,15 +373,19 @@ export class UserMergesRepository {
   }
 
   /** The merged users go (their rows left behind go with them; the user count follows by trigger). */
-  async deleteUsers(accountId: AccountId, userIds: readonly string[]): Promise<void> {
+  async deleteUsers(accountId: AccountId, userIds: readonly string[], deleted: BatchDone = NO_PROGRESS): Promise<void> {
     for (const batch of chunks(userIds, this.usersPerStatement)) {
       await this.query(`DELETE FROM users WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, batch]);
+      deleted(batch.length);
     }
   }
 
   /** The survivors' and renamed users' fields after the apply, in one statement. */
-  async updateUsers(accountId: AccountId, all: readonly UserAfterApply[]): Promise<void> {
-    for (const users of chunks(all, this.usersPerStatement)) await this.updateUserBatch(accountId, users);
+  async updateUsers(accountId: AccountId, all: readonly UserAfterApply[], updated: BatchDone = NO_PROGRESS): Promise<void> {
+    for (const users of chunks(all, this.usersPerStatement)) {
+      await this.updateUserBatch(accountId, users);
+      updated(users.length);
+    }
   }
 
   private async updateUserBatch(accountId: AccountId, users: readonly UserAfterApply[]): Promise<void> {
