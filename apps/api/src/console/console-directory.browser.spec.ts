@@ -133,6 +133,8 @@ describeInBrowser('the console directory browser test')('the console directory s
           'Resources',
           'IP lists',
           'Administrators',
+          'Settings',
+          'API key',
         ]);
 
         // groups: one with markup for a name (created, renamed, deleted), one with members
