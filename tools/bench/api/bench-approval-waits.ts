@@ -178,7 +178,14 @@ async function main(): Promise<number> {
       }
       const ms = performance.now() - sent;
       answered += 1;
-      return { status: res.status, decision: body.model?.status, said: body.model?.replyMessage ?? body.message ?? '', ms };
+      return {
+        identity,
+        at: Date.now(),
+        status: res.status,
+        decision: body.model?.status,
+        said: body.model?.replyMessage ?? body.message ?? '',
+        ms,
+      };
     });
     // The probes start once every call is held (its question delivered) or answered: a call answered
     // early (refused, undeliverable) sends no question, and the run must still end and say so. Bounded
@@ -196,6 +203,19 @@ async function main(): Promise<number> {
     const probedMs = performance.now() - started;
     const heldAfterProbe = WAITS - answered;
     const ended = await Promise.all(waits);
+    // past its approval's expiry (the API's clock is this machine's): the wait's own bound, without the
+    // time the call queued before its approval was opened
+    const expiries = new Map(
+      (
+        await observer.query<{ identity: string; expires_at: Date }>(
+          `SELECT users.identity, approvals.expires_at FROM approvals JOIN users ON users.id = approvals.user_id`,
+        )
+      ).rows.map((row) => [row.identity, row.expires_at.getTime()]),
+    );
+    const late = ended
+      .filter((w) => expiries.has(w.identity))
+      .map((w) => w.at - (expiries.get(w.identity) as number))
+      .sort((a, b) => a - b);
     const apiLog = new Map<string, number>();
     for (const line of api.output().slice(apiLogFrom).split('\n')) {
       if (line.trim() === '') continue;
@@ -243,6 +263,10 @@ async function main(): Promise<number> {
     console.log(
       `waits from their own call: shortest ${(durations[0] / 1000).toFixed(2)} s, median ${(percentile(durations, 50) / 1000).toFixed(2)} s, p99 ${(percentile(durations, 99) / 1000).toFixed(2)} s, longest ${(longest / 1000).toFixed(2)} s (bound ${WAIT_SECONDS} s)`,
     );
+    if (late.length > 0)
+      console.log(
+        `answered after their approval's expiry (${late.length} approvals): median ${(percentile(late, 50) / 1000).toFixed(2)} s, p99 ${(percentile(late, 99) / 1000).toFixed(2)} s, latest ${(late[late.length - 1] / 1000).toFixed(2)} s`,
+      );
     console.log(`API log lines while the waits ran, by level and message:`);
     for (const [what, n] of [...apiLog].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${String(n).padStart(5)} × ${what}`);
     const busy = during.connections.filter((line) => /^twofold-api\/(?!idle)/.test(line));
