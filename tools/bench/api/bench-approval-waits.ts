@@ -216,6 +216,10 @@ async function main(): Promise<number> {
       .filter((w) => expiries.has(w.identity))
       .map((w) => w.at - (expiries.get(w.identity) as number))
       .sort((a, b) => a - b);
+    // why a question was not sent (unreachable: the database did not answer the delivery's statements in time)
+    const deliveryFailures = (await (await fetch(`${api.baseUrl}/metrics`)).text())
+      .split('\n')
+      .filter((line) => line.startsWith('twofold_approval_delivery_failures_total{'));
     const apiLog = new Map<string, number>();
     for (const line of api.output().slice(apiLogFrom).split('\n')) {
       if (line.trim() === '') continue;
@@ -267,6 +271,7 @@ async function main(): Promise<number> {
       console.log(
         `answered after their approval's expiry (${late.length} approvals): median ${(percentile(late, 50) / 1000).toFixed(2)} s, p99 ${(percentile(late, 99) / 1000).toFixed(2)} s, latest ${(late[late.length - 1] / 1000).toFixed(2)} s`,
       );
+    console.log(`delivery failures: ${deliveryFailures.length > 0 ? deliveryFailures.join(', ') : 'none'}`);
     console.log(`API log lines while the waits ran, by level and message:`);
     for (const [what, n] of [...apiLog].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${String(n).padStart(5)} × ${what}`);
     const busy = during.connections.filter((line) => /^twofold-api\/(?!idle)/.test(line));
