@@ -2,6 +2,7 @@ import { ApprovalFactor, APPROVAL_COOLDOWN_MINUTES } from '@twofold/domain';
 import { ApprovalsRepository } from '@twofold/persistence';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/app-config';
 import { FreezableProxy, startFreezableProxy } from '../../test/testing/freezable-proxy';
+import { recordQueries } from '../../test/testing/query-counter';
 import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
 import { ApprovalTransports } from './approval-transport';
 import { ApprovalWaiter } from './approval-waiter';
@@ -80,6 +81,27 @@ describe('ApprovalsService', () => {
     expect(
       series(await scrape(), 'twofold_approvals_decided_total{channel="ra",factor="telegram",result="approved"}'),
     ).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the delivery after the commit claims and reads what the message names in one statement, then stores the reference', async () => {
+    // each statement outside the decision's transaction waits its turn for the pool again: in a burst of
+    // sign-ins a delivery of six separate reads and writes timed out in that queue (Undeliverable)
+    const f = await fixture();
+    const opened = await service.open(await f.subject('ra'), factorOf(f), { withNumber: false });
+    if (opened.kind !== 'opened') throw new Error(`not opened: ${JSON.stringify(opened)}`);
+    let result: Awaited<ReturnType<ApprovalsService['deliver']>> | undefined;
+    const statements = await recordQueries(async () => {
+      result = await service.deliver(opened.approval);
+    });
+    expect(result).toEqual({ kind: 'delivered' });
+    expect(transport.delivered.at(-1)).toMatchObject({ approvalId: opened.approval.id, accountName: 'Acme Bank', resourceName: 'VPN' });
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toMatch(/UPDATE approvals SET delivery_ref/);
+    expect((await row(opened.approval))?.deliveryRef).toEqual({ message: 1 });
+    // claimed once: a second delivery of the same approval sends nothing, in one statement
+    const again = await recordQueries(() => service.deliver(opened.approval));
+    expect(again).toHaveLength(1);
+    expect(transport.delivered.filter((m) => m.approvalId === opened.approval.id)).toHaveLength(1);
   });
 
   it('a sign-in with a screen gets a two-digit number among three choices; a wrong pick rejects without a "not me"', async () => {

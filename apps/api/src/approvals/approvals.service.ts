@@ -19,7 +19,7 @@ import {
   NotFound,
 } from '@twofold/domain';
 import { JournalField, JournalWriter } from '@twofold/journal';
-import { AccountsRepository, ApprovalEntity, ApprovalsRepository, Db, ResourcesRepository, UsersRepository } from '@twofold/persistence';
+import { ApprovalEntity, ApprovalsRepository, Db, ResourcesRepository, UsersRepository } from '@twofold/persistence';
 import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
 import { AppConfig } from '../config/app-config';
 import { AppMetrics, ApprovalResult, DeliveryFailureLabel } from '../metrics/app-metrics';
@@ -140,7 +140,6 @@ export class ApprovalsService {
     private readonly db: Db,
     private readonly approvals: ApprovalsRepository,
     private readonly users: UsersRepository,
-    private readonly accounts: AccountsRepository,
     private readonly resources: ResourcesRepository,
     private readonly transports: ApprovalTransports,
     private readonly waiter: ApprovalWaiter,
@@ -221,20 +220,16 @@ export class ApprovalsService {
     let message: ApprovalMessage;
     let approval: ApprovalEntity | null;
     try {
-      approval = await this.approvals.findById(opened.accountId, opened.id);
       // sent once: a second attempt on the same request (another page, a retransmission) waits for the same message
-      if (!approval || approval.status !== 'Pending' || !(await this.approvals.claimDelivery(opened.accountId, opened.id)))
-        return { kind: 'delivered' };
-      const [account, resource] = await Promise.all([
-        this.accounts.findById(opened.accountId),
-        this.resources.findById(opened.accountId, approval.resourceId),
-      ]);
+      const claimed = await this.approvals.claimDelivery(opened.accountId, opened.id);
+      if (!claimed) return { kind: 'delivered' };
+      approval = claimed.approval;
       message = {
         approvalId: approval.id,
         accountId: approval.accountId,
         authenticatorId: opened.authenticatorId,
-        accountName: account ? effectiveDisplayName(account) : '',
-        resourceName: resource?.name ?? '',
+        accountName: effectiveDisplayName(claimed.account),
+        resourceName: claimed.resourceName ?? '',
         address: approval.address,
         at: approval.createdAt,
         expiresAt: approval.expiresAt,

@@ -42,6 +42,14 @@ export interface ApprovalKey {
 
 type Row = Record<string, unknown>;
 
+/** A delivery claimed (ApprovalsRepository.claimDelivery): the approval and the names its message shows. */
+export interface ClaimedDelivery {
+  approval: ApprovalEntity;
+  account: { name: string; displayName: string | null };
+  /** null when the resource is gone */
+  resourceName: string | null;
+}
+
 function toApproval(row: Row): ApprovalEntity {
   return Object.assign(new ApprovalEntity(), {
     id: row['id'],
@@ -205,19 +213,31 @@ export class ApprovalsRepository {
   /**
    * Claims the sending of a Pending approval's message, once: of parallel attempts on one request (two
    * first visits of a page) exactly one gets true and sends; the claim is an empty delivery ref until
-   * the transport's own replaces it.
+   * the transport's own replaces it. Null when it is not Pending, not this account's, or claimed already.
    */
-  async claimDelivery(accountId: AccountId, id: string): Promise<boolean> {
+  async claimDelivery(accountId: AccountId, id: string): Promise<ClaimedDelivery | null> {
+    // one statement with what the message names: the delivery runs after the decision's commit, when a
+    // burst of sign-ins queues for the pool, and each separate read went to the back of that queue
     const rows = await this.query(
       `WITH claimed AS (
          UPDATE approvals SET delivery_ref = '{}'::jsonb
           WHERE account_id = $1 AND id = $2 AND status = 'Pending' AND delivery_ref IS NULL
-         RETURNING id
+         RETURNING *
        )
-       SELECT id FROM claimed`,
+       SELECT claimed.*, accounts.name AS claimed_account_name, accounts.display_name AS claimed_account_display_name,
+              resources.name AS claimed_resource_name
+         FROM claimed
+         JOIN accounts ON accounts.id = claimed.account_id
+         LEFT JOIN resources ON resources.account_id = claimed.account_id AND resources.id = claimed.resource_id`,
       [accountId, id],
     );
-    return rows.length > 0;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      approval: toApproval(row),
+      account: { name: row['claimed_account_name'] as string, displayName: row['claimed_account_display_name'] as string | null },
+      resourceName: (row['claimed_resource_name'] as string | null) ?? null,
+    };
   }
 
   async setDeliveryRef(accountId: AccountId, id: string, ref: ApprovalDeliveryRef): Promise<void> {
