@@ -81,11 +81,6 @@ export class AuthenticatorsRepository {
   }
 
   /**
-   * Accepts an HOTP counter once: moves the stored next-expected counter past `counter`, only if it
-   * is not already past it, on one authenticator or every row of the user holding the same secret.
-   * Returns false when another request got there first.
-   */
-  /**
    * A resync's outcome: the HOTP counter moved to `hotpCounter`, or a TOTP token's drift stored with
    * its last accepted step; conditional on the state read, so a code accepted meanwhile is not undone.
    */
@@ -107,6 +102,11 @@ export class AuthenticatorsRepository {
     return affected === 1;
   }
 
+  /**
+   * Accepts an HOTP counter once: moves the stored next-expected counter past `counter`, only if it
+   * is not already past it, on one authenticator or every row of the user holding the same secret.
+   * Returns false when another request got there first.
+   */
   async acceptHotpCounter(accountId: AccountId, ids: string | readonly string[], counter: number): Promise<boolean> {
     const all = typeof ids === 'string' ? [ids] : ids;
     const result = await this.repo()
