@@ -30,6 +30,7 @@ import { RaRequestsController } from './ra/ra-requests.controller';
 import { RaRequestsService } from './ra/ra-requests.service';
 import { AccessRequestsController } from './requests/access-requests.controller';
 import { AccessRequestsService } from './requests/access-requests.service';
+import { StaleAccessRequestsSweeper } from './requests/stale-access-requests.sweeper';
 
 /**
  * Access requests, by entry point: requests/ (`POST /access/requests`, the history, the poll), ra/
@@ -58,6 +59,7 @@ import { AccessRequestsService } from './requests/access-requests.service';
     ApprovalWait,
     CodeLockouts,
     AccessRequestsService,
+    StaleAccessRequestsSweeper,
     RaAttempts,
     RaRequestsService,
     AccessPageService,

@@ -11,6 +11,9 @@ import {
 } from '@twofold/domain';
 import { DatabaseTimeouts, loadEncryptionKey, loadPreviousEncryptionKeys, resolveDataDir, SettingError } from '@twofold/persistence';
 
+/** A request's pending secret outlives its expiry by at most this (StaleAccessRequestsSweeper). */
+export const STALE_REQUEST_SWEEP_MS = 60_000;
+
 /** Default SHUTDOWN_TIMEOUT_MS: far above a normal answer and the database's worst case (1.75 s). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -108,6 +111,11 @@ export interface AppConfig {
    * their phone (libs/domain approvals.ts); absent: DEFAULT_APPROVAL_WAIT_SECONDS.
    */
   approvalWaitSeconds?: number;
+  /**
+   * How often awaiting requests past their expiry are written Expired and their pending secrets erased
+   * (StaleAccessRequestsSweeper); absent or 0: never (tests sweep by hand). Not read from the environment.
+   */
+  staleRequestSweepMs?: number;
   /** TELEGRAM_*: the Telegram bot that asks approvals; absent: no bot (TELEGRAM_BOT_TOKEN unset) */
   telegram?: TelegramSettings;
   /**
@@ -405,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxConnectionsPerClient,
     cliCommand,
     approvalWaitSeconds,
+    staleRequestSweepMs: STALE_REQUEST_SWEEP_MS,
     telegram,
     phoneGateways,
     phoneGatewaysAllowPrivate,

@@ -3,7 +3,6 @@ import { pageRequestRow } from './page-request-row';
 import {
   AccessRequestInput,
   AccountId,
-  ACCESS_REQUEST_TTL_MINUTES,
   Clock,
   effectiveAccessStatus,
   ErrorMessages,
@@ -57,10 +56,13 @@ export class AccessRequestsService {
     return ok(toAccessRequestDto(row, names.get(row.resourceId) ?? null, this.clock.now()));
   }
 
-  /** GET /access/requests: one past UTC day of the account's history. */
+  /**
+   * GET /access/requests: one past UTC day of the account's history. A read writes nothing: a request
+   * left awaiting past its expiry is shown Expired (effectiveAccessStatus), and StaleAccessRequestsSweeper
+   * writes it so.
+   */
   async history(accountId: AccountId, { day, page, identity }: AccessHistoryQuery): Promise<ModelEnvelope<PagedModel<AccessRequestDto>>> {
     const now = this.clock.now();
-    await this.requests.expireStale(accountId, new Date(now.getTime() - ACCESS_REQUEST_TTL_MINUTES * 60_000));
     const [rows, total] = await this.requests.list(accountId, { day, settled: isSettledDay(day, now), identity }, page);
     return ok(pagedModel(rows, total, page, (row) => toAccessRequestDto(row, row.resourceName, now)));
   }

@@ -2,6 +2,7 @@ import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../../../test/testing/test-app';
+import { StaleAccessRequestsSweeper } from './stale-access-requests.sweeper';
 
 describe('access requests API', () => {
   let t: TestApp;
@@ -200,10 +201,13 @@ describe('access requests API', () => {
         bypassed: false,
         channel: 'ra',
       });
-      // left awaiting: Expired by now, and written so
+      // left awaiting: shown Expired by now; the read wrote nothing, the sweep writes it
       expect(res.body.model.data[1]).toMatchObject({ id: second, status: 'Expired' });
-      const [row] = await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [second]);
-      expect(row.status).toBe('Expired');
+      const statusOf = async () =>
+        (await t.database.dataSource.query('SELECT status FROM access_requests WHERE id = $1', [second]))[0].status;
+      expect(await statusOf()).toBe('AwaitingAuthentication');
+      expect(await t.app.get(StaleAccessRequestsSweeper).sweep()).toBeGreaterThanOrEqual(1);
+      expect(await statusOf()).toBe('Expired');
 
       const kim = await t.as(accountAuth).get('/access/requests?CreatedAt=2026-05-18&Identity=KIM&offset=1&limit=1');
       expect(kim.body.model).toMatchObject({ offset: 1, limit: 1, totalElements: 2 });

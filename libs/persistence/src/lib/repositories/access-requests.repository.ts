@@ -1,5 +1,5 @@
 import { AccountId, DayRange, identityKey, Page } from '@twofold/domain';
-import { In, LessThanOrEqual } from 'typeorm';
+import { In } from 'typeorm';
 import { Db } from '../transaction-context';
 import { dayPageAndTotal } from './day-page';
 import { identityMatch } from './users.repository';
@@ -160,12 +160,21 @@ export class AccessRequestsRepository {
       .getOne();
   }
 
-  /** Awaiting requests of the account created at or before `createdUpTo` become Expired. */
-  async expireStale(accountId: AccountId, createdUpTo: Date): Promise<void> {
-    await this.repo().update(
-      { accountId, status: 'AwaitingAuthentication', createdAt: LessThanOrEqual(createdUpTo) },
-      { status: 'Expired', pendingSecretEnc: null },
+  /**
+   * Up to `limit` awaiting requests of any account created at or before `createdUpTo` become Expired,
+   * and the authenticator-app secret a page offered them is erased; returns how many. Rows a decision
+   * holds are skipped (that decision settles them), so instances sweeping at once never wait on each
+   * other or on a sign-in.
+   */
+  async expireStale(createdUpTo: Date, limit: number): Promise<number> {
+    const [, affected]: [unknown, number] = await this.db.manager().query(
+      `UPDATE access_requests SET status = 'Expired', pending_secret_enc = NULL
+        WHERE id = ANY(ARRAY(SELECT id FROM access_requests WHERE status = 'AwaitingAuthentication' AND created_at <= $1
+                              LIMIT $2 FOR UPDATE SKIP LOCKED))
+          AND ${STILL_AWAITING}`,
+      [createdUpTo, limit],
     );
+    return affected;
   }
 
   /**
