@@ -1,30 +1,17 @@
-import { createServer } from 'node:net';
 import { newOtpAuthenticator, newUser, TestAccount } from '@twofold/persistence/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleTestAdmin, newConsoleAdmin } from '../../test/testing/console-admin';
+import { ConsoleTestAdmin, newConsoleAdmin, PLANTED_MARKUP, startConsoleForBrowser } from '../../test/testing/console-admin';
 import { outboxMails } from '../../test/testing/outbox';
-import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, launchChromium, screenshotIfAsked } from '../../test/testing/in-browser';
-import { startTestApp, TEST_NOW, TestApp } from '../../test/testing/test-app';
+import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
+import { TEST_NOW, TestApp } from '../../test/testing/test-app';
 
-/** What a page would run if a name it shows were markup: it must stay text. */
-const XSS = '<img src=x onerror="window.__xss=1">';
+const XSS = PLANTED_MARKUP;
 /** The day whose access history the scenes read (the API serves past days only)… */
 const HISTORY_DAY = '2026-05-20';
 /** …and the scenes' time, the next morning: the browser's clock too, so the console's "yesterday" is that day. */
 const SCENE_TIME = new Date('2026-05-21T09:00:00.000Z');
 /** A scene is many browser steps: on a busy 2-core machine it outlasts jest's 30 seconds without being stuck. */
 const SCENE_TIMEOUT_MS = 4 * BROWSER_STEP_TIMEOUT_MS;
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 /**
  * The console's directory screens in a real browser: an Admin makes a group and gives it members,
@@ -42,12 +29,8 @@ describeInBrowser('the console directory browser test')('the console directory s
   let vpn: Awaited<ReturnType<TestApp['newResource']>>;
 
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://localhost:${port}`;
-    t = await startTestApp({ publicUrl: baseUrl });
-    await t.app.listen(port, '127.0.0.1');
+    ({ t, baseUrl, browser } = await startConsoleForBrowser());
     t.clock.set(new Date(`${HISTORY_DAY}T08:00:00.000Z`));
-    browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
     owner = await t.newAccount({ name: 'Console directory', licenses: 100 });
     const jane = await newUser(t.db, owner.account.id, 'jane', { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, owner.account.id, jane.id, {

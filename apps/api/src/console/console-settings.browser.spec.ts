@@ -1,24 +1,11 @@
-import { createServer } from 'node:net';
 import { newUser, TestAccount } from '@twofold/persistence/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleTestAdmin, newConsoleAdmin } from '../../test/testing/console-admin';
+import { ConsoleTestAdmin, newConsoleAdmin, PLANTED_MARKUP, startConsoleForBrowser } from '../../test/testing/console-admin';
 import { outboxMails } from '../../test/testing/outbox';
-import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, launchChromium, screenshotIfAsked } from '../../test/testing/in-browser';
-import { startTestApp, TEST_NOW, TestApp } from '../../test/testing/test-app';
+import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
+import { TEST_NOW, TestApp } from '../../test/testing/test-app';
 
-/** What a page would run if a text it shows were markup: it must stay text. */
-const XSS = '<img src=x onerror="window.__xss=1">';
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
+const XSS = PLANTED_MARKUP;
 
 /**
  * The console's settings in a real browser: the name on the pages with its preview, the identity
@@ -32,11 +19,7 @@ describeInBrowser('the console settings browser test')('the console settings in 
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://localhost:${port}`;
-    t = await startTestApp({ publicUrl: baseUrl });
-    await t.app.listen(port, '127.0.0.1');
-    browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
+    ({ t, baseUrl, browser } = await startConsoleForBrowser());
   });
   beforeEach(() => {
     // the journal serves a day once it is over: the scenes run late in the day

@@ -1,24 +1,11 @@
-import { createServer } from 'node:net';
 import { newOtpAuthenticator, newUser, TestAccount } from '@twofold/persistence/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleTestAdmin, newConsoleAdmin } from '../../test/testing/console-admin';
+import { ConsoleTestAdmin, newConsoleAdmin, PLANTED_MARKUP, startConsoleForBrowser } from '../../test/testing/console-admin';
 import { outboxMails } from '../../test/testing/outbox';
-import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, launchChromium, screenshotIfAsked } from '../../test/testing/in-browser';
-import { startTestApp, TEST_NOW, TestApp } from '../../test/testing/test-app';
+import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
+import { TEST_NOW, TestApp } from '../../test/testing/test-app';
 
-/** What a page would run if a name it shows were markup: it must stay text. */
-const XSS = '<img src=x onerror="window.__xss=1">';
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
+const XSS = PLANTED_MARKUP;
 
 /**
  * The administrators' console in a real browser: sign-in with the mailed link and the authenticator's
@@ -33,13 +20,9 @@ describeInBrowser('the console browser test')('the administrators console in Chr
   let owner: TestAccount;
 
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://localhost:${port}`;
-    t = await startTestApp({ publicUrl: baseUrl });
-    await t.app.listen(port, '127.0.0.1');
+    ({ t, baseUrl, browser } = await startConsoleForBrowser());
     // the day's journal is served once the day is over: the scenes run late in the day, and the journal scene just after midnight
     t.clock.set(new Date('2026-05-20T23:20:00.000Z'));
-    browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
     owner = await t.newAccount({ name: 'Console in a browser' });
     const jane = await newUser(t.db, owner.account.id, 'jane', { now: t.clock.now() });
     await newOtpAuthenticator(t.db, t.cipher, owner.account.id, jane.id, {

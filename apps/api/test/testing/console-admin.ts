@@ -2,7 +2,10 @@ import { AccountId, AdminRole } from '@twofold/domain';
 import { generateSecret, generateTotp } from '@twofold/otp';
 import { AdministratorsRepository } from '@twofold/persistence';
 import { outboxMails } from './outbox';
-import { TestApp } from './test-app';
+import { createServer } from 'node:net';
+import { Browser } from 'playwright-core';
+import { launchChromium } from './in-browser';
+import { startTestApp, TestApp } from './test-app';
 
 /** An administrator who completed their invitation: Active, with an authenticator-app secret. */
 export interface ConsoleTestAdmin {
@@ -80,4 +83,32 @@ export async function signInToConsole(t: TestApp, admin: ConsoleTestAdmin): Prom
   if (!cookie) throw new Error('no console session cookie');
   const csrfToken = res.body.csrfToken as string;
   return { cookie, csrfToken, headers: { Cookie: cookie, 'X-CSRF-Token': csrfToken, Origin: CONSOLE_ORIGIN } };
+}
+
+/** What a page would run if a text it shows were markup: the console's browser specs plant it and check it stays text. */
+export const PLANTED_MARKUP = '<img src=x onerror="window.__xss=1">';
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * A test application listening on a free port of 127.0.0.1 as `http://localhost:<port>` (its public
+ * URL: browsers keep the console's `Secure` `__Host-` cookie over http on localhost only) and a Chromium
+ * that resolves localhost there.
+ */
+export async function startConsoleForBrowser(): Promise<{ t: TestApp; baseUrl: string; browser: Browser }> {
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const t = await startTestApp({ publicUrl: baseUrl });
+  await t.app.listen(port, '127.0.0.1');
+  const browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
+  return { t, baseUrl, browser };
 }
