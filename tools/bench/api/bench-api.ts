@@ -889,6 +889,19 @@ function record(tally: Tally, step: Step, status: number, text: string): string 
   return reason;
 }
 
+/** One request with fetch, outside the load runs: its status and body. */
+async function sendOne(side: Side, built: Built, auth: Auth): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${side.baseUrl}${built.path}`, {
+    method: built.method,
+    headers: {
+      authorization: authorizationFor(built.path, built.method, auth),
+      ...(built.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: built.body === undefined ? undefined : JSON.stringify(built.body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
 /** One pass of connection 0's loop with fetch: the answers, for the parity check; also checks them. */
 async function probe(side: Side, scenario: Scenario, auth: Auth): Promise<{ bodies: unknown[]; wrong: string[] }> {
   const bodies: unknown[] = [];
@@ -897,17 +910,9 @@ async function probe(side: Side, scenario: Scenario, auth: Auth): Promise<{ bodi
   for (const step of scenario.loop(side, 0, scenario.connections)) {
     const built = step.build();
     if (!built) break;
-    const res = await fetch(`${side.baseUrl}${built.path}`, {
-      method: built.method,
-      headers: {
-        authorization: authorizationFor(built.path, built.method, auth),
-        ...(built.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: built.body === undefined ? undefined : JSON.stringify(built.body),
-    });
-    const text = await res.text();
+    const { status, text } = await sendOne(side, built, auth);
     bodies.push(parse(text));
-    const reason = record(tally, step, res.status, text);
+    const reason = record(tally, step, status, text);
     if (reason) wrong.push(`${reason}: ${text.slice(0, 300)}`);
   }
   return { bodies, wrong };
@@ -926,15 +931,8 @@ async function sendInTurn(side: Side, scenario: Scenario, auth: Auth, answers: n
       i = -1; // the loop starts over
       continue;
     }
-    const res = await fetch(`${side.baseUrl}${built.path}`, {
-      method: built.method,
-      headers: {
-        authorization: authorizationFor(built.path, built.method, auth),
-        ...(built.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: built.body === undefined ? undefined : JSON.stringify(built.body),
-    });
-    record(tally, step, res.status, await res.text());
+    const { status, text } = await sendOne(side, built, auth);
+    record(tally, step, status, text);
     sent += 1;
   }
 }
