@@ -1,6 +1,12 @@
 import { newOtpAuthenticator, newUser, TestAccount } from '@twofold/persistence/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleTestAdmin, newConsoleAdmin, PLANTED_MARKUP, startConsoleForBrowser } from '../../test/testing/console-admin';
+import {
+  ConsoleTestAdmin,
+  newConsoleAdmin,
+  PLANTED_MARKUP,
+  signInInBrowser,
+  startConsoleForBrowser,
+} from '../../test/testing/console-admin';
 import { outboxMails } from '../../test/testing/outbox';
 import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
 import { TEST_NOW, TestApp } from '../../test/testing/test-app';
@@ -69,26 +75,7 @@ describeInBrowser('the console directory browser test')('the console directory s
     return { context, page };
   }
 
-  /** The mailed link of the newest sign-in mail to `email`, quoted-printable undone. */
-  function mailedLink(email: string): string {
-    const mail = outboxMails(t)
-      .filter((text) => text.includes(`To: ${email}`))
-      .at(-1);
-    const link = /(http:\/\/localhost:\d+\/console\/#code=3D[0-9]{8}&email=3D[^\s"<]+)/.exec(mail ?? '')?.[1];
-    if (!link) throw new Error(`no console link mailed to ${email}`);
-    return link.replace(/=3D/g, '=');
-  }
-
-  async function signIn(page: Page, admin: ConsoleTestAdmin): Promise<void> {
-    await page.goto(`${baseUrl}/console/`);
-    await page.getByLabel('E-mail', { exact: true }).fill(admin.email);
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByLabel('Code from the e-mail').waitFor();
-    await page.goto(mailedLink(admin.email));
-    await page.getByLabel('Code of your authenticator app').fill(admin.totp());
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('who').waitFor();
-  }
+  const signIn = (page: Page, admin: ConsoleTestAdmin) => signInInBrowser(t, page, baseUrl, admin);
 
   const nothingRan = (page: Page) => page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss);
 

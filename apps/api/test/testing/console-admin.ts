@@ -3,7 +3,7 @@ import { generateSecret, generateTotp } from '@twofold/otp';
 import { AdministratorsRepository } from '@twofold/persistence';
 import { outboxMails } from './outbox';
 import { createServer } from 'node:net';
-import { Browser } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { launchChromium } from './in-browser';
 import { startTestApp, TestApp } from './test-app';
 
@@ -111,4 +111,37 @@ export async function startConsoleForBrowser(): Promise<{ t: TestApp; baseUrl: s
   await t.app.listen(port, '127.0.0.1');
   const browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
   return { t, baseUrl, browser };
+}
+
+/** The link of the newest console sign-in mail to `email` (quoted-printable undone), as the administrator clicks it. */
+export function mailedConsoleLink(t: TestApp, email: string): string {
+  const mail = outboxMails(t)
+    .filter((text) => text.includes(`To: ${email}`))
+    .at(-1);
+  const link = /(http:\/\/localhost:\d+\/console\/#code=3D[0-9]{8}&email=3D[^\s"<]+)/.exec(mail ?? '')?.[1];
+  if (!link) throw new Error(`no console link mailed to ${email}`);
+  return link.replace(/=3D/g, '=');
+}
+
+/**
+ * Signs `admin` in on `page` as a person does: their e-mail, then the mailed link opened in the same
+ * browser (the code comes filled in) and their authenticator's code. `filled`: the form with the
+ * e-mail typed, before it is sent (a screenshot's moment).
+ */
+export async function signInInBrowser(
+  t: TestApp,
+  page: Page,
+  baseUrl: string,
+  admin: ConsoleTestAdmin,
+  filled: (page: Page) => Promise<void> = async () => undefined,
+): Promise<void> {
+  await page.goto(`${baseUrl}/console/`);
+  await page.getByLabel('E-mail', { exact: true }).fill(admin.email);
+  await filled(page);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Code from the e-mail').waitFor();
+  await page.goto(mailedConsoleLink(t, admin.email));
+  await page.getByLabel('Code of your authenticator app').fill(admin.totp());
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('who').waitFor();
 }
