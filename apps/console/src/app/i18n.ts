@@ -190,6 +190,13 @@ const EN = {
   apiOn: 'On',
   apiOff: 'Off',
   apiNeverEnabled: 'none yet: turning the API on makes one',
+  // creating, changing and deleting users
+  phone: 'Phone',
+  newUser: 'New user',
+  createUser: 'Create the user',
+  editUser: 'Identity, name and e-mail',
+  deleteUser: 'Delete the user',
+  deleteUserConfirm: (identity: string) => `Delete the user “${identity}” with their factors? Their history stays.`,
 };
 
 type Words = typeof EN;
@@ -387,6 +394,13 @@ const RU: Words = {
   apiOn: 'Включён',
   apiOff: 'Выключен',
   apiNeverEnabled: 'пока нет: включение API создаст его',
+  // creating, changing and deleting users
+  phone: 'Телефон',
+  newUser: 'Новый пользователь',
+  createUser: 'Создать пользователя',
+  editUser: 'Логин, имя и e-mail',
+  deleteUser: 'Удалить пользователя',
+  deleteUserConfirm: (identity: string) => `Удалить пользователя «${identity}» вместе с его способами входа? История останется.`,
 };
 
 export const language: 'ru' | 'en' = (globalThis.navigator?.language ?? 'en').toLowerCase().startsWith('ru') ? 'ru' : 'en';

@@ -2,6 +2,7 @@ import { ApiError, call, model, Session } from './api';
 import { h, on } from '@twofold/web-ui';
 import { actionButton, field, table } from './dom';
 import { t } from './i18n';
+import { newUserForm, userChanges } from './user-changes';
 import { CodeLockout, userSections } from './user-sections';
 
 /** What a screen gets: the place to draw, the session (its permissions), a way to report a failure. */
@@ -56,6 +57,7 @@ interface User {
   id: string;
   identity: string;
   name: string | null;
+  email: string | null;
   isLocked: boolean;
   authenticators: string[];
   groups: string[];
@@ -102,6 +104,7 @@ export async function usersScreen(context: ScreenContext, query: URLSearchParams
   root.replaceChildren(
     heading(t.users),
     form,
+    newUserForm(context) ?? '',
     users.length ? table([t.identity, t.name, t.status, t.factors], rows, t.users) : h('p', {}, t.noneFound),
     pager,
   );
@@ -170,6 +173,7 @@ export async function userScreen(context: ScreenContext, query: URLSearchParams)
     h('h2', {}, t.factors),
     factorRows.length ? table([t.kind, t.name, ''], factorRows, t.factors) : h('p', {}, t.noneFound),
     ...sections,
+    ...userChanges(context, user, reload),
   );
 }
 
