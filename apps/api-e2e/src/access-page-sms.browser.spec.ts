@@ -125,6 +125,10 @@ describeInBrowser('the access page sends a code by SMS, in headless Chromium', (
     const token = (await posted).fields.get('accessToken') ?? '';
     const { payload } = await jwtVerify(token, new TextEncoder().encode(resource.apiSecret));
     expect(payload).toMatchObject({ sub: identity, jti: request.id, amr: ['otp'] });
+    // the person lands on the client's site; closing the page while that navigation is still under
+    // way can hang Chromium's close
+    await page.waitForURL(`${callback.origin}/callback`);
+    await expect(page.locator('#client').innerText()).resolves.toBe('Signed in at the client site');
     await page.close();
   });
 

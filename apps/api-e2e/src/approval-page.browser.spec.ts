@@ -141,6 +141,8 @@ describeInBrowser('the access page waiting for an approval in Telegram, in headl
     await pressNumber(user.chatId, () => shown);
     const arrived = await callback.nextPost(STEP_TIMEOUT_MS);
     expect(arrived.fields.get('accessToken')).toEqual(expect.any(String));
+    // on the client's site before the context closes: a close during that navigation can hang
+    await page.waitForURL(`${callback.origin}/mfa`);
     await context.close();
   });
 
@@ -205,6 +207,7 @@ describeInBrowser('the access page waiting for an approval in Telegram, in headl
     const shown = Number(await page.locator('#approval-number').textContent({ timeout: STEP_TIMEOUT_MS }));
     await pressNumber(chatId, () => shown);
     expect((await callback.nextPost(STEP_TIMEOUT_MS)).fields.get('accessToken')).toEqual(expect.any(String));
+    await page.waitForURL(`${callback.origin}/mfa`);
     await context.close();
   });
 });
