@@ -12,11 +12,11 @@ import {
 } from '@twofold/domain';
 import { JournalAction, JournalFields, JournalObject, JournalWriter } from '@twofold/journal';
 import {
+  AccountApiCredentials,
   AccountEntity,
   AccountsRepository,
   AdministratorsRepository,
   Db,
-  generateApiCredentials,
   generateTokenSigningKey,
   GroupsRepository,
   SecretCipher,
@@ -69,6 +69,7 @@ export interface ApiState {
 /** The operator's provisioning: every change in one transaction with its journal event. */
 export class Provisioning {
   private readonly accounts: AccountsRepository;
+  private readonly apiCredentials: AccountApiCredentials;
   private readonly administrators: AdministratorsRepository;
   private readonly groups: GroupsRepository;
   private readonly journal: JournalWriter;
@@ -80,6 +81,7 @@ export class Provisioning {
     private readonly clock: Clock,
   ) {
     this.accounts = new AccountsRepository(db);
+    this.apiCredentials = new AccountApiCredentials(this.accounts, cipher);
     this.administrators = new AdministratorsRepository(db);
     this.groups = new GroupsRepository(db);
     this.journal = new JournalWriter(db, clock);
@@ -179,7 +181,7 @@ export class Provisioning {
   async disableApi(accountId: string): Promise<ApiState> {
     return this.db.transaction(async () => {
       const account = await this.find(accountId);
-      await this.accounts.setApi(account.id, { apiEnabled: false });
+      await this.apiCredentials.disable(account);
       await this.recordOperatorEvent(account.id, 'Api', 'Disable');
       return { enabled: false };
     });
@@ -190,11 +192,7 @@ export class Provisioning {
     return this.db.transaction(async () => {
       const account = await this.find(accountId);
       if (!account.apiKey) throw new ValidationFailed('The API of this account has never been enabled: run `api enable` first.');
-      const { secret } = generateApiCredentials();
-      await this.accounts.setApi(account.id, {
-        apiEnabled: account.apiEnabled,
-        apiSecretEnc: this.cipher.encrypt('account.api-secret', secret),
-      });
+      const secret = await this.apiCredentials.newSecret(account);
       await this.recordOperatorEvent(account.id, 'PublicApiSecret', 'Update');
       return { enabled: account.apiEnabled, key: account.apiKey, secret };
     });
@@ -242,23 +240,12 @@ export class Provisioning {
   }
 
   /**
-   * Enabling keeps existing credentials (a disable/enable cycle must not break configured clients);
-   * the first enable generates them. The operator sees the secret, as in the console's API settings.
+   * Enabling keeps existing credentials, the first enable generates them (AccountApiCredentials). The
+   * operator sees the secret, as in the console's API settings.
    */
   private async enableApiOf(account: AccountEntity): Promise<Required<ApiState>> {
-    let key = account.apiKey;
-    let secret: string;
-    if (key && account.apiSecretEnc) {
-      secret = this.cipher.decryptText('account.api-secret', account.apiSecretEnc);
-      await this.accounts.setApi(account.id, { apiEnabled: true });
-    } else {
-      ({ key, secret } = generateApiCredentials());
-      await this.accounts.setApi(account.id, {
-        apiEnabled: true,
-        apiKey: key,
-        apiSecretEnc: this.cipher.encrypt('account.api-secret', secret),
-      });
-    }
+    const { key, newSecret } = await this.apiCredentials.enable(account);
+    const secret = newSecret ?? this.apiCredentials.secretOf(account);
     await this.recordOperatorEvent(account.id, 'Api', 'Enable');
     return { enabled: true, key, secret };
   }

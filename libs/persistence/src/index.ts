@@ -6,6 +6,7 @@ export * from './lib/transaction-context';
 export * from './lib/secret-cipher';
 export * from './lib/token-signing-key';
 export * from './lib/credentials';
+export * from './lib/account-api-credentials';
 export * from './lib/embedded-postgres';
 export * from './lib/repositories';
 export * from './lib/database-connection';

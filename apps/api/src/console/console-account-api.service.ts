@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountId, NotFound, ValidationFailed } from '@twofold/domain';
 import { JournalAction, JournalWriter } from '@twofold/journal';
-import { AccountEntity, AccountsRepository, Db, generateApiCredentials, SecretCipher } from '@twofold/persistence';
+import { AccountApiCredentials, AccountEntity, AccountsRepository, Db, SecretCipher } from '@twofold/persistence';
 import { ConsoleSession } from './console-sessions';
 
 /** The account's own API: whether it is on, and its key (the secret only when asked for, each time journaled). */
@@ -19,21 +19,23 @@ export interface AccountApiSecretView extends AccountApiView {
 export const API_NEVER_ENABLED = 'The API of this account has never been enabled: enable it first.';
 
 /**
- * The account API's key, secret and switch, changed by an Admin of the console (as the CLI's operator
- * does: apps/cli/src/provisioning.ts). Each change and each display of the secret is journaled in the
- * same transaction, the administrator as the actor; the secret itself never reaches the journal.
- * Enabling keeps existing credentials (a disable/enable cycle must not break configured clients); the
- * first enable generates them. A new secret keeps the key: clients change one value, and the old
- * secret stops working at once (setApi announces the change to every instance's credentials cache).
+ * The account API's key, secret and switch, changed by an Admin of the console through
+ * AccountApiCredentials, as the CLI's operator changes them. Each change and each display of the secret
+ * is journaled in the same transaction, the administrator as the actor; the secret itself never reaches
+ * the journal.
  */
 @Injectable()
 export class ConsoleAccountApiService {
+  private readonly credentials: AccountApiCredentials;
+
   constructor(
     private readonly db: Db,
     private readonly accounts: AccountsRepository,
-    private readonly cipher: SecretCipher,
+    cipher: SecretCipher,
     private readonly journal: JournalWriter,
-  ) {}
+  ) {
+    this.credentials = new AccountApiCredentials(accounts, cipher);
+  }
 
   async read(accountId: AccountId): Promise<AccountApiView> {
     const account = await this.accounts.findById(accountId);
@@ -45,7 +47,7 @@ export class ConsoleAccountApiService {
     return this.db.transaction(async () => {
       const account = await this.find(session.accountId);
       if (!account.apiKey || !account.apiSecretEnc) throw new ValidationFailed(API_NEVER_ENABLED);
-      const apiSecret = this.cipher.decryptText('account.api-secret', account.apiSecretEnc);
+      const apiSecret = this.credentials.secretOf(account);
       await this.record(session, 'PublicApiSecret', 'Display');
       return { enabled: account.apiEnabled, apiKey: account.apiKey, apiSecret };
     });
@@ -55,11 +57,7 @@ export class ConsoleAccountApiService {
     return this.db.transaction(async () => {
       const account = await this.find(session.accountId);
       if (!account.apiKey) throw new ValidationFailed(API_NEVER_ENABLED);
-      const { secret } = generateApiCredentials();
-      await this.accounts.setApi(account.id, {
-        apiEnabled: account.apiEnabled,
-        apiSecretEnc: this.cipher.encrypt('account.api-secret', secret),
-      });
+      const secret = await this.credentials.newSecret(account);
       await this.record(session, 'PublicApiSecret', 'Update');
       return { enabled: account.apiEnabled, apiKey: account.apiKey, apiSecret: secret };
     });
@@ -68,18 +66,8 @@ export class ConsoleAccountApiService {
   setEnabled(session: ConsoleSession, enabled: boolean): Promise<AccountApiView> {
     return this.db.transaction(async () => {
       const account = await this.find(session.accountId);
-      let apiKey = account.apiKey;
-      if (enabled && (!account.apiKey || !account.apiSecretEnc)) {
-        const credentials = generateApiCredentials();
-        apiKey = credentials.key;
-        await this.accounts.setApi(account.id, {
-          apiEnabled: true,
-          apiKey,
-          apiSecretEnc: this.cipher.encrypt('account.api-secret', credentials.secret),
-        });
-      } else {
-        await this.accounts.setApi(account.id, { apiEnabled: enabled });
-      }
+      const apiKey = enabled ? (await this.credentials.enable(account)).key : account.apiKey;
+      if (!enabled) await this.credentials.disable(account);
       await this.record(session, 'Api', enabled ? 'Enable' : 'Disable');
       return { enabled, apiKey };
     });
