@@ -1708,7 +1708,7 @@ async function main(): Promise<number> {
     console.log(`PostgreSQL ${version} (${server ? "DATABASE_URL's server" : 'embedded'}), database ${database}`);
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; autocannon, both servers and PostgreSQL share it`);
     console.log(
-      `Twofold: ${API_BUNDLE.replace(ROOT + '/', '')} (built ${statSync(API_BUNDLE).mtime.toISOString()}), LOG_LEVEL=${LOG_LEVEL} (one JSON line per request; stdout piped to the bench and discarded)`,
+      `Twofold: ${API_BUNDLE.replace(ROOT + '/', '')} (built ${statSync(API_BUNDLE).mtime.toISOString()}), LOG_LEVEL=${LOG_LEVEL} (${TWOFOLD_STDOUT === 'tty' ? 'stdout a pseudo-terminal: pretty lines, one write each' : 'one JSON line per request; stdout piped to the bench and discarded'})`,
     );
     console.log(
       'baseline: tools/bench/api/baseline-server.ts, node:http + pg Pool(10), one JSON log line per request (batched), verified credentials cached in memory as the API caches them (60 s)',
