@@ -15,9 +15,12 @@
 # Only classic-builder syntax is used (no heredocs, no RUN --mount, no COPY --chmod), so it builds
 # with BuildKit and with the legacy builder alike (e.g. docker-compose v1).
 
-# Node 22 LTS, pinned to the patch release: a rebuild gets the same Node until this line changes.
-# Node 24 runs it too (npm run test:node-versions); tools/scripts/test-container.mjs builds through this ARG.
-ARG NODE_IMAGE=node:22.23.3-bookworm-slim
+# Node 24 LTS, pinned to the patch release: a rebuild gets the same Node until this line changes.
+# Supported until April 2028 (Node 22's support ends in April 2027), and its AsyncLocalStorage (the
+# transaction and journal contexts) no longer hooks every promise of the process: measured in
+# docs/decisions/performance.md. Node 22 runs it too (npm run test:node-versions);
+# tools/scripts/test-container.mjs builds through this ARG.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
@@ -46,7 +49,7 @@ WORKDIR /app
 # "overrides"); it covers the api and the cli alike. Not the lockfile `nx build api` generates in
 # dist/apps/api: Nx's pruning can misplace nested packages (with qrcode in the tree `npm ci` rejected
 # it: "Missing: string-width@7.2.0 from lock file"), and the cli has none of its own.
-#   --omit=optional  npm 10 (node 22's npm) keeps "devOptional" packages under --omit=dev alone:
+#   --omit=optional  npm 10 and 11 (the npm of node 22 and 24) keep "devOptional" packages under --omit=dev alone:
 #                    typeorm's optional peer ts-node would bring TypeScript (~35 MB). Also drops the
 #                    embedded PostgreSQL binaries (@embedded-postgres/*) and pg-cloudflare.
 #   --ignore-scripts only the embedded PostgreSQL binaries have install scripts.

