@@ -94,8 +94,9 @@ import { API_BUNDLE, basic, CLI_BUNDLE, cleanEnv, freePort, ROOT, runCli } from 
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
-    const [k, v = 'true'] = a.replace(/^--/, '').split('=');
-    return [k, v] as const;
+    // the value is all after the first '=': `--node="24.21.0 --max-semi-space-size=64"` keeps its own
+    const [k, ...rest] = a.replace(/^--/, '').split('=');
+    return [k, rest.length > 0 ? rest.join('=') : 'true'] as const;
   }),
 );
 const SECONDS = Number(args.get('seconds') ?? 10);
