@@ -11,11 +11,18 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = join(root, 'tmp/node-versions');
 
-/** X.Y.Z of the Dockerfile's `ARG NODE_IMAGE=node:X.Y.Z-bookworm-slim`. */
+/** The Dockerfile's `ARG NODE_IMAGE=…` default, and X.Y.Z when it is a pinned `node:X.Y.Z-bookworm-slim`. */
+export function pinnedNodeImage() {
+  const image = /^ARG NODE_IMAGE=(\S+)$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
+  const version = /^node:(\d+\.\d+\.\d+)-bookworm-slim$/.exec(image ?? '')?.[1];
+  return { image, version };
+}
+
+/** X.Y.Z of the Node the container image runs. */
 export function containerNodeVersion() {
-  const pinned = /^ARG NODE_IMAGE=node:(\d+\.\d+\.\d+)-bookworm-slim$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'));
-  if (!pinned) throw new Error("the Dockerfile's NODE_IMAGE is not a pinned node:X.Y.Z-bookworm-slim image");
-  return pinned[1];
+  const { image, version } = pinnedNodeImage();
+  if (!version) throw new Error(`the Dockerfile's NODE_IMAGE default is not a pinned node:X.Y.Z-bookworm-slim image: ${image}`);
+  return version;
 }
 
 /** `{ bin }`, the directory holding `node` of that version (fetched once), or `{ skipped: why }`. */

@@ -20,6 +20,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { pinnedNodeImage } from './node-binary.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const require = createRequire(join(root, 'package.json'));
@@ -173,8 +174,7 @@ function debianMirror() {
 /** The base image the Dockerfile pins, or a local stand-in with the same Node version. */
 async function baseImage() {
   const since = Date.now();
-  const pinned = /^ARG NODE_IMAGE=(\S+)$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
-  const version = /^node:(\d+\.\d+\.\d+)-bookworm-slim$/.exec(pinned ?? '')?.[1];
+  const { image: pinned, version } = pinnedNodeImage();
   if (!version) return fail(`the Dockerfile's NODE_IMAGE default is not a pinned node:X.Y.Z-bookworm-slim image: ${pinned}`);
   if (imageExists(pinned)) {
     say(`base image ${pinned}: in the engine`);

@@ -122,6 +122,8 @@ const ROUNDS = Number(args.get('rounds') ?? 1);
  * this one on the same data and measured in the same rounds: the A/B pair of a change in one run
  */
 const COMPARE = args.get('compare');
+// the profiler costs the profiled process CPU time: one side of an A/B pair would carry it
+if (COMPARE && PROFILE) throw new Error('--profile slows the API it profiles: run it without --compare');
 /**
  * --node=container|<X.Y.Z>|current|<path to a node binary>[ <option>…]: the Node.js that runs both
  * servers. By default `container`, the version the Dockerfile's NODE_IMAGE pins (what the shipped image
