@@ -1,6 +1,7 @@
 import { newOtpAuthenticator, newUser, TestAccount } from '@twofold/persistence/testing';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import {
+  newConsolePage,
   ConsoleTestAdmin,
   newConsoleAdmin,
   PLANTED_MARKUP,
@@ -66,14 +67,7 @@ describeInBrowser('the console directory browser test')('the console directory s
     t?.clock.set(TEST_NOW);
   });
 
-  async function newPage(viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport, locale: 'en-US' });
-    context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
-    const page = await context.newPage();
-    await page.clock.setFixedTime(t.clock.now());
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
+  const newPage = (viewport?: { width: number; height: number }) => newConsolePage(browser, { viewport, clockAt: t.clock.now() });
 
   const signIn = (page: Page, admin: ConsoleTestAdmin) => signInInBrowser(t, page, baseUrl, admin);
 

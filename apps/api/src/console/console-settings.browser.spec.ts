@@ -1,13 +1,14 @@
 import { newUser, TestAccount } from '@twofold/persistence/testing';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import {
+  newConsolePage,
   ConsoleTestAdmin,
   newConsoleAdmin,
   PLANTED_MARKUP,
   signInInBrowser,
   startConsoleForBrowser,
 } from '../../test/testing/console-admin';
-import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
+import { describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
 import { TEST_NOW, TestApp } from '../../test/testing/test-app';
 
 const XSS = PLANTED_MARKUP;
@@ -36,13 +37,7 @@ describeInBrowser('the console settings browser test')('the console settings in 
     t?.clock.set(TEST_NOW);
   });
 
-  async function newPage(viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport, locale: 'en-US' });
-    context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
+  const newPage = (viewport?: { width: number; height: number }) => newConsolePage(browser, { viewport });
 
   const signIn = (page: Page, admin: ConsoleTestAdmin) => signInInBrowser(t, page, baseUrl, admin);
 

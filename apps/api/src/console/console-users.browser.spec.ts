@@ -1,13 +1,14 @@
 import { newUser, TestAccount } from '@twofold/persistence/testing';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import {
+  newConsolePage,
   ConsoleTestAdmin,
   newConsoleAdmin,
   PLANTED_MARKUP,
   signInInBrowser,
   startConsoleForBrowser,
 } from '../../test/testing/console-admin';
-import { BROWSER_STEP_TIMEOUT_MS, describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
+import { describeInBrowser, screenshotIfAsked } from '../../test/testing/in-browser';
 import { TEST_NOW, TestApp } from '../../test/testing/test-app';
 
 /**
@@ -32,15 +33,8 @@ describeInBrowser('the console users browser test')('creating, changing and dele
     t?.clock.set(TEST_NOW);
   });
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
-    const page = await context.newPage();
-    // the browser's clock is the service's: the user screen's "yesterday" is a day the service has
-    await page.clock.setFixedTime(t.clock.now());
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
+  // the browser's clock is the service's: the user screen's "yesterday" is a day the service has
+  const newPage = () => newConsolePage(browser, { clockAt: t.clock.now() });
   const signIn = (page: Page, admin: ConsoleTestAdmin) => signInInBrowser(t, page, baseUrl, admin);
   const userRow = async (identity: string) =>
     (

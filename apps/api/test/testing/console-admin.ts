@@ -3,8 +3,8 @@ import { generateSecret, generateTotp } from '@twofold/otp';
 import { AdministratorsRepository } from '@twofold/persistence';
 import { outboxMails } from './outbox';
 import { createServer } from 'node:net';
-import { Browser, Page } from 'playwright-core';
-import { launchChromium } from './in-browser';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { BROWSER_STEP_TIMEOUT_MS, launchChromium } from './in-browser';
 import { startTestApp, TestApp } from './test-app';
 
 /** An administrator who completed their invitation: Active, with an authenticator-app secret. */
@@ -111,6 +111,23 @@ export async function startConsoleForBrowser(): Promise<{ t: TestApp; baseUrl: s
   await t.app.listen(port, '127.0.0.1');
   const browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
   return { t, baseUrl, browser };
+}
+
+/**
+ * A fresh context and page for one person at the console, in English, confirming every dialog.
+ * `clockAt`: the browser's clock fixed at the service's time (screens that show "yesterday" need a day
+ * the service has).
+ */
+export async function newConsolePage(
+  browser: Browser,
+  { viewport = { width: 1280, height: 900 }, clockAt }: { viewport?: { width: number; height: number }; clockAt?: Date } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
+  const page = await context.newPage();
+  if (clockAt) await page.clock.setFixedTime(clockAt);
+  page.on('dialog', (dialog) => void dialog.accept());
+  return { context, page };
 }
 
 /** The link of the newest console sign-in mail to `email` (quoted-printable undone), as the administrator clicks it. */
