@@ -84,6 +84,26 @@ describe('round trips of the hot calls', () => {
     expect(queries).toBe(RA_GRANT_ROUND_TRIPS);
   });
 
+  it('POST /access/requests/ra/challenge with a valid HOTP code, after a /ra without one', async () => {
+    const user = await newUser(t.db, accountId, 'challenged.user', { now: t.clock.now() });
+    await newOtpAuthenticator(t.db, t.cipher, accountId, user.id, { kind: 'HotpToken', key: hotpKey, now: t.clock.now() });
+    const started = await t.as(resourceAuth).post('/access/requests/ra').send({ identity: 'challenged.user' });
+    expect(started.body.model.status).toBe('AwaitingAuthentication');
+    let status = '';
+    const queries = await countQueries(async () => {
+      status = (
+        await t
+          .as(resourceAuth)
+          .post('/access/requests/ra/challenge')
+          .send({ identity: 'challenged.user', requestId: started.body.model.id, challenge: generateHotp({ secret: hotpKey, counter: 0 }) })
+      ).body.model.status;
+    });
+    expect(status).toBe('Granted');
+    expect(queries).toBe(RA_CHALLENGE_GRANT_ROUND_TRIPS);
+    const [row] = await t.db.dataSource.query('SELECT last_login FROM users WHERE id = $1', [user.id]);
+    expect(row.last_login).toEqual(t.clock.now());
+  });
+
   it('POST /users: the identity checked, the account locked for the licence, the user, the journal', async () => {
     let status = 0;
     const queries = await countQueries(async () => {
@@ -214,6 +234,11 @@ const RA_BYPASS_ROUND_TRIPS = 6;
 const RA_DENY_ROUND_TRIPS = 4;
 /** BEGIN, the user (locked) with its phone and authenticators, its recent wrong codes, the counter, the request with lastLogin, COMMIT. */
 const RA_GRANT_ROUND_TRIPS = 6;
+/**
+ * BEGIN, the request (locked), the user (locked) with its phone and authenticators, its recent wrong
+ * codes, the counter, the request decided with the user's lastLogin in one statement, COMMIT.
+ */
+const RA_CHALLENGE_GRANT_ROUND_TRIPS = 7;
 /**
  * BEGIN, the identity looked up, the account row locked, INSERT user, INSERT journal event, COMMIT: a
  * user created without groups or a phone has no details to read back.

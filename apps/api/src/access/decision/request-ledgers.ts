@@ -5,7 +5,6 @@ import {
   AccessRequestEntity,
   AccessRequestsRepository,
   UserForCodeCheck,
-  UsersRepository,
 } from '@twofold/persistence';
 import { AppMetrics } from '../../metrics/app-metrics';
 import { AcceptedFactor, RequestLedger } from './sign-in';
@@ -97,7 +96,6 @@ export class NewRequestLedger implements RequestLedger {
 export class StoredRequestLedger implements RequestLedger {
   constructor(
     private readonly requests: AccessRequestsRepository,
-    private readonly users: UsersRepository,
     private readonly row: Pick<AccessRequestEntity, 'accountId' | 'id' | 'identity'>,
     private readonly grantFacts: (factor: AcceptedFactor | null) => AccessDecision = () => ({}),
   ) {}
@@ -130,8 +128,7 @@ export class StoredRequestLedger implements RequestLedger {
   async grant(factor: AcceptedFactor | null, now: Date, { user }: UserForCodeCheck): Promise<string | null> {
     const by = factor ? { authenticator: factor.kind } : { authenticator: null, bypassed: true };
     const decision = { userId: user.id, grantedAt: now, ...by, ...this.grantFacts(factor) };
-    if (!(await this.requests.decide(this.row.accountId, this.row.id, 'Granted', decision))) return null;
-    await this.users.update(this.row.accountId, user.id, { lastLogin: now });
-    return this.row.id;
+    const granted = await this.requests.decide(this.row.accountId, this.row.id, 'Granted', decision, { userId: user.id, at: now });
+    return granted ? this.row.id : null;
   }
 }

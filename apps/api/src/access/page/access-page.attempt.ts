@@ -58,7 +58,7 @@ export class AccessPageAttempt implements SignInAttempt {
       address: visitor.ip,
       resourceId: ledgerRow.resourceId,
       channel: 'page',
-      ledger: new StoredRequestLedger(this.services.requests, this.services.users, ledgerRow, (factor) => ({
+      ledger: new StoredRequestLedger(this.services.requests, ledgerRow, (factor) => ({
         ip: ledgerRow.ip ?? visitor.ip,
         remoteHost: ledgerRow.remoteHost ?? visitor.ip,
         // a code is typed in this browser; an approval's device is elsewhere (Telegram's servers hide its address)

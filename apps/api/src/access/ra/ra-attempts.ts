@@ -111,7 +111,7 @@ export class ChallengeAttempt implements SignInAttempt {
       address: row.ip,
       resourceId: row.resourceId,
       channel: row.channel,
-      ledger: new StoredRequestLedger(this.requests, this.users, row),
+      ledger: new StoredRequestLedger(this.requests, row),
     };
   }
 }

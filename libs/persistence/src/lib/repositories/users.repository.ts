@@ -212,13 +212,12 @@ export class UsersRepository {
       );
     const row = rows[0];
     if (!row) return null;
-    const authenticators = this.db.manager().getRepository(AuthenticatorEntity);
     return {
       user: this.userOfRow(row),
       firstPhone: row.first_phone,
       ipListsRevision: row.ip_lists_revision,
       authenticators: row.authenticators.map((a) =>
-        authenticators.create({
+        Object.assign(new AuthenticatorEntity(), {
           id: a.id,
           accountId: row.account_id,
           userId: row.id,
@@ -238,8 +237,9 @@ export class UsersRepository {
     };
   }
 
+  /** Built directly, not by TypeORM's `create()`, whose transformer showed in the profile of every page of users. */
   private userOfRow(row: UserRow): UserEntity {
-    return this.repo().create({
+    return Object.assign(new UserEntity(), {
       id: row.id,
       accountId: row.account_id,
       identity: row.identity,
