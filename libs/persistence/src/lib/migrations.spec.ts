@@ -41,6 +41,7 @@ describe('migrations', () => {
         'ForeignKeyIndexes1766200000000',
         'Console1766300000000',
         'MobileAppPushGone1766400000000',
+        'WrongCodeStreaksAfterUserLock1766500000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

@@ -15,7 +15,7 @@ import { CLOCK } from '../../config/injection-tokens';
 import { BypassJournal } from '../../ip-lists/bypass-journal';
 import { IpListPolicy } from '../../ip-lists/ip-list-policy';
 import { AppMetrics } from '../../metrics/app-metrics';
-import { CodeAttemptStreaks, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
+import { CodeAttemptStreaks, codeScopeKeys, CodeLockouts, CodeOrigin, lockoutInForce } from './code-lockouts';
 import { ApprovalFactorCheck } from './approval-factor.check';
 import { CodeFactorCheck, factorFactsOf } from './code-factor.check';
 import { PhoneCodeCheck } from './phone-code.check';
@@ -102,7 +102,7 @@ export class AccessDecisionService {
       switch (step.kind) {
         case 'read':
           if (step.fact === 'user') {
-            found = await opened.lockUser();
+            found = await opened.lockUser(codeScopeKeys(origin));
             facts.user = found?.user ?? null;
             facts.factors = factorFactsOf(found, this.approvals.reachableKinds());
             // no token codes: whether recovery or bypass codes can answer instead
@@ -113,7 +113,10 @@ export class AccessDecisionService {
             verdict = await this.ipLists.verdict(opened.accountId, found?.ipListsRevision ?? null, origin.address, origin.resourceId);
             facts.network = verdict.decision;
           } else if (step.fact === 'codesLockedUntil') {
-            streaks = await this.lockouts.streaksOf(opened.accountId, userOf(found).user.id, origin);
+            const user = userOf(found);
+            streaks = user.streaks
+              ? { keys: codeScopeKeys(origin), rows: user.streaks }
+              : await this.lockouts.streaksOf(opened.accountId, user.user.id, origin);
             facts.codesLockedUntil = lockoutInForce(streaks, now)?.until ?? null;
           } else if (step.fact === 'phoneCodeSent') {
             facts.phoneCodeSent = await this.phoneCodes.sentOn({ accountId: opened.accountId, requestId: ledger.requestId });

@@ -11,7 +11,7 @@ import {
   SignInRules,
   StandbyCodeKind,
 } from '@twofold/domain';
-import { AccessRequestChannel, AuthenticatorKind, UserForCodeCheck } from '@twofold/persistence';
+import { AccessRequestChannel, AuthenticatorKind, UserForCodeCheck, WrongCodeScopeKey } from '@twofold/persistence';
 import type { OpenedApproval } from '../../approvals/approvals.service';
 
 /**
@@ -112,8 +112,10 @@ export type OpenedAttempt =
       /**
        * The request's user under its row lock, with its authenticators, first phone and the account's
        * IP-list revision (one round trip); null when there is none. Read once the request is known to be open.
+       * `streakKeys`: the scopes whose wrong-code streaks are read after the lock in the same round trip
+       * (an attempt may return a user it locked earlier without them: they are then read on their own).
        */
-      lockUser(): Promise<UserForCodeCheck | null>;
+      lockUser(streakKeys: readonly WrongCodeScopeKey[]): Promise<UserForCodeCheck | null>;
       /** the user's address (the page's visitor, the `ip` a `ra` client sent, the address a challenge's `ra` step recorded) */
       address: string | null;
       resourceId: string;

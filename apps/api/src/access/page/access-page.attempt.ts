@@ -51,9 +51,9 @@ export class AccessPageAttempt implements SignInAttempt {
       kind: 'opened',
       request: row ? { kind: 'stored', status: row.status, createdAt: row.createdAt } : { kind: 'gone' },
       accountId,
-      lockUser: async () => {
+      lockUser: async (streakKeys) => {
         if (this.answer.kind === 'visit' && this.user) return this.user;
-        return row?.userId ? this.services.users.lockForCodeCheck(accountId, { id: row.userId }) : null;
+        return row?.userId ? this.services.users.lockForCodeCheck(accountId, { id: row.userId }, streakKeys) : null;
       },
       address: visitor.ip,
       resourceId: ledgerRow.resourceId,

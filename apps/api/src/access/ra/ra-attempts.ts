@@ -3,6 +3,7 @@ import { formatIdentity, SIGN_IN_RULES, SignInAnswer } from '@twofold/domain';
 import { AccessRequestChannel, AccessRequestEntity, AccessRequestsRepository, UsersRepository } from '@twofold/persistence';
 import { ResourcePrincipal } from '../../auth/principal';
 import { AppMetrics } from '../../metrics/app-metrics';
+import { codeScopeKeys } from '../decision/code-lockouts';
 import { NewRequestLedger, StoredRequestLedger } from '../decision/request-ledgers';
 import { OpenedAttempt, SignInAttempt } from '../decision/sign-in';
 import { RaChallengeCommand, RaRequestCommand } from './ra.commands';
@@ -31,7 +32,8 @@ export class RaAttempts {
       rules: SIGN_IN_RULES[channel],
       answer: input.passCodeIntent,
       open: async (): Promise<OpenedAttempt> => {
-        const found = await this.users.lockForCodeCheck(principal.accountId, { identity: input.identity });
+        const origin = { address: input.userIp, resourceId: principal.resourceId, channel };
+        const found = await this.users.lockForCodeCheck(principal.accountId, { identity: input.identity }, codeScopeKeys(origin));
         const ledger = new NewRequestLedger(this.requests, this.metrics, {
           accountId: principal.accountId,
           resourceId: principal.resourceId,
@@ -107,7 +109,7 @@ export class ChallengeAttempt implements SignInAttempt {
       kind: 'opened',
       request: { kind: 'stored', status: row.status, createdAt: row.createdAt },
       accountId: row.accountId,
-      lockUser: async () => (row.userId ? this.users.lockForCodeCheck(row.accountId, { id: row.userId }) : null),
+      lockUser: async (streakKeys) => (row.userId ? this.users.lockForCodeCheck(row.accountId, { id: row.userId }, streakKeys) : null),
       address: row.ip,
       resourceId: row.resourceId,
       channel: row.channel,

@@ -29,6 +29,7 @@ import { StandbyCodes1765800000000 } from './1765800000000-standby-codes';
 import { ForeignKeyIndexes1766200000000 } from './1766200000000-foreign-key-indexes';
 import { Console1766300000000 } from './1766300000000-console';
 import { MobileAppPushGone1766400000000 } from './1766400000000-mobile-app-push-gone';
+import { WrongCodeStreaksAfterUserLock1766500000000 } from './1766500000000-wrong-code-streaks-after-user-lock';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -63,4 +64,5 @@ export const ALL_MIGRATIONS = [
   ForeignKeyIndexes1766200000000,
   Console1766300000000,
   MobileAppPushGone1766400000000,
+  WrongCodeStreaksAfterUserLock1766500000000,
 ];

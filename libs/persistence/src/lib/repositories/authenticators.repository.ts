@@ -109,10 +109,12 @@ export class AuthenticatorsRepository {
    */
   async acceptHotpCounter(accountId: AccountId, ids: string | readonly string[], counter: number): Promise<boolean> {
     const all = typeof ids === 'string' ? [ids] : ids;
-    const [, affected]: [unknown, number] = await this.db.manager().query(
-      'UPDATE authenticators SET hotp_counter = $3::bigint + 1 WHERE account_id = $1 AND id = ANY($2::uuid[]) AND hotp_counter <= $3',
-      [accountId, all, counter],
-    );
+    const [, affected]: [unknown, number] = await this.db
+      .manager()
+      .query(
+        'UPDATE authenticators SET hotp_counter = $3::bigint + 1 WHERE account_id = $1 AND id = ANY($2::uuid[]) AND hotp_counter <= $3',
+        [accountId, all, counter],
+      );
     return affected === all.length;
   }
 }

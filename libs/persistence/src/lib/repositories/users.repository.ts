@@ -2,6 +2,7 @@ import { AccountId, CodeLockoutScope, identityKey, Page } from '@twofold/domain'
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
 import { USER_COLUMNS, UserRow } from './user-row';
+import { streakRowOfJson, WrongCodeScopeKey, WrongCodeStreakJson, WrongCodeStreakRow } from './wrong-code-streaks.repository';
 import {
   AuthenticatorEntity,
   AuthenticatorKind,
@@ -66,6 +67,11 @@ export interface UserForCodeCheck {
    * never had an IP list (apps/api/src/ip-lists/ip-list-policy.ts)
    */
   ipListsRevision: string | null;
+  /**
+   * the user's wrong-code streaks in the scopes the lock was asked for, read after the lock was granted
+   * (so exact while it is held); null when none were asked
+   */
+  streaks: WrongCodeStreakRow[] | null;
 }
 
 interface UserWithDetailsRow extends UserRow {
@@ -188,15 +194,30 @@ export class UsersRepository {
    * What a code check of the `ra` family needs, in one round trip (`npm run bench:api`):
    * the user by identity (`ra`, `md`) or id (`ra/challenge`), its row locked for the rest of the
    * transaction (one user's checks queue up behind it, so the wrong-code count read next is exact), its
-   * first phone for the answer, and its authenticators in creation order. Null when the account has no
-   * such user.
+   * first phone for the answer, and its authenticators in creation order; with `streakKeys`, its
+   * wrong-code streaks in those scopes too, read after the lock by `wrong_code_streaks_after_user_lock`
+   * (a read in the locking statement itself would see the table as it was before the lock was granted).
+   * Null when the account has no such user.
    */
-  async lockForCodeCheck(accountId: AccountId, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
-    const [match, values] =
+  async lockForCodeCheck(
+    accountId: AccountId,
+    which: { identity: string } | { id: string },
+    streakKeys?: readonly WrongCodeScopeKey[],
+  ): Promise<UserForCodeCheck | null> {
+    const [match, values]: [string, unknown[]] =
       'id' in which ? ['u.id = $2', [which.id]] : [identityMatch('u', '$2', '$3'), [identityKey(which.identity), which.identity]];
-    const rows: (UserRow & { first_phone: string | null; authenticators: AuthenticatorJson[]; ip_lists_revision: string | null })[] =
-      await this.db.manager().query(
-        `SELECT ${USER_COLUMNS},
+    const params: unknown[] = [accountId, ...values];
+    const streaksColumn = streakKeys
+      ? `wrong_code_streaks_after_user_lock(u.account_id, u.id, $${params.push(streakKeys.map((key) => key.scope))}::text[],
+                                            $${params.push(streakKeys.map((key) => key.scopeKey))}::text[]) AS streaks,`
+      : '';
+    const rows: (UserRow & {
+      first_phone: string | null;
+      authenticators: AuthenticatorJson[];
+      ip_lists_revision: string | null;
+      streaks?: WrongCodeStreakJson[];
+    })[] = await this.db.manager().query(
+      `SELECT ${USER_COLUMNS}, ${streaksColumn}
               (SELECT ac.ip_lists_revision::text FROM accounts ac WHERE ac.id = u.account_id) AS ip_lists_revision,
               (SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number LIMIT 1) AS first_phone,
               COALESCE((SELECT json_agg(json_build_object(
@@ -208,14 +229,15 @@ export class UsersRepository {
          FROM users u
         WHERE u.account_id = $1 AND ${match}
           FOR UPDATE OF u`,
-        [accountId, ...values],
-      );
+      params,
+    );
     const row = rows[0];
     if (!row) return null;
     return {
       user: this.userOfRow(row),
       firstPhone: row.first_phone,
       ipListsRevision: row.ip_lists_revision,
+      streaks: row.streaks ? row.streaks.map(streakRowOfJson) : null,
       authenticators: row.authenticators.map((a) =>
         Object.assign(new AuthenticatorEntity(), {
           id: a.id,

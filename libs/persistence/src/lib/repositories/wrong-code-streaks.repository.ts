@@ -27,6 +27,25 @@ function rowOf(record: StreakRecord): WrongCodeStreakRow {
   };
 }
 
+/** A streak as `wrong_code_streaks_after_user_lock` returns it (JSON: times as ISO text). */
+export interface WrongCodeStreakJson {
+  scope: CodeLockoutScope;
+  scopeKey: string;
+  failures: number;
+  lastFailureAt: string;
+  lockedUntil: string | null;
+}
+
+export function streakRowOfJson(json: WrongCodeStreakJson): WrongCodeStreakRow {
+  return {
+    scope: json.scope,
+    scopeKey: json.scopeKey,
+    failures: json.failures,
+    lastFailureAt: new Date(json.lastFailureAt),
+    lockedUntil: json.lockedUntil === null ? null : new Date(json.lockedUntil),
+  };
+}
+
 /** A user's wrong codes per address network and per resource (libs/domain code-lockouts.ts says what they do). */
 export class WrongCodeStreaksRepository {
   constructor(private readonly db: Db) {}
