@@ -12,7 +12,11 @@ import { loggedUrl } from './logger';
  * connection closed before its answer as a warning. Fastify's hooks see every request, those refused
  * before routing (400, 413, 415) included.
  */
-export function addRequestLog(fastify: FastifyInstance, log: Logger): void {
+export function addRequestLog(fastify: FastifyInstance, parent: Logger): void {
+  // The lines below hold only these fields, the path already cut: the logger's redaction paths
+  // (`*.secret`, …) can match nothing in them, and applying them made a line cost 3.1 µs instead of
+  // 0.66 µs (a wildcard path runs on every field of every line).
+  const log = parent.child({}, { redact: [] });
   const line = (req: FastifyRequest, reply: FastifyReply) => ({
     traceId: traceIdOf(req),
     method: req.method,
