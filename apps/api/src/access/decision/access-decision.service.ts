@@ -91,6 +91,7 @@ export class AccessDecisionService {
     // after the request's lock: an attempt that waited for another is decided at the time it gets its turn
     const now = this.clock.now();
     const origin: CodeOrigin = { address: opened.address, resourceId: opened.resourceId, channel: opened.channel };
+    const streakKeys = codeScopeKeys(origin);
     const facts: SignInFacts = { now, request: opened.request, factors: factorFactsOf(null), answer: attempt.answer };
     const codeAnswered = attempt.answer.kind === 'code';
     let found: UserForCodeCheck | null = null;
@@ -102,7 +103,7 @@ export class AccessDecisionService {
       switch (step.kind) {
         case 'read':
           if (step.fact === 'user') {
-            found = await opened.lockUser(codeScopeKeys(origin));
+            found = await opened.lockUser(streakKeys);
             facts.user = found?.user ?? null;
             facts.factors = factorFactsOf(found, this.approvals.reachableKinds());
             // no token codes: whether recovery or bypass codes can answer instead
@@ -115,7 +116,7 @@ export class AccessDecisionService {
           } else if (step.fact === 'codesLockedUntil') {
             const user = userOf(found);
             streaks = user.streaks
-              ? { keys: codeScopeKeys(origin), rows: user.streaks }
+              ? { keys: streakKeys, rows: user.streaks }
               : await this.lockouts.streaksOf(opened.accountId, user.user.id, origin);
             facts.codesLockedUntil = lockoutInForce(streaks, now)?.until ?? null;
           } else if (step.fact === 'phoneCodeSent') {

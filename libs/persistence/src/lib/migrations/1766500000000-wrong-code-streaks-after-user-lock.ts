@@ -23,8 +23,8 @@ export class WrongCodeStreaksAfterUserLock1766500000000 implements MigrationInte
       BEGIN
         PERFORM 1 FROM users WHERE account_id = p_account_id AND id = p_user_id FOR UPDATE;
         RETURN COALESCE((
-          SELECT json_agg(json_build_object('scope', s.scope, 'scopeKey', s.scope_key, 'failures', s.failures,
-                                            'lastFailureAt', s.last_failure_at, 'lockedUntil', s.locked_until))
+          SELECT json_agg(json_build_object('scope', s.scope, 'scope_key', s.scope_key, 'failures', s.failures,
+                                            'last_failure_at', s.last_failure_at, 'locked_until', s.locked_until))
             FROM wrong_code_streaks s JOIN unnest(p_scopes, p_scope_keys) AS k(scope, scope_key) USING (scope, scope_key)
            WHERE s.account_id = p_account_id AND s.user_id = p_user_id), '[]'::json);
       END $$`);

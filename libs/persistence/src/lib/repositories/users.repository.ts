@@ -2,7 +2,7 @@ import { AccountId, CodeLockoutScope, identityKey, Page } from '@twofold/domain'
 import { In } from 'typeorm';
 import { Db } from '../transaction-context';
 import { USER_COLUMNS, UserRow } from './user-row';
-import { streakRowOfJson, WrongCodeScopeKey, WrongCodeStreakJson, WrongCodeStreakRow } from './wrong-code-streaks.repository';
+import { StreakRecord, streakRowOf, WrongCodeScopeKey, WrongCodeStreakRow } from './wrong-code-streaks.repository';
 import {
   AuthenticatorEntity,
   AuthenticatorKind,
@@ -215,7 +215,7 @@ export class UsersRepository {
       first_phone: string | null;
       authenticators: AuthenticatorJson[];
       ip_lists_revision: string | null;
-      streaks?: WrongCodeStreakJson[];
+      streaks?: StreakRecord[];
     })[] = await this.db.manager().query(
       `SELECT ${USER_COLUMNS}, ${streaksColumn}
               (SELECT ac.ip_lists_revision::text FROM accounts ac WHERE ac.id = u.account_id) AS ip_lists_revision,
@@ -237,7 +237,7 @@ export class UsersRepository {
       user: this.userOfRow(row),
       firstPhone: row.first_phone,
       ipListsRevision: row.ip_lists_revision,
-      streaks: row.streaks ? row.streaks.map(streakRowOfJson) : null,
+      streaks: row.streaks ? row.streaks.map(streakRowOf) : null,
       authenticators: row.authenticators.map((a) =>
         Object.assign(new AuthenticatorEntity(), {
           id: a.id,

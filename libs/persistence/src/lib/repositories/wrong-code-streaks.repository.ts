@@ -9,40 +9,25 @@ export interface WrongCodeScopeKey {
 
 export type WrongCodeStreakRow = WrongCodeScopeKey & WrongCodeStreak;
 
-interface StreakRecord {
+/**
+ * A wrong_code_streaks row as a statement returns it; as JSON (`wrong_code_streaks_after_user_lock`)
+ * its times are ISO text.
+ */
+export interface StreakRecord {
   scope: CodeLockoutScope;
   scope_key: string;
   failures: number;
-  last_failure_at: Date;
-  locked_until: Date | null;
+  last_failure_at: Date | string;
+  locked_until: Date | string | null;
 }
 
-function rowOf(record: StreakRecord): WrongCodeStreakRow {
+export function streakRowOf(record: StreakRecord): WrongCodeStreakRow {
   return {
     scope: record.scope,
     scopeKey: record.scope_key,
     failures: record.failures,
-    lastFailureAt: record.last_failure_at,
-    lockedUntil: record.locked_until,
-  };
-}
-
-/** A streak as `wrong_code_streaks_after_user_lock` returns it (JSON: times as ISO text). */
-export interface WrongCodeStreakJson {
-  scope: CodeLockoutScope;
-  scopeKey: string;
-  failures: number;
-  lastFailureAt: string;
-  lockedUntil: string | null;
-}
-
-export function streakRowOfJson(json: WrongCodeStreakJson): WrongCodeStreakRow {
-  return {
-    scope: json.scope,
-    scopeKey: json.scopeKey,
-    failures: json.failures,
-    lastFailureAt: new Date(json.lastFailureAt),
-    lockedUntil: json.lockedUntil === null ? null : new Date(json.lockedUntil),
+    lastFailureAt: new Date(record.last_failure_at),
+    lockedUntil: record.locked_until === null ? null : new Date(record.locked_until),
   };
 }
 
@@ -58,7 +43,7 @@ export class WrongCodeStreaksRepository {
        WHERE s.account_id = $1 AND s.user_id = $2`,
       [accountId, userId, keys.map((key) => key.scope), keys.map((key) => key.scopeKey)],
     );
-    return records.map(rowOf);
+    return records.map(streakRowOf);
   }
 
   /** Writes the streaks as given (inserted or replaced), in one statement. */
