@@ -234,14 +234,15 @@ const RA_BYPASS_ROUND_TRIPS = 6;
 const RA_DENY_ROUND_TRIPS = 4;
 /**
  * BEGIN, the user (locked) with its phone, its authenticators and its wrong-code streaks (read after the
- * lock by `wrong_code_streaks_after_user_lock`), the counter, the request with lastLogin, COMMIT.
+ * lock by `wrong_code_streaks_after_user_lock`), the request written with the counter spent and the
+ * user's lastLogin in one statement, COMMIT: a bare server's four.
  */
-const RA_GRANT_ROUND_TRIPS = 5;
+const RA_GRANT_ROUND_TRIPS = 4;
 /**
  * BEGIN, the request (locked), the user (locked) with its phone, authenticators and wrong-code streaks,
- * the counter, the request decided with the user's lastLogin in one statement, COMMIT.
+ * the request decided with the counter spent and the user's lastLogin in one statement, COMMIT.
  */
-const RA_CHALLENGE_GRANT_ROUND_TRIPS = 6;
+const RA_CHALLENGE_GRANT_ROUND_TRIPS = 5;
 /**
  * BEGIN, the identity looked up, the account row locked, INSERT user, INSERT journal event, COMMIT: a
  * user created without groups or a phone has no details to read back.

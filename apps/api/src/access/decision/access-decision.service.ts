@@ -177,8 +177,9 @@ export class AccessDecisionService {
   ): Promise<SignInOutcome> {
     const { ledger } = opened;
     return this.db.transaction(async (): Promise<SignInOutcome> => {
-      const id = await ledger.grant(null, now, found);
-      if (!id) return { kind: 'superseded', requestId: ledger.requestId, found, now };
+      const granted = await ledger.grant(null, now, found);
+      if (granted.kind !== 'granted') return { kind: 'superseded', requestId: ledger.requestId, found, now };
+      const id = granted.requestId;
       await this.bypassJournal.record(opened.accountId, {
         identity: ledger.identity,
         // a Bypass verdict is given only for an address on a list
@@ -196,29 +197,34 @@ export class AccessDecisionService {
   /** What the check's result does: the streaks counted or cleared, then the request granted, denied, counted or left waiting. */
   private async afterCheck(
     attempt: SignInAttempt,
-    { accountId, ledger }: Opened,
+    opened: Opened,
     found: UserForCodeCheck,
     factor: SignInFactor,
     check: FactorCheckResult,
-    { now, origin, streaks }: { now: Date; origin: CodeOrigin; streaks: CodeAttemptStreaks },
+    context: { now: Date; origin: CodeOrigin; streaks: CodeAttemptStreaks },
   ): Promise<SignInOutcome> {
+    const { accountId, ledger } = opened;
+    const { now, origin, streaks } = context;
     const { user } = found;
     const outcome = { requestId: ledger.requestId, found, now };
-    if (attempt.answer.kind === 'code' && check.result !== 'pending' && check.result !== 'refused' && check.result !== 'sent')
-      this.metrics.otpVerification(origin.channel, check.result);
     const decision = decideCheck(attempt.rules, factor, check.result, check.result === 'refused' ? check.refusal : undefined);
-    if (decision.streaks === 'count') await this.lockouts.countWrongCode(accountId, user, origin, streaks, now);
-    if (decision.streaks === 'forget') await this.lockouts.forgetOnGrant(accountId, user.id, streaks, now);
     const { next } = decision;
+    if (next.kind === 'grant') {
+      if (check.result !== 'granted') throw new Error(`a ${check.result} check was decided as a grant`);
+      // first, as the code is spent in the grant's statement: a code whose step or counter was spent first is a replay
+      const granted = await ledger.grant(check.factor, now, found, check.spend);
+      if (granted.kind === 'replayed') return this.afterCheck(attempt, opened, found, factor, { result: 'replayed' }, context);
+      if (attempt.answer.kind === 'code') this.metrics.otpVerification(origin.channel, 'granted');
+      if (decision.streaks === 'forget') await this.lockouts.forgetOnGrant(accountId, user.id, streaks, now);
+      if (granted.kind === 'superseded') return { ...outcome, kind: 'superseded' };
+      await attempt.granted?.({ found, factor: check.factor, now });
+      return { ...outcome, kind: 'granted', factor: check.factor, requestId: granted.requestId };
+    }
+    if (attempt.answer.kind === 'code' && (check.result === 'wrong' || check.result === 'replayed')) {
+      this.metrics.otpVerification(origin.channel, check.result);
+    }
+    if (decision.streaks === 'count') await this.lockouts.countWrongCode(accountId, user, origin, streaks, now);
     switch (next.kind) {
-      case 'grant': {
-        const accepted = check.result === 'granted' ? check.factor : null;
-        if (!accepted) throw new Error(`a ${check.result} check was decided as a grant`);
-        const id = await ledger.grant(accepted, now, found);
-        if (!id) return { ...outcome, kind: 'superseded' };
-        await attempt.granted?.({ found, factor: accepted, now });
-        return { ...outcome, kind: 'granted', factor: accepted, requestId: id };
-      }
       case 'deny':
         return { ...outcome, kind: 'denied', refusal: next.refusal, requestId: await ledger.deny(now, next.failedAttempts, found) };
       case 'wait':

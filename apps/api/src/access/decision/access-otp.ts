@@ -1,6 +1,6 @@
 import { HOTP_LOOK_AHEAD, OTP_TOKEN_DIGITS, TOTP_WINDOW_STEPS } from '@twofold/domain';
 import { OtpAlgorithm, verifyHotp, verifyTotp } from '@twofold/otp';
-import { AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, SecretCipher } from '@twofold/persistence';
+import { AuthenticatorEntity, AuthenticatorKind, AuthenticatorsRepository, OtpSpend, SecretCipher } from '@twofold/persistence';
 
 /**
  * The kinds whose codes the access page and /access/requests/ra check. `MobileApp`: the service's own
@@ -26,6 +26,12 @@ function algorithmOf(authenticator: AuthenticatorEntity): OtpAlgorithm {
  * guess either, so it counts as no wrong code.
  */
 export type OtpCheck = { result: 'granted'; authenticator: AuthenticatorEntity } | { result: 'wrong' } | { result: 'replayed' };
+
+/** A code's match before it is spent: the authenticator that answers for its secret, and its time step or counter to spend. */
+export type OtpMatch =
+  | { result: 'matched'; authenticator: AuthenticatorEntity; spend: OtpSpend }
+  | { result: 'wrong' }
+  | { result: 'replayed' };
 
 /**
  * The user's authenticators that hold one secret: codes of one key, whichever row they arrive through.
@@ -84,33 +90,26 @@ function secretGroups(cipher: SecretCipher, authenticators: readonly Authenticat
 }
 
 /**
- * Checks a code against the user's OTP authenticators and spends it: a TOTP time step or HOTP counter
- * is accepted through the repository's conditional UPDATE, so one code is accepted once, whatever
- * the number of parallel requests or API processes, and once per secret, whatever the number of the
- * user's rows that hold it.
+ * Checks a code against the user's OTP authenticators, as read with the user's row lock: the first
+ * secret whose code it is and whose time step or counter is not spent yet. Nothing is written: the
+ * match is spent by the repository's conditional UPDATE (otpSpendUpdate), alone (acceptOtpCode) or in
+ * the grant's own statement, so one code is accepted once whatever the number of parallel requests or
+ * API processes, and once per secret whatever the number of the user's rows that hold it.
  */
-export async function acceptOtpCode(
-  repository: AuthenticatorsRepository,
-  cipher: SecretCipher,
-  authenticators: readonly AuthenticatorEntity[],
-  code: string,
-  now: Date,
-): Promise<OtpCheck> {
+export function matchOtpCode(cipher: SecretCipher, authenticators: readonly AuthenticatorEntity[], code: string, now: Date): OtpMatch {
   let replayed = false;
   if (!/^\d{6}$/.test(code)) return { result: 'wrong' };
   for (const group of secretGroups(cipher, otpAuthenticators(authenticators))) {
-    const { authenticator, secret, algorithm } = group;
+    const { authenticator, secret, algorithm, ids } = group;
     if (group.hotp) {
       const counter = group.hotpCounter;
       const result = verifyHotp({ secret, code, counter, lookAhead: HOTP_LOOK_AHEAD, algorithm, digits: OTP_TOKEN_DIGITS });
-      if (result.valid && (await repository.acceptHotpCounter(authenticator.accountId, group.ids, result.counter)))
-        return { result: 'granted', authenticator };
+      if (result.valid) return { result: 'matched', authenticator, spend: { kind: 'hotp', ids, counter: result.counter } };
       const spentFrom = Math.max(0, counter - HOTP_LOOK_AHEAD);
       // only on a refusal: was it a code of a counter already spent?
       replayed ||=
-        result.valid ||
-        (counter > 0 &&
-          verifyHotp({ secret, code, counter: spentFrom, lookAhead: counter - 1 - spentFrom, algorithm, digits: OTP_TOKEN_DIGITS }).valid);
+        counter > 0 &&
+        verifyHotp({ secret, code, counter: spentFrom, lookAhead: counter - 1 - spentFrom, algorithm, digits: OTP_TOKEN_DIGITS }).valid;
     } else {
       const result = verifyTotp({
         secret,
@@ -121,21 +120,33 @@ export async function acceptOtpCode(
         driftSteps: group.driftSteps,
         afterTimeStep: group.lastTimeStep ?? undefined,
       });
-      if (result.valid && (await repository.acceptTotpStep(authenticator.accountId, group.ids, result.timeStep)))
-        return { result: 'granted', authenticator };
+      if (result.valid) return { result: 'matched', authenticator, spend: { kind: 'totp', ids, timeStep: result.timeStep } };
       // only on a refusal: a code of the window whose step was already spent
       replayed ||=
-        result.valid ||
-        (group.lastTimeStep !== null &&
-          verifyTotp({
-            secret,
-            code,
-            time: now.getTime(),
-            window: TOTP_WINDOW_STEPS,
-            digits: OTP_TOKEN_DIGITS,
-            driftSteps: group.driftSteps,
-          }).valid);
+        group.lastTimeStep !== null &&
+        verifyTotp({
+          secret,
+          code,
+          time: now.getTime(),
+          window: TOTP_WINDOW_STEPS,
+          digits: OTP_TOKEN_DIGITS,
+          driftSteps: group.driftSteps,
+        }).valid;
     }
   }
   return { result: replayed ? 'replayed' : 'wrong' };
+}
+
+/** A code matched (matchOtpCode) and spent at once: `replayed` when its time step or counter was spent first. */
+export async function acceptOtpCode(
+  repository: AuthenticatorsRepository,
+  cipher: SecretCipher,
+  authenticators: readonly AuthenticatorEntity[],
+  code: string,
+  now: Date,
+): Promise<OtpCheck> {
+  const match = matchOtpCode(cipher, authenticators, code, now);
+  if (match.result !== 'matched') return match;
+  const spent = await repository.spend(match.authenticator.accountId, match.spend);
+  return spent ? { result: 'granted', authenticator: match.authenticator } : { result: 'replayed' };
 }

@@ -1,27 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { ApprovalFactorKind, everyFactorDisabled, SignInFactorFacts, usableApprovalFactors } from '@twofold/domain';
-import { AuthenticatorsRepository, SecretCipher, UserForCodeCheck } from '@twofold/persistence';
-import { acceptOtpCode, otpAuthenticators } from './access-otp';
+import { SecretCipher, UserForCodeCheck } from '@twofold/persistence';
+import { matchOtpCode, otpAuthenticators } from './access-otp';
 import { FactorCheck, FactorCheckContext, FactorCheckResult } from './sign-in';
 
 /**
- * The `code` factor: the answer checked against the user's TOTP/HOTP authenticators and spent, so a
- * time step or counter is accepted once across requests, entry points and API processes.
+ * The `code` factor: the answer checked against the user's TOTP/HOTP authenticators. The code is spent
+ * by the grant's own statement (its `spend`), so a time step or counter is accepted once across
+ * requests, entry points and API processes, in one round trip less than a spend of its own.
  */
 @Injectable()
 export class CodeFactorCheck implements FactorCheck {
-  constructor(
-    private readonly authenticators: AuthenticatorsRepository,
-    private readonly cipher: SecretCipher,
-  ) {}
+  constructor(private readonly cipher: SecretCipher) {}
 
   async check({ found, answer, now }: FactorCheckContext): Promise<FactorCheckResult> {
     // the decision checks a code factor only against a code
     if (answer.kind !== 'code') return { result: 'wrong' };
-    const check = await acceptOtpCode(this.authenticators, this.cipher, found.authenticators, answer.code, now);
-    if (check.result !== 'granted') return check;
-    const { kind, id, name } = check.authenticator;
-    return { result: 'granted', factor: { kind, id, name } };
+    const match = matchOtpCode(this.cipher, found.authenticators, answer.code, now);
+    if (match.result !== 'matched') return match;
+    const { kind, id, name } = match.authenticator;
+    return { result: 'granted', factor: { kind, id, name }, spend: match.spend };
   }
 }
 

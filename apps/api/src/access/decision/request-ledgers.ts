@@ -4,10 +4,12 @@ import {
   AccessRequestChannel,
   AccessRequestEntity,
   AccessRequestsRepository,
+  DecidedAccessRequest,
+  OtpSpend,
   UserForCodeCheck,
 } from '@twofold/persistence';
 import { AppMetrics } from '../../metrics/app-metrics';
-import { AcceptedFactor, RequestLedger } from './sign-in';
+import { AcceptedFactor, LedgerGrant, RequestLedger } from './sign-in';
 
 /** What a request made by the call itself is written with, besides its outcome. */
 export interface NewRequestValues {
@@ -28,7 +30,7 @@ export interface NewRequestValues {
  * further answer in this call, so nothing is counted on it afterwards.
  */
 export class NewRequestLedger implements RequestLedger {
-  private written: string | null = null;
+  private requestIdWritten: string | null = null;
 
   constructor(
     private readonly requests: AccessRequestsRepository,
@@ -37,7 +39,7 @@ export class NewRequestLedger implements RequestLedger {
   ) {}
 
   get requestId(): string | null {
-    return this.written;
+    return this.requestIdWritten;
   }
 
   get identity(): string {
@@ -48,31 +50,34 @@ export class NewRequestLedger implements RequestLedger {
     throw new Error('a request made by this call cannot have expired');
   }
 
-  deny(now: Date, failedAttempts: number): Promise<string> {
-    return this.insert(now, { status: 'Denied', failedAttempts, grantedAt: null, authenticator: null });
+  async deny(now: Date, failedAttempts: number): Promise<string> {
+    const values = this.decided(now, { status: 'Denied', failedAttempts, grantedAt: null, authenticator: null });
+    return this.written(values, await this.requests.insertDecided(this.values.accountId, values));
   }
 
-  wait(now: Date): Promise<string> {
-    return this.insert(now, { status: 'AwaitingAuthentication', failedAttempts: 0, grantedAt: null, authenticator: null });
+  async wait(now: Date): Promise<string> {
+    const values = this.decided(now, { status: 'AwaitingAuthentication', failedAttempts: 0, grantedAt: null, authenticator: null });
+    return this.written(values, await this.requests.insertDecided(this.values.accountId, values));
   }
 
   countWrongCode(): Promise<null> {
     throw new Error('a request made by this call spends its one attempt: it is denied, not counted');
   }
 
-  grant(factor: AcceptedFactor | null, now: Date): Promise<string> {
+  async grant(factor: AcceptedFactor | null, now: Date, _user: UserForCodeCheck, spend?: OtpSpend): Promise<LedgerGrant> {
     const by = factor ? { authenticator: factor.kind } : { authenticator: null, bypassed: true };
-    return this.insert(now, { status: 'Granted', failedAttempts: 0, grantedAt: now, ...by });
+    const values = this.decided(now, { status: 'Granted', failedAttempts: 0, grantedAt: now, ...by });
+    const requestId = this.written(values, await this.requests.insertDecidedSpending(this.values.accountId, values, spend));
+    // nothing written: the code's time step or counter was spent first
+    return requestId ? { kind: 'granted', requestId } : { kind: 'replayed' };
   }
 
-  private async insert(
+  private decided(
     now: Date,
-    outcome: Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'> &
-      Partial<Pick<AccessRequestEntity, 'bypassed'>>,
-  ): Promise<string> {
-    const { accountId, ip, ...values } = this.values;
-    this.metrics.accessRequestCreated(values.channel, outcome.status);
-    this.written = await this.requests.insertDecided(accountId, {
+    outcome: Pick<DecidedAccessRequest, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator' | 'bypassed'>,
+  ): DecidedAccessRequest {
+    const { ip, ...values } = this.values;
+    return {
       ...values,
       email: null,
       phone: null,
@@ -83,8 +88,14 @@ export class NewRequestLedger implements RequestLedger {
       remoteHost: ip,
       createdAt: now,
       ...outcome,
-    });
-    return this.written;
+    };
+  }
+
+  /** The request's id once written (null: a grant whose code was spent first), counted in the metrics. */
+  private written<Id extends string | null>(values: DecidedAccessRequest, requestId: Id): Id {
+    if (requestId) this.metrics.accessRequestCreated(this.values.channel, values.status);
+    this.requestIdWritten = requestId;
+    return requestId;
   }
 }
 
@@ -125,10 +136,16 @@ export class StoredRequestLedger implements RequestLedger {
     return this.requests.recordFailedAttempt(this.row.accountId, this.row.id, ACCESS_REQUEST_MAX_FAILED_CODES);
   }
 
-  async grant(factor: AcceptedFactor | null, now: Date, { user }: UserForCodeCheck): Promise<string | null> {
+  async grant(factor: AcceptedFactor | null, now: Date, { user }: UserForCodeCheck, spend?: OtpSpend): Promise<LedgerGrant> {
     const by = factor ? { authenticator: factor.kind } : { authenticator: null, bypassed: true };
     const decision = { userId: user.id, grantedAt: now, ...by, ...this.grantFacts(factor) };
-    const granted = await this.requests.decide(this.row.accountId, this.row.id, 'Granted', decision, { userId: user.id, at: now });
-    return granted ? this.row.id : null;
+    const login = { userId: user.id, at: now };
+    const { accountId, id } = this.row;
+    const outcome = spend
+      ? await this.requests.grantSpending(accountId, id, decision, login, spend)
+      : (await this.requests.decide(accountId, id, 'Granted', decision, login))
+        ? 'granted'
+        : 'superseded';
+    return outcome === 'granted' ? { kind: 'granted', requestId: id } : { kind: outcome };
   }
 }

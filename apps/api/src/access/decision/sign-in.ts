@@ -11,7 +11,7 @@ import {
   SignInRules,
   StandbyCodeKind,
 } from '@twofold/domain';
-import { AccessRequestChannel, AuthenticatorKind, UserForCodeCheck, WrongCodeScopeKey } from '@twofold/persistence';
+import { AccessRequestChannel, AuthenticatorKind, OtpSpend, UserForCodeCheck, WrongCodeScopeKey } from '@twofold/persistence';
 import type { OpenedApproval } from '../../approvals/approvals.service';
 
 /**
@@ -38,7 +38,8 @@ export interface AcceptedFactor {
  * answer then comes back as this check's result in a new run (`run(attempt, answered)`).
  */
 export type FactorCheckResult =
-  | { result: 'granted'; factor: AcceptedFactor }
+  /** `spend`: the code's time step or counter, spent by the grant's own statement (RequestLedger.grant) */
+  | { result: 'granted'; factor: AcceptedFactor; spend?: OtpSpend }
   | { result: 'wrong' }
   | { result: 'replayed' }
   /** `open`: records the approval of the request once the request is written (its id), in the same transaction */
@@ -96,10 +97,16 @@ export interface RequestLedger {
   countWrongCode(): Promise<{ failedAttempts: number; status: AccessRequestStatusName } | null>;
   /**
    * Granted to the user by that factor, or without one (null: a Bypass IP list), the user's lastLogin
-   * with it; null when another attempt decided the request first
+   * with it and the code's `spend` in the same statement
    */
-  grant(factor: AcceptedFactor | null, now: Date, user: UserForCodeCheck): Promise<string | null>;
+  grant(factor: AcceptedFactor | null, now: Date, user: UserForCodeCheck, spend?: OtpSpend): Promise<LedgerGrant>;
 }
+
+/**
+ * What a grant wrote: the request (its id); nothing, because another attempt decided the request first
+ * (`superseded`), or because the code's time step or counter was spent first (`replayed`).
+ */
+export type LedgerGrant = { kind: 'granted'; requestId: string } | { kind: 'superseded' } | { kind: 'replayed' };
 
 /** The attempt's request and user, read under their row locks. */
 export type OpenedAttempt =

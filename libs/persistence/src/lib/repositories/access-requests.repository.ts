@@ -2,6 +2,7 @@ import { AccountId, DayRange, identityKey, Page } from '@twofold/domain';
 import { EntityManager, In } from 'typeorm';
 import { Db } from '../transaction-context';
 import { dayPageAndTotal } from './day-page';
+import { OtpSpend, otpSpendUpdate } from './authenticators.repository';
 import { identityMatch } from './users.repository';
 import { AccessRequestEntity, AccessRequestStatus, ResourceEntity } from '../entities';
 
@@ -10,6 +11,11 @@ export type NewAccessRequest = Pick<
   'resourceId' | 'userId' | 'identity' | 'email' | 'phone' | 'language' | 'claims' | 'callbackAction' | 'callbackTarget' | 'createdAt'
 > &
   Partial<Pick<AccessRequestEntity, 'channel' | 'signUpGroups' | 'ip' | 'remoteHost'>>;
+
+/** A request written with its outcome (`ra`, `md`). */
+export type DecidedAccessRequest = NewAccessRequest &
+  Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'> &
+  Partial<Pick<AccessRequestEntity, 'bypassed'>>;
 
 /** What a decision writes beside the status (the fields of a history item). */
 export type AccessDecision = Partial<
@@ -141,35 +147,45 @@ export class AccessRequestsRepository {
    * the user's lastLogin were three round trips; `npm run bench:api`). A Granted one also sets the
    * user's lastLogin, in the same statement. Returns the request's id.
    */
-  async insertDecided(
-    accountId: AccountId,
-    values: NewAccessRequest &
-      Pick<AccessRequestEntity, 'status' | 'failedAttempts' | 'grantedAt' | 'authenticator'> &
-      Partial<Pick<AccessRequestEntity, 'bypassed'>>,
-  ): Promise<string> {
+  /** A request written with its outcome; a Granted one sets its user's lastLogin in the same statement. */
+  async insertDecided(accountId: AccountId, values: DecidedAccessRequest): Promise<string> {
+    const id = await this.insertDecidedSpending(accountId, values);
+    if (!id) throw new Error('a request with no code to spend is always written');
+    return id;
+  }
+
+  /**
+   * The same, Granted by a code spent in the same statement (otpSpendUpdate; a spend before the insert
+   * was a round trip of its own): null, and nothing written, when the code's time step or counter was
+   * spent first.
+   */
+  async insertDecidedSpending(accountId: AccountId, values: DecidedAccessRequest, spend?: OtpSpend): Promise<string | null> {
     const lastLogin = values.status === 'Granted' && values.userId !== null;
+    const params: unknown[] = [
+      ...requestColumnValues(accountId, values),
+      values.ip ?? null,
+      values.remoteHost ?? null,
+      values.status,
+      values.failedAttempts,
+      values.grantedAt,
+      values.authenticator,
+      values.createdAt,
+      values.bypassed ?? false,
+    ];
+    const spent = spend ? `spent AS (${otpSpendUpdate(spend, params)} RETURNING 1), ` : '';
     const rows: { id: string }[] = await this.db.manager().query(
-      `WITH inserted AS (
+      `WITH ${spent}inserted AS (
          INSERT INTO access_requests (account_id, resource_id, user_id, identity, email, phone, language, claims, callback_action,
                                       callback_target, channel, ip, remote_host, status, failed_attempts, granted_at, authenticator, created_at,
                                       bypassed)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19
+          ${spend ? `WHERE (SELECT count(*) FROM spent) = ${spend.ids.length}` : ''}
          RETURNING id
-       )${lastLogin ? `, login AS (UPDATE users SET last_login = $16 WHERE account_id = $1 AND id = $3)` : ''}
+       )${lastLogin ? `, login AS (UPDATE users SET last_login = $16 WHERE account_id = $1 AND id = $3 AND EXISTS (SELECT 1 FROM inserted))` : ''}
        SELECT id FROM inserted`,
-      [
-        ...requestColumnValues(accountId, values),
-        values.ip ?? null,
-        values.remoteHost ?? null,
-        values.status,
-        values.failedAttempts,
-        values.grantedAt,
-        values.authenticator,
-        values.createdAt,
-        values.bypassed ?? false,
-      ],
+      params,
     );
-    return rows[0].id;
+    return rows[0]?.id ?? null;
   }
 
   findById(accountId: AccountId, id: string): Promise<AccessRequestEntity | null> {
@@ -316,23 +332,57 @@ export class AccessRequestsRepository {
     login?: { userId: string; at: Date },
   ): Promise<boolean> {
     const params: unknown[] = [accountId, id, status];
-    let set = 'status = $3, pending_secret_enc = NULL';
-    for (const field of Object.keys(DECISION_COLUMNS) as (keyof AccessDecision)[]) {
-      const value = decision[field];
-      if (value !== undefined) set += `, ${DECISION_COLUMNS[field]} = $${params.push(value)}`;
-    }
-    const update = `UPDATE access_requests SET ${set} WHERE account_id = $1 AND id = $2 AND ${STILL_AWAITING}`;
+    const update = decisionUpdate(params, decision);
     if (login === undefined) {
       const [, affected]: [unknown, number] = await this.db.manager().query(update, params);
       return affected === 1;
     }
     const rows: { decided: number }[] = await this.db.manager().query(
-      `WITH decided AS (${update} RETURNING id),
-            login AS (UPDATE users u SET last_login = $${params.push(login.at)} FROM decided
-                       WHERE u.account_id = $1 AND u.id = $${params.push(login.userId)})
+      `WITH decided AS (${update} RETURNING id), ${lastLoginUpdate(params, login)}
        SELECT count(*)::int AS decided FROM decided`,
       params,
     );
     return rows[0].decided === 1;
   }
+
+  /**
+   * A grant by a code, the code spent in the same statement (otpSpendUpdate) with the user's lastLogin
+   * (a spend before the grant was a round trip of its own). `replayed`: the code's time step or counter
+   * was spent first, and the request is left as it was; `superseded`: another attempt decided the
+   * request first, and the code is spent all the same (as a check that spends before granting would).
+   */
+  async grantSpending(
+    accountId: AccountId,
+    id: string,
+    decision: AccessDecision,
+    login: { userId: string; at: Date },
+    spend: OtpSpend,
+  ): Promise<'granted' | 'superseded' | 'replayed'> {
+    const params: unknown[] = [accountId, id, 'Granted'];
+    const spent = otpSpendUpdate(spend, params);
+    const update = `${decisionUpdate(params, decision)} AND (SELECT count(*) FROM spent) = ${spend.ids.length}`;
+    const rows: { spent: number; decided: number }[] = await this.db.manager().query(
+      `WITH spent AS (${spent} RETURNING 1), decided AS (${update} RETURNING id), ${lastLoginUpdate(params, login)}
+       SELECT (SELECT count(*) FROM spent)::int AS spent, (SELECT count(*) FROM decided)::int AS decided`,
+      params,
+    );
+    if (rows[0].spent !== spend.ids.length) return 'replayed';
+    return rows[0].decided === 1 ? 'granted' : 'superseded';
+  }
+}
+
+/** The conditional UPDATE of a decision: `params` holds the account ($1), the request ($2) and the status ($3), and takes the decision's values. */
+function decisionUpdate(params: unknown[], decision: AccessDecision): string {
+  let set = 'status = $3, pending_secret_enc = NULL';
+  for (const field of Object.keys(DECISION_COLUMNS) as (keyof AccessDecision)[]) {
+    const value = decision[field];
+    if (value !== undefined) set += `, ${DECISION_COLUMNS[field]} = $${params.push(value)}`;
+  }
+  return `UPDATE access_requests SET ${set} WHERE account_id = $1 AND id = $2 AND ${STILL_AWAITING}`;
+}
+
+/** The CTE that sets the user's lastLogin only when the CTE `decided` decided the request. */
+function lastLoginUpdate(params: unknown[], login: { userId: string; at: Date }): string {
+  return `login AS (UPDATE users u SET last_login = $${params.push(login.at)} FROM decided
+                     WHERE u.account_id = $1 AND u.id = $${params.push(login.userId)})`;
 }

@@ -9,9 +9,34 @@ export type NewAuthenticator = Pick<
   Partial<Pick<AuthenticatorEntity, 'disabled'>>;
 
 /**
- * Users' authenticators. The accept* methods are the replay guard: a conditional UPDATE that only one
- * of any number of parallel callers (in any API process) can win for a given time step or counter.
- * They are written by hand, as every statement of a sign-in (TypeORM's query building showed in the
+ * A code's TOTP time step or HOTP counter, to be spent on every row of the user that holds its secret
+ * (`ids`): the replay guard's state belongs to the secret, not to the row.
+ */
+export type OtpSpend =
+  | { kind: 'totp'; ids: readonly string[]; timeStep: number }
+  | { kind: 'hotp'; ids: readonly string[]; counter: number };
+
+/**
+ * The replay guard: the conditional UPDATE that only one of any number of parallel callers (in any API
+ * process) can win for a given time step or counter. It changes every row of `spend.ids` or, when a
+ * step at or after it (a counter past it) was accepted before, not all of them: the spend is won only
+ * when it changed `spend.ids.length` rows. Its parameters are appended to `params`, whose `$1` is the
+ * account; a grant runs it as a CTE of its own statement (AccessRequestsRepository), saving a round trip.
+ */
+export function otpSpendUpdate(spend: OtpSpend, params: unknown[]): string {
+  const ids = `$${params.push(spend.ids)}::uuid[]`;
+  if (spend.kind === 'totp') {
+    const step = `$${params.push(spend.timeStep)}::bigint`;
+    return `UPDATE authenticators SET last_time_step = ${step}
+             WHERE account_id = $1 AND id = ANY(${ids}) AND (last_time_step IS NULL OR last_time_step < ${step})`;
+  }
+  const counter = `$${params.push(spend.counter)}::bigint`;
+  return `UPDATE authenticators SET hotp_counter = ${counter} + 1 WHERE account_id = $1 AND id = ANY(${ids}) AND hotp_counter <= ${counter}`;
+}
+
+/**
+ * Users' authenticators. The accept* methods and `spend` are the replay guard (otpSpendUpdate),
+ * written by hand, as every statement of a sign-in (TypeORM's query building showed in the
  * profile of `/ra`).
  */
 export class AuthenticatorsRepository {
@@ -70,14 +95,8 @@ export class AuthenticatorsRepository {
    * these authenticators (one, or every row of the user that holds the same secret: the step is spent
    * on all of them). Returns false when another request got there first.
    */
-  async acceptTotpStep(accountId: AccountId, ids: string | readonly string[], timeStep: number): Promise<boolean> {
-    const all = typeof ids === 'string' ? [ids] : ids;
-    const [, affected]: [unknown, number] = await this.db.manager().query(
-      `UPDATE authenticators SET last_time_step = $3
-        WHERE account_id = $1 AND id = ANY($2::uuid[]) AND (last_time_step IS NULL OR last_time_step < $3)`,
-      [accountId, all, timeStep],
-    );
-    return affected === all.length;
+  acceptTotpStep(accountId: AccountId, ids: string | readonly string[], timeStep: number): Promise<boolean> {
+    return this.spend(accountId, { kind: 'totp', ids: typeof ids === 'string' ? [ids] : ids, timeStep });
   }
 
   /**
@@ -107,14 +126,14 @@ export class AuthenticatorsRepository {
    * is not already past it, on one authenticator or every row of the user holding the same secret.
    * Returns false when another request got there first.
    */
-  async acceptHotpCounter(accountId: AccountId, ids: string | readonly string[], counter: number): Promise<boolean> {
-    const all = typeof ids === 'string' ? [ids] : ids;
-    const [, affected]: [unknown, number] = await this.db
-      .manager()
-      .query(
-        'UPDATE authenticators SET hotp_counter = $3::bigint + 1 WHERE account_id = $1 AND id = ANY($2::uuid[]) AND hotp_counter <= $3',
-        [accountId, all, counter],
-      );
-    return affected === all.length;
+  acceptHotpCounter(accountId: AccountId, ids: string | readonly string[], counter: number): Promise<boolean> {
+    return this.spend(accountId, { kind: 'hotp', ids: typeof ids === 'string' ? [ids] : ids, counter });
+  }
+
+  /** Spends a code's time step or counter on its rows (otpSpendUpdate); false when another request got there first. */
+  async spend(accountId: AccountId, spend: OtpSpend): Promise<boolean> {
+    const params: unknown[] = [accountId];
+    const [, affected]: [unknown, number] = await this.db.manager().query(otpSpendUpdate(spend, params), params);
+    return affected === spend.ids.length;
   }
 }
