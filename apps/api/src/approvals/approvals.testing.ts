@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AccountId, ApprovalChannel, ApprovalFactorKind } from '@twofold/domain';
 import { AccessRequestsRepository, AuthenticatorsRepository, Db, SecretCipher } from '@twofold/persistence';
-import { newAccount, newResource, newUser } from '@twofold/persistence/testing';
+import { decidedAccessRequest, newAccount, newResource, newUser } from '@twofold/persistence/testing';
 import { ApprovalMessage, ApprovalTransport, Delivery } from './approval-transport';
 import { ApprovalSubject } from './approvals.service';
 import { WaiterTimers } from './approval-waiter';
@@ -53,21 +53,8 @@ export async function approvalFixture(
     authenticatorId: authenticator.id,
     subject: async (channel = 'ra', address = '203.0.113.7') => {
       const accessRequestId = await requests.insertDecided(accountId, {
-        resourceId: resource.id,
-        userId: user.id,
-        identity,
-        email: null,
-        phone: null,
-        language: 'en',
-        claims: null,
-        callbackAction: null,
-        callbackTarget: null,
+        ...decidedAccessRequest({ resourceId: resource.id, userId: user.id, identity, createdAt: now }),
         channel: channel === 'la' ? 'ra' : channel,
-        createdAt: now,
-        status: 'AwaitingAuthentication',
-        failedAttempts: 0,
-        grantedAt: null,
-        authenticator: null,
       });
       return { accountId, accessRequestId, userId: user.id, resourceId: resource.id, channel, address };
     },

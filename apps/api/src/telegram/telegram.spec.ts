@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import { ApprovalFactor } from '@twofold/domain';
 import { AccessRequestsRepository, ApprovalsRepository } from '@twofold/persistence';
+import { decidedAccessRequest } from '@twofold/persistence/testing';
 import { ApprovalsService, OpenedApproval } from '../approvals/approvals.service';
 import { FakeChat, FakeTelegram } from '../../test/testing/fake-telegram';
 import { startTestApp, TestApp, TEST_NOW } from '../../test/testing/test-app';
@@ -76,23 +77,12 @@ describe('Telegram bot (webhook)', () => {
   }
 
   async function approval(user: { id: string; identity: string; authenticatorId: string }, channel: 'ra' | 'page' = 'ra') {
-    const accessRequestId = await t.app.get(AccessRequestsRepository).insertDecided(accountId as never, {
-      resourceId,
-      userId: user.id,
-      identity: user.identity,
-      email: null,
-      phone: null,
-      language: 'en',
-      claims: null,
-      callbackAction: null,
-      callbackTarget: null,
-      channel,
-      createdAt: TEST_NOW,
-      status: 'AwaitingAuthentication',
-      failedAttempts: 0,
-      grantedAt: null,
-      authenticator: null,
-    });
+    const accessRequestId = await t.app
+      .get(AccessRequestsRepository)
+      .insertDecided(
+        accountId as never,
+        decidedAccessRequest({ resourceId, userId: user.id, identity: user.identity, channel, createdAt: TEST_NOW }),
+      );
     const factor: ApprovalFactor = { id: user.authenticatorId, kind: 'Telegram', createdAt: TEST_NOW };
     const started = await t.app
       .get(ApprovalsService)

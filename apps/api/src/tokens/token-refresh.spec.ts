@@ -1,6 +1,6 @@
 import { AccountId, TOKEN_SIGNING_KEY_RETENTION_SECONDS } from '@twofold/domain';
 import { AccessRequestsRepository, generateTokenSigningKey, ResourceEntity, TokenSigningKeysRepository } from '@twofold/persistence';
-import { newResource, newUser } from '@twofold/persistence/testing';
+import { decidedAccessRequest, newResource, newUser } from '@twofold/persistence/testing';
 import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
@@ -215,23 +215,18 @@ describe('POST /token/refresh', () => {
     it('refuses a real grant’s jti under another sub, and a request that was not granted', async () => {
       const annGrant = await grant(hs, 'ann', {});
       await expectRefused(await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'bob', jti: annGrant }) }), REFUSED.notOurs);
-      const denied = await new AccessRequestsRepository(t.db).insertDecided(accountId, {
-        resourceId: hs.resource.id,
-        channel: 'page',
-        userId: null,
-        identity: 'ann',
-        email: null,
-        phone: null,
-        language: 'en',
-        claims: null,
-        callbackAction: null,
-        callbackTarget: null,
-        createdAt: t.clock.now(),
-        status: 'Denied',
-        failedAttempts: 5,
-        grantedAt: null,
-        authenticator: null,
-      });
+      const denied = await new AccessRequestsRepository(t.db).insertDecided(
+        accountId,
+        decidedAccessRequest({
+          resourceId: hs.resource.id,
+          channel: 'page',
+          userId: null,
+          identity: 'ann',
+          createdAt: t.clock.now(),
+          status: 'Denied',
+          failedAttempts: 5,
+        }),
+      );
       await expectRefused(await refresh(hs, { AccessToken: await selfSigned(hs, { sub: 'ann', jti: denied }) }), REFUSED.notOurs);
     });
 

@@ -1,6 +1,13 @@
 import { AccountId, SYSTEM_GROUP_NAME } from '@twofold/domain';
 import { AccountEntity, TokenFormat } from '../lib/entities';
-import { AccountsRepository, AuthenticatorsRepository, GroupsRepository, ResourcesRepository, UsersRepository } from '../lib/repositories';
+import {
+  AccountsRepository,
+  AuthenticatorsRepository,
+  DecidedAccessRequest,
+  GroupsRepository,
+  ResourcesRepository,
+  UsersRepository,
+} from '../lib/repositories';
 import { Db } from '../lib/transaction-context';
 import { generateApiCredentials } from '../lib/credentials';
 import { SecretCipher } from '../lib/secret-cipher';
@@ -97,4 +104,27 @@ export function newOtpAuthenticator(
     lastTimeStep: null,
     createdAt: options.now ?? new Date(),
   });
+}
+
+/**
+ * A request as `insertDecided` writes it: of the `ra` channel, in English, awaiting, with nothing
+ * but its resource, user and identity unless `over` says otherwise.
+ */
+export function decidedAccessRequest(
+  over: Pick<DecidedAccessRequest, 'resourceId' | 'userId' | 'identity' | 'createdAt'> & Partial<DecidedAccessRequest>,
+): DecidedAccessRequest {
+  return {
+    email: null,
+    phone: null,
+    language: 'en',
+    claims: null,
+    callbackAction: null,
+    callbackTarget: null,
+    channel: 'ra',
+    status: 'AwaitingAuthentication',
+    failedAttempts: 0,
+    grantedAt: null,
+    authenticator: null,
+    ...over,
+  };
 }

@@ -111,19 +111,7 @@ export function matchOtpCode(cipher: SecretCipher, authenticators: readonly Auth
         counter > 0 &&
         verifyHotp({ secret, code, counter: spentFrom, lookAhead: counter - 1 - spentFrom, algorithm, digits: OTP_TOKEN_DIGITS }).valid;
     } else {
-      const result = verifyTotp({
-        secret,
-        code,
-        time: now.getTime(),
-        window: TOTP_WINDOW_STEPS,
-        digits: OTP_TOKEN_DIGITS,
-        driftSteps: group.driftSteps,
-        afterTimeStep: group.lastTimeStep ?? undefined,
-      });
-      if (result.valid) return { result: 'matched', authenticator, spend: { kind: 'totp', ids, timeStep: result.timeStep } };
-      // only on a refusal: a code of the window whose step was already spent
-      replayed ||=
-        group.lastTimeStep !== null &&
+      const totpOf = (afterTimeStep: number | undefined) =>
         verifyTotp({
           secret,
           code,
@@ -131,7 +119,12 @@ export function matchOtpCode(cipher: SecretCipher, authenticators: readonly Auth
           window: TOTP_WINDOW_STEPS,
           digits: OTP_TOKEN_DIGITS,
           driftSteps: group.driftSteps,
-        }).valid;
+          afterTimeStep,
+        });
+      const result = totpOf(group.lastTimeStep ?? undefined);
+      if (result.valid) return { result: 'matched', authenticator, spend: { kind: 'totp', ids, timeStep: result.timeStep } };
+      // only on a refusal: a code of the window whose step was already spent
+      replayed ||= group.lastTimeStep !== null && totpOf(undefined).valid;
     }
   }
   return { result: replayed ? 'replayed' : 'wrong' };

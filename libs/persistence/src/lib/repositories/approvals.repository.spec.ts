@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AccountId } from '@twofold/domain';
 import { Client } from 'pg';
-import { createTestDatabase, newAccount, newResource, newUser, TestDatabase } from '../../testing';
+import { createTestDatabase, decidedAccessRequest, newAccount, newResource, newUser, TestDatabase } from '../../testing';
 import { SecretCipher } from '../secret-cipher';
 import { Db } from '../transaction-context';
 import { AccessRequestsRepository } from './access-requests.repository';
@@ -34,23 +34,10 @@ describe('approvals and Telegram bindings (persistence)', () => {
   afterAll(() => database.drop());
 
   async function newApproval(over: Partial<NewApproval> = {}) {
-    const requestId = await new AccessRequestsRepository(db).insertDecided(accountId, {
-      resourceId,
-      userId,
-      identity: 'jane',
-      email: null,
-      phone: null,
-      language: 'en',
-      claims: null,
-      callbackAction: null,
-      callbackTarget: null,
-      channel: 'ra',
-      createdAt: NOW,
-      status: 'AwaitingAuthentication',
-      failedAttempts: 0,
-      grantedAt: null,
-      authenticator: null,
-    });
+    const requestId = await new AccessRequestsRepository(db).insertDecided(
+      accountId,
+      decidedAccessRequest({ resourceId, userId, identity: 'jane', createdAt: NOW }),
+    );
     return approvals.insert(accountId, {
       accessRequestId: requestId,
       userId,

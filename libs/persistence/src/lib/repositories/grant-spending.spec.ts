@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { AccountId } from '@twofold/domain';
-import { createTestDatabase, newAccount, newOtpAuthenticator, newResource, newUser, TestDatabase } from '../../testing';
+import {
+  createTestDatabase,
+  decidedAccessRequest,
+  newAccount,
+  newOtpAuthenticator,
+  newResource,
+  newUser,
+  TestDatabase,
+} from '../../testing';
 import { SecretCipher } from '../secret-cipher';
 import { Db } from '../transaction-context';
 import { AccessRequestsRepository, DecidedAccessRequest } from './access-requests.repository';
@@ -41,23 +49,16 @@ describe('grants that spend their code in the same statement (persistence)', () 
     ((await database.dataSource.query(`SELECT last_login FROM users WHERE id = $1`, [userId]))[0] as { last_login: Date | null })
       .last_login;
 
-  const values = (status: DecidedAccessRequest['status']): DecidedAccessRequest => ({
-    resourceId,
-    userId,
-    identity: 'jane',
-    email: null,
-    phone: null,
-    language: 'en',
-    claims: null,
-    callbackAction: null,
-    callbackTarget: null,
-    channel: 'ra',
-    createdAt: NOW,
-    status,
-    failedAttempts: 0,
-    grantedAt: status === 'Granted' ? NOW : null,
-    authenticator: status === 'Granted' ? 'HotpToken' : null,
-  });
+  const values = (status: DecidedAccessRequest['status']): DecidedAccessRequest =>
+    decidedAccessRequest({
+      resourceId,
+      userId,
+      identity: 'jane',
+      createdAt: NOW,
+      status,
+      grantedAt: status === 'Granted' ? NOW : null,
+      authenticator: status === 'Granted' ? 'HotpToken' : null,
+    });
   const awaiting = () => requests.insertDecided(accountId, values('AwaitingAuthentication'));
   const login = { userId: '', at: NOW };
 
