@@ -87,6 +87,35 @@ describeInBrowser('the console browser test')('the administrators console in Chr
     }
   });
 
+  it('shows the screen asked for last, whatever order the screens’ data arrives in', async () => {
+    const admin = await newConsoleAdmin(t, owner.account.id, 'Admin', { email: 'quick@example.com' });
+    const { context, page } = await newPage();
+    try {
+      await signIn(page, admin);
+      await page.getByTestId('licenses').waitFor();
+      // the dashboard's figures held back until the resources screen is drawn
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/console/api/dashboard', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const dashboardAnswered = page.waitForResponse('**/console/api/dashboard');
+      await page.goto(`${baseUrl}/console/#/dashboard`);
+      await page.goto(`${baseUrl}/console/#/resources`);
+      await page.getByRole('button', { name: 'New secret' }).waitFor();
+      release();
+      await dashboardAnswered;
+      // a frame and a task: the late answer has been read and drawn by then
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      expect(await page.getByTestId('licenses').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'New secret' }).count()).toBeGreaterThan(0);
+      expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe('Resources');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lets an Admin give a resource a new secret, shown once, and filter the journal of a day', async () => {
     t.clock.set(new Date('2026-05-20T23:50:00.000Z'));
     const admin = await newConsoleAdmin(t, owner.account.id, 'Admin', { email: 'owner@example.com' });

@@ -101,7 +101,12 @@ function signedIn(session: Session): void {
     status.hidden = false;
   }
 
+  // a screen whose data arrives after the next screen was asked for (the dashboard drawn after sign-in,
+  // then a link followed at once) draws into a container no longer shown, and says nothing
+  let shown = 0;
   async function show(): Promise<void> {
+    const generation = ++shown;
+    const current = () => generation === shown;
     const [path, search] = location.hash.replace(/^#\/?/, '').split('?');
     const name = path && ROUTES[path] ? path : 'dashboard';
     const route = ROUTES[name];
@@ -114,11 +119,15 @@ function signedIn(session: Session): void {
       main.replaceChildren(h('p', { role: 'alert' }, t.notAllowed));
       return;
     }
+    const screen = h('div', {});
+    main.replaceChildren(screen);
+    const failHere = (error: unknown) => (current() ? fail(error) : undefined);
+    const notifyHere = (message: string) => (current() ? notify(message) : undefined);
     try {
-      await route.draw({ root: main, session, fail, notify }, new URLSearchParams(search ?? ''));
-      main.querySelector<HTMLElement>('h1')?.focus();
+      await route.draw({ root: screen, session, fail: failHere, notify: notifyHere }, new URLSearchParams(search ?? ''));
+      if (current()) screen.querySelector<HTMLElement>('h1')?.focus();
     } catch (error) {
-      fail(error);
+      failHere(error);
     }
   }
   window.onhashchange = () => void show();
