@@ -38,6 +38,16 @@ describe('300 concurrent approval waits', () => {
       });
       opened.push({ ...approval, authenticatorId: f.authenticatorId });
     }
+    // the once-a-second read of every wait's decision (one statement for all, on a pool connection for
+    // its duration: approval-waiter.spec) is held back while the database is looked at: it is no wait
+    // holding a connection, and one landing in the look would make this test fail by chance
+    let releasePolls: () => void = () => undefined;
+    const pollsHeld = new Promise<void>((resolve) => (releasePolls = resolve));
+    const poll = approvals.decidedAmong.bind(approvals);
+    jest.spyOn(approvals, 'decidedAmong').mockImplementation(async (keys) => {
+      await pollsHeld;
+      return poll(keys);
+    });
     const decisions = opened.map((approval) => service.awaitDecision(approval));
 
     const observer = new Client({ connectionString: t.database.url, application_name: 'twofold-test-observer' });
@@ -62,6 +72,7 @@ describe('300 concurrent approval waits', () => {
       const metrics = await t.http().get('/metrics');
       expect(metrics.text).toMatch(/^twofold_approvals_pending 300$/m);
 
+      releasePolls();
       // another instance decides all of them in one statement, announcing each
       await observer.query(
         `WITH decided AS (
@@ -73,6 +84,7 @@ describe('300 concurrent approval waits', () => {
       const outcomes = await Promise.all(decisions);
       expect(outcomes.filter((decision) => decision.outcome === 'approved')).toHaveLength(WAITS);
     } finally {
+      releasePolls();
       await observer.end();
     }
   });
