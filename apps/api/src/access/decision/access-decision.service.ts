@@ -194,7 +194,11 @@ export class AccessDecisionService {
     });
   }
 
-  /** What the check's result does: the streaks counted or cleared, then the request granted, denied, counted or left waiting. */
+  /**
+   * What the check's result does: a grant first (its statement spends the code; one spent first makes
+   * the answer a replay), then the streaks cleared; otherwise the streaks counted, then the request
+   * denied, counted or left waiting.
+   */
   private async afterCheck(
     attempt: SignInAttempt,
     opened: Opened,
