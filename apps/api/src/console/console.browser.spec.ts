@@ -107,7 +107,7 @@ describeInBrowser('the console browser test')('the administrators console in Chr
       release();
       await dashboardAnswered;
       // a frame and a task: the late answer has been read and drawn by then
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
       expect(await page.getByTestId('licenses').count()).toBe(0);
       expect(await page.getByRole('button', { name: 'New secret' }).count()).toBeGreaterThan(0);
       expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe('Resources');
