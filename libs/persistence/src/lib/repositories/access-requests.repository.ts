@@ -147,7 +147,6 @@ export class AccessRequestsRepository {
    * the user's lastLogin were three round trips; `npm run bench:api`). A Granted one also sets the
    * user's lastLogin, in the same statement. Returns the request's id.
    */
-  /** A request written with its outcome; a Granted one sets its user's lastLogin in the same statement. */
   async insertDecided(accountId: AccountId, values: DecidedAccessRequest): Promise<string> {
     const id = await this.insertDecidedSpending(accountId, values);
     if (!id) throw new Error('a request with no code to spend is always written');
