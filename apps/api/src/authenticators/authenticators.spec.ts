@@ -380,7 +380,7 @@ describe('authenticators', () => {
       const b = await s.newUser('tess');
       const id = await s.register(source, 'hotptoken', { Name: 'Fob', Key: KEY_32_HEX, PrivateId: 'ab01', Algorithm: 'SHA256' });
       const repo = new AuthenticatorsRepository(t.db);
-      expect(await repo.acceptHotpCounter(s.account.id, id, 4)).toBe(true); // source now expects 5
+      expect(await repo.spend(s.account.id, { kind: 'hotp', ids: [id], counter: 4 })).toBe(true); // source now expects 5
 
       const res = await s.api.patch(`/users/${source}/authenticators/hotptoken/${id}`).send({ Users: [a, b, a.toUpperCase()] });
       expect(res.status).toBe(200);
@@ -419,14 +419,14 @@ describe('authenticators', () => {
       expect((await s.api.get(`/users/${a}/authenticators`)).body.model).toEqual({ HotpToken: [{ id: copyA, name: 'Fob' }] });
 
       // independent from here on: a counter accepted on a copy is still open on the source and the other copy
-      expect(await repo.acceptHotpCounter(s.account.id, copyA, 7)).toBe(true);
+      expect(await repo.spend(s.account.id, { kind: 'hotp', ids: [copyA], counter: 7 })).toBe(true);
       expect((await row(copyA)).hotpCounter).toBe('8');
       expect((await row(id)).hotpCounter).toBe('5');
       expect((await row(copyB)).hotpCounter).toBe('5');
-      expect(await repo.acceptHotpCounter(s.account.id, id, 7)).toBe(true);
-      expect(await repo.acceptHotpCounter(s.account.id, copyB, 5)).toBe(true);
+      expect(await repo.spend(s.account.id, { kind: 'hotp', ids: [id], counter: 7 })).toBe(true);
+      expect(await repo.spend(s.account.id, { kind: 'hotp', ids: [copyB], counter: 5 })).toBe(true);
       // a counter before the snapshot stays spent on the copy
-      expect(await repo.acceptHotpCounter(s.account.id, copyB, 4)).toBe(false);
+      expect(await repo.spend(s.account.id, { kind: 'hotp', ids: [copyB], counter: 4 })).toBe(false);
 
       const events = await s.journal('User');
       const copyEvent = events[events.length - 1];
@@ -449,15 +449,15 @@ describe('authenticators', () => {
       const target = await s.newUser('vic');
       const id = await s.register(source, 'totptoken');
       const repo = new AuthenticatorsRepository(t.db);
-      expect(await repo.acceptTotpStep(s.account.id, id, 1000)).toBe(true);
+      expect(await repo.spend(s.account.id, { kind: 'totp', ids: [id], timeStep: 1000 })).toBe(true);
       const res = await s.api.patch(`/users/${source}/authenticators/TotpToken/${id}`).send({ users: [target] });
       expect(res.status).toBe(200);
       const copyId = res.body.model.copies[0].id;
       expect(await row(copyId)).toMatchObject({ kind: 'TotpToken', lastTimeStep: '1000', hotpCounter: null, algorithm: 'SHA1' });
-      expect(await repo.acceptTotpStep(s.account.id, copyId, 1000)).toBe(false);
-      expect(await repo.acceptTotpStep(s.account.id, copyId, 1001)).toBe(true);
+      expect(await repo.spend(s.account.id, { kind: 'totp', ids: [copyId], timeStep: 1000 })).toBe(false);
+      expect(await repo.spend(s.account.id, { kind: 'totp', ids: [copyId], timeStep: 1001 })).toBe(true);
       expect((await row(id)).lastTimeStep).toBe('1000');
-      expect(await repo.acceptTotpStep(s.account.id, id, 1001)).toBe(true);
+      expect(await repo.spend(s.account.id, { kind: 'totp', ids: [id], timeStep: 1001 })).toBe(true);
     });
 
     it('answers 400 for an empty or malformed users list, or the source user itself; nothing copied', async () => {

@@ -91,15 +91,6 @@ export class AuthenticatorsRepository {
   }
 
   /**
-   * Accepts a TOTP time step once: succeeds only when no step at or after it was accepted before for
-   * these authenticators (one, or every row of the user that holds the same secret: the step is spent
-   * on all of them). Returns false when another request got there first.
-   */
-  acceptTotpStep(accountId: AccountId, ids: string | readonly string[], timeStep: number): Promise<boolean> {
-    return this.spend(accountId, { kind: 'totp', ids: typeof ids === 'string' ? [ids] : ids, timeStep });
-  }
-
-  /**
    * A resync's outcome: the HOTP counter moved to `hotpCounter`, or a TOTP token's drift stored with
    * its last accepted step; conditional on the state read, so a code accepted meanwhile is not undone.
    */
@@ -122,15 +113,12 @@ export class AuthenticatorsRepository {
   }
 
   /**
-   * Accepts an HOTP counter once: moves the stored next-expected counter past `counter`, only if it
-   * is not already past it, on one authenticator or every row of the user holding the same secret.
-   * Returns false when another request got there first.
+   * Spends a code's time step or counter once (otpSpendUpdate), on one authenticator or every row of
+   * the user that holds the same secret: a TOTP step only when no step at or after it was spent before,
+   * an HOTP counter by moving the stored next-expected counter past it unless it is already past it.
+   * False when another request got there first. (A sign-in spends in its grant's own statement:
+   * AccessRequestsRepository.grantSpending.)
    */
-  acceptHotpCounter(accountId: AccountId, ids: string | readonly string[], counter: number): Promise<boolean> {
-    return this.spend(accountId, { kind: 'hotp', ids: typeof ids === 'string' ? [ids] : ids, counter });
-  }
-
-  /** Spends a code's time step or counter on its rows (otpSpendUpdate); false when another request got there first. */
   async spend(accountId: AccountId, spend: OtpSpend): Promise<boolean> {
     const params: unknown[] = [accountId];
     const [, affected]: [unknown, number] = await this.db.manager().query(otpSpendUpdate(spend, params), params);

@@ -148,8 +148,8 @@ describe('grants that spend their code in the same statement (persistence)', () 
 
   it('the spend alone (the self-service check of a new code) follows the same guard', async () => {
     expect(await authenticators.spend(accountId, { kind: 'totp', ids: [totpId], timeStep: 1002 })).toBe(false);
-    expect(await authenticators.acceptTotpStep(accountId, totpId, 1003)).toBe(true);
-    expect(await authenticators.acceptHotpCounter(accountId, hotpIds[0], 4)).toBe(false);
+    expect(await authenticators.spend(accountId, { kind: 'totp', ids: [totpId], timeStep: 1003 })).toBe(true);
+    expect(await authenticators.spend(accountId, { kind: 'hotp', ids: [hotpIds[0]], counter: 4 })).toBe(false);
   });
 
   it('scoped to the account: another account cannot spend this user’s codes', async () => {
