@@ -12,7 +12,9 @@
  *   cache listens to no change (the API's does). An `mf-trace-id` header; one JSON log line per request on stdout, written in batches like the API's pino
  *   destination (8 KB or once a second).
  * - `GET /users[?identity=][&limit&offset]`: one indexed select with the groups, authenticator kinds,
- *   phones, custom fields and code lockouts aggregated per user (no count: the answer has no total).
+ *   phones, custom fields and code lockouts aggregated per user (no count: the answer has no total); by
+ *   identity, through the same PL/pgSQL function as the API (`users_by_identity_with_details`: its plan
+ *   kept per connection), so both do the same database work.
  * - `POST /users`: one transaction: the account row locked, then the licence count and the identity
  *   check in one statement, then the user and its journal event inserted by one statement.
  * - `GET /journal`, `GET /access/requests` (history): one statement for the page and its total; a
@@ -416,16 +418,20 @@ async function listUsers(x: Exchange, url: URL): Promise<void> {
   else if (rawPhones !== undefined && rawPhones !== '' && rawPhones !== 'false' && rawPhones !== 'False' && rawPhones !== '0') {
     throw badRequest('withPhones must be true or false.');
   }
-  const params: unknown[] = [principal.accountId, page.limit, page.offset];
-  let filter = '';
-  if (identity) {
-    params.push(identityKey(identity), identity);
-    filter = `AND ${identityMatch('u', '$4', '$5')}`;
-  }
-  const { rows } = await pool.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 ${filter} ORDER BY u.created_at, u.id LIMIT $2 OFFSET $3`,
-    params,
-  );
+  // by identity: the same statement in the API's PL/pgSQL function, whose plan PostgreSQL keeps per connection
+  // (the same database work as the API's; sent as a statement, it is planned on every call)
+  const { rows } = identity
+    ? await pool.query<UserRow>('SELECT * FROM users_by_identity_with_details($1, $2, $3, $4, $5)', [
+        principal.accountId,
+        identityKey(identity),
+        identity,
+        page.limit,
+        page.offset,
+      ])
+    : await pool.query<UserRow>(
+        `SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 ORDER BY u.created_at, u.id LIMIT $2 OFFSET $3`,
+        [principal.accountId, page.limit, page.offset],
+      );
   send(x, 200, { model: rows.map((row) => userDto(row, withPhones)), success: true, message: null });
 }
 

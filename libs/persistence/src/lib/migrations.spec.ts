@@ -42,6 +42,7 @@ describe('migrations', () => {
         'Console1766300000000',
         'MobileAppPushGone1766400000000',
         'WrongCodeStreaksAfterUserLock1766500000000',
+        'UsersByIdentityFunction1766600000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

@@ -30,6 +30,7 @@ import { ForeignKeyIndexes1766200000000 } from './1766200000000-foreign-key-inde
 import { Console1766300000000 } from './1766300000000-console';
 import { MobileAppPushGone1766400000000 } from './1766400000000-mobile-app-push-gone';
 import { WrongCodeStreaksAfterUserLock1766500000000 } from './1766500000000-wrong-code-streaks-after-user-lock';
+import { UsersByIdentityFunction1766600000000 } from './1766600000000-users-by-identity-function';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -65,4 +66,5 @@ export const ALL_MIGRATIONS = [
   Console1766300000000,
   MobileAppPushGone1766400000000,
   WrongCodeStreaksAfterUserLock1766500000000,
+  UsersByIdentityFunction1766600000000,
 ];
