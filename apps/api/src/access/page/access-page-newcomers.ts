@@ -20,10 +20,11 @@ export class AccessPageNewcomers {
 
   /**
    * The request's user when the account has one, with its factors as the decision reads them (a visit
-   * decides on this read), the request bound to them; null for a newcomer.
+   * decides on this read), the request bound to them; null for a newcomer. Not locked: a visit checks
+   * nothing, and a code submitted reads its user again under the lock, in its transaction.
    */
   async existingUser(row: AccessRequestEntity): Promise<UserForCodeCheck | null> {
-    const found = await this.users.lockForCodeCheck(row.accountId, row.userId ? { id: row.userId } : { identity: row.identity });
+    const found = await this.users.findForCodeCheck(row.accountId, row.userId ? { id: row.userId } : { identity: row.identity });
     if (found) await this.bind(row, found.user);
     return found;
   }

@@ -199,10 +199,28 @@ export class UsersRepository {
    * (a read in the locking statement itself would see the table as it was before the lock was granted).
    * Null when the account has no such user.
    */
-  async lockForCodeCheck(
+  lockForCodeCheck(
     accountId: AccountId,
     which: { identity: string } | { id: string },
     streakKeys?: readonly WrongCodeScopeKey[],
+  ): Promise<UserForCodeCheck | null> {
+    return this.readForCodeCheck(accountId, which, streakKeys, 'FOR UPDATE OF u');
+  }
+
+  /**
+   * The same read without the row lock, for a look that checks nothing (the access page shown): a lock
+   * taken outside a transaction would give the read a transaction id and a commit to flush of its own,
+   * and make it wait for a sign-in of the user in progress, only to be released at once.
+   */
+  findForCodeCheck(accountId: AccountId, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
+    return this.readForCodeCheck(accountId, which, undefined, '');
+  }
+
+  private async readForCodeCheck(
+    accountId: AccountId,
+    which: { identity: string } | { id: string },
+    streakKeys: readonly WrongCodeScopeKey[] | undefined,
+    lock: 'FOR UPDATE OF u' | '',
   ): Promise<UserForCodeCheck | null> {
     const [match, values]: [string, unknown[]] =
       'id' in which ? ['u.id = $2', [which.id]] : [identityMatch('u', '$2', '$3'), [identityKey(which.identity), which.identity]];
@@ -228,7 +246,7 @@ export class UsersRepository {
                           FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id), '[]'::json) AS authenticators
          FROM users u
         WHERE u.account_id = $1 AND ${match}
-          FOR UPDATE OF u`,
+          ${lock}`,
       params,
     );
     const row = rows[0];
