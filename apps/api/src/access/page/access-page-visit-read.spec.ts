@@ -66,7 +66,11 @@ describe('access page: the user read for a visit', () => {
       expect(formToken).not.toBe('');
 
       const code = generateTotp({ secret: totpKey, time: t.clock.now().getTime() });
-      const submitted = browser.post(path).type('form').send({ formToken, code }).then((res) => res);
+      const submitted = browser
+        .post(path)
+        .type('form')
+        .send({ formToken, code })
+        .then((res) => res);
       expect(await answeredOrWaiting(submitted)).toBe('waitedForALock');
       await holder.query('COMMIT');
       expect((await submitted).status).toBe(200);
