@@ -305,9 +305,18 @@ export class UsersRepository {
     filter: { identity?: string; groupId?: string },
     page: Page,
   ): Promise<{ user: UserEntity; details: UserDetails }[]> {
+    const rows = await this.selectWithDetails(accountId, filter, page);
+    return rows.map((row) => ({ user: this.userOfRow(row), details: detailsOfRow(row) }));
+  }
+
+  private selectWithDetails(
+    accountId: AccountId,
+    filter: { identity?: string; groupId?: string },
+    page: Page,
+  ): Promise<UserWithDetailsRow[]> {
     if (filter.identity !== undefined && filter.groupId === undefined) {
       // the same statement, planned once per connection (migration 1766600000000-users-by-identity-function)
-      const found: UserWithDetailsRow[] = await this.db
+      return this.db
         .manager()
         .query('SELECT * FROM users_by_identity_with_details($1, $2, $3, $4, $5)', [
           accountId,
@@ -316,7 +325,6 @@ export class UsersRepository {
           page.limit,
           page.offset,
         ]);
-      return found.map((row) => ({ user: this.userOfRow(row), details: detailsOfRow(row) }));
     }
     const params: unknown[] = [accountId, page.limit, page.offset];
     let identityFilter = '';
@@ -330,7 +338,7 @@ export class UsersRepository {
       params.push(filter.groupId);
       identityFilter += ` AND u.id IN (SELECT ug.user_id FROM user_groups ug WHERE ug.account_id = $1 AND ug.group_id = $${params.length})`;
     }
-    const rows: UserWithDetailsRow[] = await this.db.manager().query(
+    return this.db.manager().query(
       `SELECT ${USER_COLUMNS},
               ${USER_DETAILS_COLUMNS}
          FROM users u
@@ -339,7 +347,6 @@ export class UsersRepository {
         LIMIT $2 OFFSET $3`,
       params,
     );
-    return rows.map((row) => ({ user: this.userOfRow(row), details: detailsOfRow(row) }));
   }
 
   async update(accountId: AccountId, id: string, changes: UserChanges): Promise<void> {
