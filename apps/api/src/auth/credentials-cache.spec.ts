@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Socket } from 'node:net';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ManualClock } from '@twofold/domain';
@@ -16,6 +15,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp, initApp } from '../app/create-app';
 import { AppConfig } from '../config/app-config';
+import { heardEverythingAnnounced } from '../../test/testing/credentials-announcements';
 import { countQueries } from '../../test/testing/query-counter';
 import { asCaller, Credential, startTestApp, TEST_NOW, testConfig, TestApp } from '../../test/testing/test-app';
 import { CredentialsChangeListener, credentialsProbePayload } from './credentials-change.listener';
@@ -53,19 +53,7 @@ describe('verified credentials cache across instances', () => {
     }
   }
 
-  /**
-   * Resolves once the second instance has heard every change announced so far: announcements reach a
-   * listener in the order they were made, so hearing one made now means the earlier ones were heard.
-   */
-  async function secondHeardEverythingAnnounced(): Promise<void> {
-    const cache = second.get(VerifiedCredentialsCache);
-    const before = cache.generation();
-    await t.database.dataSource.query('SELECT pg_notify($1, $2)', [
-      CREDENTIALS_CHANGED_CHANNEL,
-      credentialsChangePayload({ kind: 'account', id: randomUUID() }),
-    ]);
-    await eventually(async () => cache.generation() > before, 'the second instance hears the announcements made so far');
-  }
+  const secondHeardEverythingAnnounced = () => heardEverythingAnnounced(second, t.database.dataSource);
 
   it('answers a known pair from memory: one round trip less than a first use', async () => {
     const known = await t.newAccount();

@@ -1,5 +1,6 @@
 import { onTestServer } from '@twofold/persistence/testing';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
+import { heardEverythingAnnounced } from '../../test/testing/credentials-announcements';
 import { FreezableProxy, startFreezableProxy } from '../../test/testing/freezable-proxy';
 import { recordQueries } from '../../test/testing/query-counter';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../http/database-health';
@@ -158,6 +159,7 @@ describe('a frozen database', () => {
   it('waits out one statement timeout per call, not two: a timed-out transaction is not rolled back over the frozen connection', async () => {
     const { account } = await t.newAccount();
     const vpn = await t.newResource(account.id, 'VPN');
+    await heardEverythingAnnounced(t.app, t.database.dataSource);
     const ra = () => t.as(vpn).post('/access/requests/ra').send({ identity: 'nobody', passCode: '123456' });
     // the resource's credentials verified once, so the frozen call's first statement is its transaction's
     expect((await ra()).status).toBe(200);
