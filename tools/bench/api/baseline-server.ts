@@ -17,8 +17,9 @@
  *   kept per connection), so both do the same database work.
  * - `POST /users`: one transaction: the account row locked, then the licence count and the identity
  *   check in one statement, then the user and its journal event inserted by one statement.
- * - `GET /journal`, `GET /access/requests` (history): one statement for the page and its total; a
- *   settled day's total remembered per filter in settled_day_totals, as Twofold does.
+ * - `GET /journal`, `GET /access/requests` (history): one statement for the page and its total, through
+ *   the API's PL/pgSQL functions (`journal_day_page_…`, `history_day_page_…`: plans kept per connection);
+ *   a settled day's total remembered per filter in settled_day_totals, as Twofold does.
  *   An awaiting request past its 15 minutes is shown Expired (as Twofold's effectiveAccessStatus),
  *   without writing it.
  * - `POST /access/requests`: one INSERT … SELECT that checks "known identity or a free licence".
@@ -488,10 +489,11 @@ async function createUser(x: Exchange): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Journal and history: one statement for the page and the total. A settled day's total (15 minutes
-// after its end, as Twofold's isSettledDay) is read from settled_day_totals, checked against the
-// account's past_rows_version, in that statement; counted (with the version, one statement) and
-// stored only when it is not there. Same table and key spelling as Twofold's.
+// Journal and history: one statement for the page and the total, a call of the API's PL/pgSQL
+// functions (the same database work as the API's; sent as statements, they were planned on every
+// call). A settled day's total (15 minutes after its end, as Twofold's isSettledDay) is read from
+// settled_day_totals, checked against the account's past_rows_version, in that call; counted (with the
+// version, one statement) and stored only when it is not there. Same table and key spelling as Twofold's.
 
 const DAY_SETTLES_AFTER_MS = 15 * 60_000;
 /** as Twofold's REMEMBERED_TOTAL_MIN_ROWS: smaller totals are counted every time */
@@ -504,34 +506,27 @@ interface DayPageKey {
   filter: string;
 }
 
-/** `params`: the filter's (those of `fromWhere`), then the page's limit and offset, in that order. */
+const argsList = (count: number) => Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ');
+
+/** `filterArgs`: the function's filter arguments (account, from, to, then the list's own). */
 async function dayPage<Row extends { total: string | number | null }>(
   key: DayPageKey,
-  fromWhere: string,
-  page: string,
-  params: unknown[],
+  filterArgs: unknown[],
+  page: { limit: number; offset: number },
 ): Promise<Row[]> {
+  const args = [...filterArgs, page.limit, page.offset];
   if (Date.now() < key.day.to.getTime() + DAY_SETTLES_AFTER_MS) {
-    return (
-      await pool.query<Row>(
-        `SELECT t.total, p.* FROM (SELECT count(*) AS total ${fromWhere}) t LEFT JOIN LATERAL (${page}) p ON true`,
-        params,
-      )
-    ).rows;
+    return (await pool.query<Row>(`SELECT * FROM ${key.list}_day_page_counting_total(${argsList(args.length)})`, args)).rows;
   }
-  const keyAt = params.length;
-  const keyParams = [...params, key.list, key.day.day, key.filter];
-  const { rows } = await pool.query<Row>(
-    `SELECT t.total, p.* FROM (SELECT (SELECT m.total FROM settled_day_totals m JOIN accounts a ON a.id = m.account_id AND a.past_rows_version = m.version
-                                        WHERE m.account_id = $1 AND m.list = $${keyAt + 1} AND m.day = $${keyAt + 2} AND m.filter = $${keyAt + 3}) AS total) t
-       LEFT JOIN LATERAL (${page}) p ON true`,
-    keyParams,
-  );
+  args.push(key.day.day, key.filter);
+  const { rows } = await pool.query<Row>(`SELECT * FROM ${key.list}_day_page_remembered_total(${argsList(args.length)})`, args);
   if (rows[0] && rows[0].total !== null) return rows;
+  const countArgs = [...filterArgs, 0, 0];
   const counted = (
     await pool.query<{ total: number; version: string }>(
-      `SELECT count(*)::int AS total, (SELECT v.past_rows_version FROM accounts v WHERE v.id = $1) AS version ${fromWhere}`,
-      params.slice(0, -2), // the filter's parameters: the page's limit and offset come last
+      `SELECT c.total, (SELECT v.past_rows_version FROM accounts v WHERE v.id = $1) AS version
+         FROM ${key.list}_day_page_counting_total(${argsList(countArgs.length)}) c`,
+      countArgs,
     )
   ).rows[0];
   for (const row of rows) row.total = counted.total;
@@ -548,12 +543,12 @@ async function dayPage<Row extends { total: string | number | null }>(
 interface JournalRow {
   total: string;
   id: string | null;
-  event_date: Date;
+  eventDate: Date;
   object: string;
   action: string;
   subject: string;
   success: boolean;
-  additional_fields: Record<string, string>;
+  additionalFields: Record<string, string>;
 }
 
 async function journal(x: Exchange, url: URL): Promise<void> {
@@ -561,26 +556,12 @@ async function journal(x: Exchange, url: URL): Promise<void> {
   const query = queryOf(url);
   const day = pastDay('eventDate', single(query, 'eventdate', 'eventDate'), new Date());
   const page = pageOf(query);
-  const params: unknown[] = [principal.accountId, day.from, day.to];
-  const conditions: string[] = [];
-  const anyOf = (column: string, values: unknown[]) => {
-    if (values.length === 0) return;
-    conditions.push(`${column} IN (${values.map((value) => `$${params.push(value)}`).join(', ')})`);
-  };
-  anyOf('action', query.get('action') ?? []);
-  anyOf('object', query.get('object') ?? []);
-  anyOf(
-    'success',
-    (query.get('success') ?? []).map((value) => {
-      if (value !== 'true' && value !== 'false') throw badRequest('success must be true or false.');
-      return value === 'true';
-    }),
-  );
+  const anyOf = <T>(values: T[]) => (values.length ? values : null);
+  const successes = (query.get('success') ?? []).map((value) => {
+    if (value !== 'true' && value !== 'false') throw badRequest('success must be true or false.');
+    return value === 'true';
+  });
   const subject = single(query, 'subject');
-  if (subject !== undefined) conditions.push(`subject = $${params.push(subject)}`);
-  const where = `account_id = $1 AND event_date >= $2 AND event_date < $3${conditions.map((c) => ` AND ${c}`).join('')}`;
-  const limit = `$${params.push(page.limit)}`;
-  const offset = `$${params.push(page.offset)}`;
   const sorted = (values: string[] | undefined) => [...new Set(values ?? [])].sort();
   const filter = JSON.stringify({
     actions: sorted(query.get('action')),
@@ -590,21 +571,27 @@ async function journal(x: Exchange, url: URL): Promise<void> {
   });
   const rows = await dayPage<JournalRow>(
     { accountId: principal.accountId, list: 'journal', day, filter },
-    `FROM journal_events WHERE ${where}`,
-    `SELECT id, event_date, object, action, subject, success, additional_fields FROM journal_events
-      WHERE ${where} ORDER BY event_date, seq LIMIT ${limit} OFFSET ${offset}`,
-    params,
+    [
+      principal.accountId,
+      day.from,
+      day.to,
+      anyOf(query.get('action') ?? []),
+      anyOf(query.get('object') ?? []),
+      anyOf(successes),
+      subject ?? null,
+    ],
+    page,
   );
   const data = rows
     .filter((row) => row.id !== null)
     .map((row) => ({
       eventId: row.id,
-      eventDate: row.event_date.toISOString(),
+      eventDate: row.eventDate.toISOString(),
       object: row.object,
       subject: row.subject,
       action: row.action,
       success: row.success,
-      additionalFields: row.additional_fields,
+      additionalFields: row.additionalFields,
     }));
   send(x, 200, {
     model: { success: true, message: null, data, offset: page.offset, limit: page.limit, totalElements: Number(rows[0]?.total ?? 0) },
@@ -616,16 +603,16 @@ interface HistoryRow {
   id: string | null;
   identity: string;
   status: string;
-  resource_name: string | null;
-  created_at: Date;
-  granted_at: Date | null;
+  resourceName: string | null;
+  createdAt: Date;
+  grantedAt: Date | null;
   authenticator: string | null;
-  country_code: string | null;
+  countryCode: string | null;
   region: string | null;
   city: string | null;
-  remote_host: string | null;
+  remoteHost: string | null;
   ip: string | null;
-  two_fa_device_ip: string | null;
+  twoFADeviceIp: string | null;
   bypassed: boolean;
   channel: string;
 }
@@ -641,20 +628,10 @@ async function history(x: Exchange, url: URL): Promise<void> {
   const day = pastDay('createdAt', single(query, 'createdat', 'createdAt'), now);
   const page = pageOf(query);
   const identity = single(query, 'identity');
-  // the filter's parameters first: the count statement passes only those
-  const params: unknown[] = [principal.accountId, day.from, day.to];
-  const byIdentity = identity ? ` AND lower(r.identity) = lower($${params.push(identity)})` : '';
-  const where = `r.account_id = $1 AND r.created_at >= $2 AND r.created_at < $3${byIdentity}`;
-  const limit = `$${params.push(page.limit)}`;
-  const offset = `$${params.push(page.offset)}`;
   const rows = await dayPage<HistoryRow>(
     { accountId: principal.accountId, list: 'history', day, filter: JSON.stringify({ identity: identity || null }) },
-    `FROM access_requests r WHERE ${where}`,
-    `SELECT r.id, r.identity, r.status, s.name AS resource_name, r.created_at, r.granted_at, r.authenticator, r.country_code,
-            r.region, r.city, r.remote_host, r.ip, r.two_fa_device_ip, r.bypassed, r.channel
-       FROM access_requests r LEFT JOIN resources s ON s.id = r.resource_id AND s.account_id = r.account_id
-      WHERE ${where} ORDER BY r.created_at, r.id LIMIT ${limit} OFFSET ${offset}`,
-    params,
+    [principal.accountId, day.from, day.to, identity || null],
+    page,
   );
   const at = now.getTime();
   const data = rows
@@ -662,17 +639,17 @@ async function history(x: Exchange, url: URL): Promise<void> {
     .map((row) => ({
       id: row.id,
       identity: row.identity,
-      status: effectiveStatus(row.status, row.created_at, at),
-      resourceName: row.resource_name,
-      createdAt: row.created_at.toISOString(),
-      grantedAt: iso(row.granted_at),
+      status: effectiveStatus(row.status, row.createdAt, at),
+      resourceName: row.resourceName,
+      createdAt: row.createdAt.toISOString(),
+      grantedAt: iso(row.grantedAt),
       authenticator: row.authenticator,
-      countryCode: row.country_code,
+      countryCode: row.countryCode,
       region: row.region,
       city: row.city,
-      remoteHost: row.remote_host,
+      remoteHost: row.remoteHost,
       ip: row.ip,
-      twoFADeviceIp: row.two_fa_device_ip,
+      twoFADeviceIp: row.twoFADeviceIp,
       bypassed: row.bypassed,
       channel: row.channel,
     }));

@@ -1532,9 +1532,10 @@ async function explainCalls(
       const statements = recording as Captured[];
       recording = null;
       console.log(
-        `\n-- ${who}: ${call.title}: ${statements.length} statements on the wire; EXPLAIN (ANALYZE, BUFFERS) of those naming ${call.table}:`,
+        `\n-- ${who}: ${call.title}: ${statements.length} statements on the wire; EXPLAIN (ANALYZE, BUFFERS) of those naming ${call.table} or a day page function:`,
       );
-      for (const statement of statements.filter((s) => s.sql.includes(call.table))) {
+      // a day page is a call of its PL/pgSQL function: its EXPLAIN shows the call (time and buffers), not the plan inside
+      for (const statement of statements.filter((s) => s.sql.includes(call.table) || s.sql.includes('_day_page_'))) {
         console.log(
           `\n${statement.sql.replace(/\s+/g, ' ').trim()}\n  params: ${JSON.stringify(statement.params.map((p) => (Buffer.isBuffer(p) ? `<${p.length} bytes>` : p)))}`,
         );

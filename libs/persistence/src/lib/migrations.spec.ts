@@ -43,6 +43,7 @@ describe('migrations', () => {
         'MobileAppPushGone1766400000000',
         'WrongCodeStreaksAfterUserLock1766500000000',
         'UsersByIdentityFunction1766600000000',
+        'DayPageFunctions1766700000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

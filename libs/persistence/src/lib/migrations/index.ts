@@ -31,6 +31,7 @@ import { Console1766300000000 } from './1766300000000-console';
 import { MobileAppPushGone1766400000000 } from './1766400000000-mobile-app-push-gone';
 import { WrongCodeStreaksAfterUserLock1766500000000 } from './1766500000000-wrong-code-streaks-after-user-lock';
 import { UsersByIdentityFunction1766600000000 } from './1766600000000-users-by-identity-function';
+import { DayPageFunctions1766700000000 } from './1766700000000-day-page-functions';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -67,4 +68,5 @@ export const ALL_MIGRATIONS = [
   MobileAppPushGone1766400000000,
   WrongCodeStreaksAfterUserLock1766500000000,
   UsersByIdentityFunction1766600000000,
+  DayPageFunctions1766700000000,
 ];

@@ -10,9 +10,8 @@ export const REMEMBERED_TOTAL_MIN_ROWS = 10_000;
 /** Which day page a total belongs to: the journal (`GET /journal`) or the history (`GET /access/requests`). */
 export type DayPageList = 'journal' | 'history';
 
-/** Where a settled day's total is remembered (`settled_day_totals`). */
+/** Where a settled day's total is remembered in `settled_day_totals`, beside the list and the account. */
 export interface RememberedTotalKey {
-  list: DayPageList;
   /** yyyy-mm-dd, UTC */
   day: string;
   /** the filter in one canonical spelling: the same filter written in another order is the same key */
@@ -20,17 +19,18 @@ export interface RememberedTotalKey {
 }
 
 export interface DayPageQuery {
-  /** `FROM … WHERE …` selecting the day's filtered rows; `$1` is the account id */
-  fromWhere: string;
-  /** the values of fromWhere's parameters, `$1` (the account id) first */
-  filterParams: unknown[];
-  /** the page's select list against fromWhere: it includes the rows' `id` and no column called `total` */
-  columns: string;
-  /** the page's ORDER BY, a total order */
-  orderBy: string;
+  /**
+   * Read by the list's PL/pgSQL functions (migration 1766700000000-day-page-functions), which keep their
+   * plans per server connection: `<list>_day_page_counting_total`, `<list>_day_page_remembered_total`
+   */
+  list: DayPageList;
+  /** the filter's arguments in the functions' order: the account id, the day's start and end, then the list's own (NULL: not filtered) */
+  filterArgs: unknown[];
   limit: number;
   offset: number;
 }
+
+const placeholders = (count: number) => Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ');
 
 /**
  * One page of a day's rows and the day's total (`totalElements`), by one statement. The total of a
@@ -44,16 +44,11 @@ export async function dayPageAndTotal<Row extends { id: string }>(
   query: DayPageQuery,
   remembered: RememberedTotalKey | undefined,
 ): Promise<[Row[], number]> {
-  const n = query.filterParams.length;
-  const page = `SELECT ${query.columns} ${query.fromWhere} ORDER BY ${query.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`;
-  const params = [...query.filterParams, query.limit, query.offset];
-  const total = remembered
-    ? `SELECT (SELECT m.total FROM settled_day_totals m JOIN accounts a ON a.id = m.account_id AND a.past_rows_version = m.version
-                WHERE m.account_id = $1 AND m.list = $${n + 3} AND m.day = $${n + 4} AND m.filter = $${n + 5}) AS total`
-    : `SELECT count(*)::int AS total ${query.fromWhere}`;
+  const args = [...query.filterArgs, query.limit, query.offset];
+  if (remembered) args.push(remembered.day, remembered.filter);
   const rows = (await manager.query(
-    `SELECT t.total, p.* FROM (${total}) t LEFT JOIN LATERAL (${page}) p ON true`,
-    remembered ? [...params, remembered.list, remembered.day, remembered.filter] : params,
+    `SELECT * FROM ${query.list}_day_page_${remembered ? 'remembered' : 'counting'}_total(${placeholders(args.length)})`,
+    args,
   )) as Array<Row & { total: number | null }>;
   // an empty page still gives one row (the total's), with a null id. The rows keep their `total` column:
   // every caller maps them to its DTOs field by field, and copying each row without it (spread, then
@@ -66,13 +61,15 @@ export async function dayPageAndTotal<Row extends { id: string }>(
 }
 
 /**
- * One statement, one snapshot: the total and the version it is valid for; then stored (unless a newer
- * one is, or it is too small to be worth it).
+ * One statement, one snapshot: the total (the counting function asked for an empty page) and the
+ * version it is valid for; then stored (unless a newer one is, or it is too small to be worth it).
  */
 async function countAndRemember(manager: EntityManager, query: DayPageQuery, key: RememberedTotalKey): Promise<number> {
+  const args = [...query.filterArgs, 0, 0];
   const [counted] = (await manager.query(
-    `SELECT count(*)::int AS total, (SELECT v.past_rows_version FROM accounts v WHERE v.id = $1) AS version ${query.fromWhere}`,
-    query.filterParams,
+    `SELECT c.total, (SELECT v.past_rows_version FROM accounts v WHERE v.id = $1) AS version
+       FROM ${query.list}_day_page_counting_total(${placeholders(args.length)}) c`,
+    args,
   )) as Array<{ total: number; version: string | null }>;
   if (counted.version === null) return counted.total; // the account is being deleted: nothing to remember
   if (counted.total < REMEMBERED_TOTAL_MIN_ROWS) return counted.total;
@@ -80,7 +77,7 @@ async function countAndRemember(manager: EntityManager, query: DayPageQuery, key
     `INSERT INTO settled_day_totals (account_id, list, day, filter, version, total) VALUES ($1, $2, $3, $4, $5, $6)
       ON CONFLICT (account_id, list, day, filter) DO UPDATE SET version = EXCLUDED.version, total = EXCLUDED.total
       WHERE settled_day_totals.version < EXCLUDED.version`,
-    [query.filterParams[0], key.list, key.day, key.filter, counted.version, counted.total],
+    [query.filterArgs[0], query.list, key.day, key.filter, counted.version, counted.total],
   );
   return counted.total;
 }

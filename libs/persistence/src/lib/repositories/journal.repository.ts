@@ -41,26 +41,24 @@ export class JournalRepository {
 
   /** One page of a day's events, oldest first, and the day's total (remembered once the day is settled). */
   async search(accountId: AccountId, search: JournalSearch, page: Page): Promise<[JournalEventRow[], number]> {
-    const params: unknown[] = [accountId, search.day.from, search.day.to];
-    const anyOf = (column: string, values: readonly unknown[] | undefined) =>
-      values?.length ? ` AND ${column} IN (${values.map((value) => `$${params.push(value)}`).join(', ')})` : '';
-    const fromWhere =
-      `FROM journal_events WHERE account_id = $1 AND event_date >= $2 AND event_date < $3` +
-      anyOf('action', search.actions) +
-      anyOf('object', search.objects) +
-      anyOf('success', search.successes) +
-      (search.subject !== undefined ? ` AND subject = $${params.push(search.subject)}` : '');
+    const anyOf = (values: readonly unknown[] | undefined) => (values?.length ? values : null);
     return dayPageAndTotal<JournalEventRow>(
       this.db.manager(),
       {
-        fromWhere,
-        filterParams: params,
-        columns: 'id, event_date AS "eventDate", object, action, subject, success, additional_fields AS "additionalFields"',
-        orderBy: 'event_date, seq',
+        list: 'journal',
+        filterArgs: [
+          accountId,
+          search.day.from,
+          search.day.to,
+          anyOf(search.actions),
+          anyOf(search.objects),
+          anyOf(search.successes),
+          search.subject ?? null,
+        ],
         limit: page.limit,
         offset: page.offset,
       },
-      search.settled ? { list: 'journal', day: search.day.day, filter: journalFilterKey(search) } : undefined,
+      search.settled ? { day: search.day.day, filter: journalFilterKey(search) } : undefined,
     );
   }
 }
