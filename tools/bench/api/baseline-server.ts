@@ -12,9 +12,9 @@
  *   cache listens to no change (the API's does). An `mf-trace-id` header; one JSON log line per request on stdout, written in batches like the API's pino
  *   destination (8 KB or once a second).
  * - `GET /users[?identity=][&limit&offset]`: one indexed select with the groups, authenticator kinds,
- *   phones, custom fields and code lockouts aggregated per user (no count: the answer has no total); by
- *   identity, through the same PL/pgSQL function as the API (`users_by_identity_with_details`: its plan
- *   kept per connection), so both do the same database work.
+ *   phones, custom fields and code lockouts aggregated per user (no count: the answer has no total),
+ *   through the same PL/pgSQL functions as the API (`users_by_identity_with_details`,
+ *   `users_page_with_details`: their plans kept per connection), so both do the same database work.
  * - `POST /users`: one transaction: the account row locked, then the licence count and the identity
  *   check in one statement, then the user and its journal event inserted by one statement.
  * - `GET /journal`, `GET /access/requests` (history): one statement for the page and its total, through
@@ -394,20 +394,6 @@ function userDto(row: UserRow, withPhones: boolean) {
   return dto;
 }
 
-const USER_COLUMNS = `u.id, u.identity, u.name, u.email, u.is_locked, u.created_at, u.last_login,
-  ARRAY(SELECT g.name FROM user_groups ug JOIN groups g ON g.id = ug.group_id
-         WHERE ug.user_id = u.id AND ug.account_id = u.account_id ORDER BY lower(g.name)) AS groups,
-  ARRAY(SELECT DISTINCT a.kind FROM authenticators a WHERE a.account_id = u.account_id AND a.user_id = u.id) AS kinds,
-  ARRAY(SELECT p.number FROM phones p WHERE p.user_id = u.id AND p.account_id = u.account_id ORDER BY p.number) AS phones,
-  COALESCE((SELECT json_agg(json_build_object('name', f.name, 'value', f.value) ORDER BY f.name)
-              FROM custom_fields f WHERE f.user_id = u.id AND f.account_id = u.account_id), '[]'::json) AS custom_fields,
-  COALESCE((SELECT json_agg(json_build_object('scope', s.scope, 'scopeKey', s.scope_key, 'failures', s.failures,
-                    'lockedUntil', s.locked_until, 'resourceName', r.name) ORDER BY s.locked_until, s.scope, s.scope_key)
-              FROM wrong_code_streaks s
-              LEFT JOIN resources r ON r.account_id = s.account_id
-                    AND r.id::text = CASE WHEN s.scope = 'resource' THEN s.scope_key ELSE split_part(s.scope_key, '@', 2) END
-             WHERE s.account_id = u.account_id AND s.user_id = u.id AND s.locked_until IS NOT NULL), '[]'::json) AS code_lockouts`;
-
 async function listUsers(x: Exchange, url: URL): Promise<void> {
   const principal = await authenticateAccount(x.req);
   const query = queryOf(url);
@@ -419,8 +405,8 @@ async function listUsers(x: Exchange, url: URL): Promise<void> {
   else if (rawPhones !== undefined && rawPhones !== '' && rawPhones !== 'false' && rawPhones !== 'False' && rawPhones !== '0') {
     throw badRequest('withPhones must be true or false.');
   }
-  // by identity: the same statement in the API's PL/pgSQL function, whose plan PostgreSQL keeps per connection
-  // (the same database work as the API's; sent as a statement, it is planned on every call)
+  // the same statements in the API's PL/pgSQL functions, whose plans PostgreSQL keeps per connection
+  // (the same database work as the API's; sent as statements, they are planned on every call)
   const { rows } = identity
     ? await pool.query<UserRow>('SELECT * FROM users_by_identity_with_details($1, $2, $3, $4, $5)', [
         principal.accountId,
@@ -429,10 +415,7 @@ async function listUsers(x: Exchange, url: URL): Promise<void> {
         page.limit,
         page.offset,
       ])
-    : await pool.query<UserRow>(
-        `SELECT ${USER_COLUMNS} FROM users u WHERE u.account_id = $1 ORDER BY u.created_at, u.id LIMIT $2 OFFSET $3`,
-        [principal.accountId, page.limit, page.offset],
-      );
+    : await pool.query<UserRow>('SELECT * FROM users_page_with_details($1, $2, $3)', [principal.accountId, page.limit, page.offset]);
   send(x, 200, { model: rows.map((row) => userDto(row, withPhones)), success: true, message: null });
 }
 

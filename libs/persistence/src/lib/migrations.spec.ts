@@ -44,6 +44,7 @@ describe('migrations', () => {
         'WrongCodeStreaksAfterUserLock1766500000000',
         'UsersByIdentityFunction1766600000000',
         'DayPageFunctions1766700000000',
+        'UsersPageFunction1766800000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

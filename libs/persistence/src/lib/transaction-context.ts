@@ -71,11 +71,6 @@ export class Db {
   }
 
   /**
-   * Work that must outlive the current transaction's rollback, and only then runs: a refused change is
-   * journaled after what it wrote is undone (its event in the rolled-back transaction would be lost).
-   * Nothing runs when the transaction commits.
-   */
-  /**
    * Work that runs in this process once the current transaction has committed (at once outside a
    * transaction): what this process caches about the change is dropped before its caller is answered,
    * without waiting for the change's notification to come back from the database.
@@ -86,6 +81,11 @@ export class Db {
     else work();
   }
 
+  /**
+   * Work that must outlive the current transaction's rollback, and only then runs: a refused change is
+   * journaled after what it wrote is undone (its event in the rolled-back transaction would be lost).
+   * Nothing runs when the transaction commits.
+   */
   afterRollback(work: () => Promise<void>): void {
     const scope = storage.getStore();
     if (!scope) throw new Error('afterRollback needs an open transaction');

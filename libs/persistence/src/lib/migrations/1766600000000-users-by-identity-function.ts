@@ -12,7 +12,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * The statement is UsersRepository.listWithDetails' with the identity filter (identityMatch and
  * USER_DETAILS_COLUMNS in users.repository.ts), frozen here as a migration must be: a change of those
- * needs a migration that replaces this function. users-by-identity-function.spec.ts compares the two.
+ * needs a migration that replaces this function. users-with-details-functions.spec.ts compares the two.
  */
 export class UsersByIdentityFunction1766600000000 implements MigrationInterface {
   name = 'UsersByIdentityFunction1766600000000';

@@ -32,6 +32,7 @@ import { MobileAppPushGone1766400000000 } from './1766400000000-mobile-app-push-
 import { WrongCodeStreaksAfterUserLock1766500000000 } from './1766500000000-wrong-code-streaks-after-user-lock';
 import { UsersByIdentityFunction1766600000000 } from './1766600000000-users-by-identity-function';
 import { DayPageFunctions1766700000000 } from './1766700000000-day-page-functions';
+import { UsersPageFunction1766800000000 } from './1766800000000-users-page-function';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -69,4 +70,5 @@ export const ALL_MIGRATIONS = [
   WrongCodeStreaksAfterUserLock1766500000000,
   UsersByIdentityFunction1766600000000,
   DayPageFunctions1766700000000,
+  UsersPageFunction1766800000000,
 ];

@@ -10,12 +10,12 @@ const NOW = new Date('2026-05-20T10:00:00Z');
 const PAGE = { limit: 100, offset: 0 };
 
 /**
- * GET /users?identity= runs its statement inside the PL/pgSQL function users_by_identity_with_details
- * (its plan kept per connection). The function is a frozen copy of the statement listWithDetails sends
- * otherwise: these tests fail when the two part, so a change of the statement comes with a migration
- * that replaces the function.
+ * GET /users?identity= and the unfiltered GET /users run their statement inside the PL/pgSQL functions
+ * users_by_identity_with_details and users_page_with_details (their plans kept per connection). Each
+ * is a frozen copy of the statement listWithDetails sends otherwise (for a group's members): these
+ * tests fail when they part, so a change of the statement comes with a migration that replaces them.
  */
-describe('users by identity through users_by_identity_with_details (persistence)', () => {
+describe('users with details through users_by_identity_with_details and users_page_with_details (persistence)', () => {
   let database: TestDatabase;
   let db: Db;
   let users: UsersRepository;
@@ -87,7 +87,37 @@ describe('users by identity through users_by_identity_with_details (persistence)
     expect(body).toContain(whitespaceCollapsed(`AND ${identityMatch('u', 'p_identity_key', 'p_identity')} ORDER BY u.created_at, u.id`));
   });
 
-  it("gives a user's details as the page of every user does (the statement sent)", async () => {
+  it('users_page_with_details is the statement listWithDetails sends for a group, without the filter', async () => {
+    const [{ prosrc }] = await database.dataSource.query(`SELECT prosrc FROM pg_proc WHERE proname = 'users_page_with_details'`);
+    expect(whitespaceCollapsed(prosrc)).toContain(
+      whitespaceCollapsed(
+        `SELECT ${USER_COLUMNS}, ${USER_DETAILS_COLUMNS} FROM users u WHERE u.account_id = p_account_id ORDER BY u.created_at, u.id LIMIT p_limit OFFSET p_offset`,
+      ),
+    );
+  });
+
+  it('the page of every user is the page of a group holding every user (the statement sent), in order', async () => {
+    const [everyone] = await database.dataSource.query(
+      `INSERT INTO groups (account_id, name, system, created_at) VALUES ($1, 'everyone', false, $2) RETURNING id`,
+      [accountId, NOW],
+    );
+    try {
+      await database.dataSource.query(
+        `INSERT INTO user_groups (account_id, user_id, group_id) SELECT account_id, id, $2 FROM users WHERE account_id = $1`,
+        [accountId, everyone.id],
+      );
+      const inGroup = await users.listWithDetails(accountId, { groupId: everyone.id }, PAGE);
+      const page = await users.listWithDetails(accountId, {}, PAGE);
+      expect(inGroup.map((entry) => entry.user.identity).sort()).toEqual(['bob', 'jane', 'ｊａｎｅ']);
+      expect(page).toEqual(inGroup);
+      expect(await users.listWithDetails(accountId, {}, { limit: 1, offset: 1 })).toEqual([inGroup[1]]);
+      expect((await users.listWithDetails(otherAccountId, {}, PAGE)).map((entry) => entry.user.identity)).toEqual(['jane']);
+    } finally {
+      await database.dataSource.query(`DELETE FROM groups WHERE id = $1`, [everyone.id]);
+    }
+  });
+
+  it("gives a user's details as the page of every user does", async () => {
     const [byIdentity] = await users.listWithDetails(accountId, { identity: 'jane' }, PAGE);
     const onPage = (await users.listWithDetails(accountId, {}, PAGE)).find((entry) => entry.user.id === janeId);
     expect(byIdentity).toEqual(onPage);

@@ -11,12 +11,13 @@ const DAY = { day: '2026-05-18', from: new Date('2026-05-18T00:00:00Z'), to: new
 const ROWS = 20_000;
 
 /**
- * The day pages run inside PL/pgSQL functions whose plans are generic (planned once per connection,
- * whatever the filter's values). These tests read those plans, as PostgreSQL's auto_explain logs the
- * statements nested in a function, and check each reads its filter's index in the page's order: a
- * generic plan that scanned the table or sorted the day would cost every call of a large account.
+ * The day pages and the page of users run inside PL/pgSQL functions whose plans are generic (planned
+ * once per connection, whatever the filter's values). These tests read those plans, as PostgreSQL's
+ * auto_explain logs the statements nested in a function, and check each reads its filter's index in
+ * the page's order: a generic plan that scanned the table or sorted the day would cost every call of a
+ * large account.
  */
-describe('day page functions (persistence)', () => {
+describe('plans of the page functions (persistence)', () => {
   let database: TestDatabase;
   let client: Client;
   let accountId: AccountId;
@@ -47,6 +48,12 @@ describe('day page functions (persistence)', () => {
         [account, resource, '2026-05-17T00:00:00Z', ROWS],
       );
     }
+    await database.dataSource.query(
+      `INSERT INTO users (account_id, identity, identity_key, created_at)
+       SELECT $1, 'user' || g, 'user' || g, $2::timestamptz + g * interval '1 s' FROM generate_series(1, $3::int) g`,
+      [accountId, '2026-05-17T00:00:00Z', ROWS],
+    );
+    await database.dataSource.query('ANALYZE users');
     await database.dataSource.query('ANALYZE journal_events');
     await database.dataSource.query('ANALYZE access_requests');
     client = new Client({ connectionString: database.url });
@@ -111,6 +118,14 @@ describe('day page functions (persistence)', () => {
       const byLogin = await nestedPlans(sql, [accountId, DAY.from, DAY.to, 'USER7', ...page, ...extra]);
       expect(byLogin).toContain('access_requests_account_identity');
       expect(byLogin).not.toContain('Seq Scan on access_requests');
+    }
+  });
+
+  it('the page of users reads the account-and-creation index in the page order', async () => {
+    for (const offset of [0, 15_000]) {
+      const plan = await nestedPlans('SELECT * FROM users_page_with_details($1, $2, $3)', [accountId, 100, offset]);
+      expect(plan).toContain('users_account_created');
+      expect(plan).not.toMatch(/Seq Scan on users|Sort Key: u\.created_at/);
     }
   });
 
