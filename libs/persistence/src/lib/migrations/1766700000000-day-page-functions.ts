@@ -17,6 +17,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * of the filter read in the page's order. Each filter shape with an index of its own (the history by
  * login) is a statement of its own, so its generic plan uses that index.
  *
+ * A counted total is the exception: its statement is planned on every call (`EXECUTE … USING`, a plan
+ * for the actual day and filter). A generic plan must guess how much of the table a day is, and its
+ * guess (half a percent) reads a large day through the index row by row: 250 000 rows of one day
+ * counted in 244–298 ms, against 55 ms with the plan made for that day (a parallel scan there). For a
+ * small day the planning costs a tenth of a millisecond.
+ *
  * A filter left out is passed as NULL (an empty list too); an `IN` list is an array.
  */
 const JOURNAL_WHERE = `e.account_id = p_account_id AND e.event_date >= p_from AND e.event_date < p_to
@@ -59,14 +65,28 @@ const fn = (name: string, args: string, row: string, body: string) => `
   RETURNS TABLE (${row})
   LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
   #variable_conflict use_column
+  DECLARE
+    counted integer;
   BEGIN
     ${body}
   END $$`;
 
+/** `where` with the function's arguments written `$1`, `$2`… in the order of `args`, for `EXECUTE … USING`. */
+const numbered = (where: string, args: string[]) =>
+  args.reduce((sql, arg, i) => sql.replace(new RegExp(`\\b${arg}\\b`, 'g'), `$${i + 1}`), where);
+
+/** The filtered day counted by a statement planned for this call, then the page (its plan kept) beside that total. */
+const countedDayPage = (table: string, where: string, args: string[], page: string) =>
+  `EXECUTE 'SELECT count(*)::int FROM ${table} WHERE ${numbered(where, args).replace(/'/g, "''")}' INTO counted USING ${args.join(', ')};
+      RETURN QUERY ${dayPage('SELECT counted AS total', page)};`;
+
+const JOURNAL_ARGS = ['p_account_id', 'p_from', 'p_to', 'p_actions', 'p_objects', 'p_successes', 'p_subject'];
+const HISTORY_ARGS = ['p_account_id', 'p_from', 'p_to', 'p_identity'];
+
 const byLoginOrNot = (withLogin: string, withoutLogin: string) => `IF p_identity IS NULL THEN
-      RETURN QUERY ${withoutLogin};
+      ${withoutLogin}
     ELSE
-      RETURN QUERY ${withLogin};
+      ${withLogin}
     END IF;`;
 
 export class DayPageFunctions1766700000000 implements MigrationInterface {
@@ -78,7 +98,7 @@ export class DayPageFunctions1766700000000 implements MigrationInterface {
         'journal_day_page_counting_total',
         JOURNAL_FILTER,
         JOURNAL_ROW,
-        `RETURN QUERY ${dayPage(`SELECT count(*)::int AS total FROM journal_events e WHERE ${JOURNAL_WHERE}`, JOURNAL_PAGE)};`,
+        countedDayPage('journal_events e', JOURNAL_WHERE, JOURNAL_ARGS, JOURNAL_PAGE),
       ),
     );
     await q.query(
@@ -89,15 +109,14 @@ export class DayPageFunctions1766700000000 implements MigrationInterface {
         `RETURN QUERY ${dayPage(remembered('journal'), JOURNAL_PAGE)};`,
       ),
     );
-    const historyCount = (where: string) => `SELECT count(*)::int AS total FROM access_requests r WHERE ${where}`;
     await q.query(
       fn(
         'history_day_page_counting_total',
         HISTORY_FILTER,
         HISTORY_ROW,
         byLoginOrNot(
-          dayPage(historyCount(HISTORY_BY_LOGIN), historyPage(HISTORY_BY_LOGIN)),
-          dayPage(historyCount(HISTORY_DAY), historyPage(HISTORY_DAY)),
+          countedDayPage('access_requests r', HISTORY_BY_LOGIN, HISTORY_ARGS, historyPage(HISTORY_BY_LOGIN)),
+          countedDayPage('access_requests r', HISTORY_DAY, HISTORY_ARGS, historyPage(HISTORY_DAY)),
         ),
       ),
     );
@@ -107,8 +126,8 @@ export class DayPageFunctions1766700000000 implements MigrationInterface {
         `${HISTORY_FILTER}, p_day date, p_filter text`,
         HISTORY_ROW,
         byLoginOrNot(
-          dayPage(remembered('history'), historyPage(HISTORY_BY_LOGIN)),
-          dayPage(remembered('history'), historyPage(HISTORY_DAY)),
+          `RETURN QUERY ${dayPage(remembered('history'), historyPage(HISTORY_BY_LOGIN))};`,
+          `RETURN QUERY ${dayPage(remembered('history'), historyPage(HISTORY_DAY))};`,
         ),
       ),
     );
