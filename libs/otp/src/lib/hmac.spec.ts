@@ -1,5 +1,7 @@
 import { RFC4226_SECRET, RFC4226_VECTORS, RFC6238_SEEDS, RFC6238_VECTORS } from '../test/rfc-vectors';
-import { codeBytes, dynamicTruncate, hotpMatches, hotpValue, newScratch, nodeCryptoPlugin, writeCounter, writeHotp } from './hmac';
+import { codeBytes, dynamicTruncate, hmacKey, hotpMatches, hotpValue, newScratch, nodeCryptoPlugin, writeCounter, writeHotp } from './hmac';
+import { verifyHotp } from './hotp';
+import { generateTotp, verifyTotp } from './totp';
 
 describe('nodeCryptoPlugin (otplib CryptoPlugin on node:crypto)', () => {
   it.each(RFC4226_VECTORS)('HMAC-SHA-1 of counter $counter is RFC 4226 Table 1', ({ counter, hmac }) => {
@@ -32,11 +34,11 @@ describe('fast HOTP path used by the verifiers', () => {
     ({ counter, hmac, truncatedHex, truncated, hotp }) => {
       expect(dynamicTruncate(Buffer.from(hmac, 'hex'))).toBe(truncated);
       expect(truncated).toBe(parseInt(truncatedHex, 16));
-      expect(hotpValue('sha1', RFC4226_SECRET, counter, 6, Buffer.alloc(8))).toBe(Number(hotp));
+      expect(hotpValue('sha1', hmacKey(RFC4226_SECRET), counter, 6, Buffer.alloc(8))).toBe(Number(hotp));
       const scratch = newScratch(6);
-      expect(writeHotp('sha1', RFC4226_SECRET, counter, 6, scratch).toString('latin1')).toBe(hotp);
-      expect(hotpMatches('sha1', RFC4226_SECRET, counter, 6, Buffer.from(hotp), scratch)).toBe(true);
-      expect(hotpMatches('sha1', RFC4226_SECRET, counter + 1, 6, Buffer.from(hotp), scratch)).toBe(false);
+      expect(writeHotp('sha1', hmacKey(RFC4226_SECRET), counter, 6, scratch).toString('latin1')).toBe(hotp);
+      expect(hotpMatches('sha1', hmacKey(RFC4226_SECRET), counter, 6, Buffer.from(hotp), scratch)).toBe(true);
+      expect(hotpMatches('sha1', hmacKey(RFC4226_SECRET), counter + 1, 6, Buffer.from(hotp), scratch)).toBe(false);
     },
   );
 
@@ -44,9 +46,9 @@ describe('fast HOTP path used by the verifiers', () => {
     const step = Math.floor(seconds / 30);
     expect(writeCounter(step, Buffer.alloc(8)).toString('hex').toUpperCase()).toBe(t);
     const scratch = newScratch(8);
-    expect(writeHotp('sha1', RFC6238_SEEDS.SHA1, step, 8, scratch).toString()).toBe(totp.SHA1);
-    expect(writeHotp('sha256', RFC6238_SEEDS.SHA256, step, 8, scratch).toString()).toBe(totp.SHA256);
-    expect(writeHotp('sha512', RFC6238_SEEDS.SHA512, step, 8, scratch).toString()).toBe(totp.SHA512);
+    expect(writeHotp('sha1', hmacKey(RFC6238_SEEDS.SHA1), step, 8, scratch).toString()).toBe(totp.SHA1);
+    expect(writeHotp('sha256', hmacKey(RFC6238_SEEDS.SHA256), step, 8, scratch).toString()).toBe(totp.SHA256);
+    expect(writeHotp('sha512', hmacKey(RFC6238_SEEDS.SHA512), step, 8, scratch).toString()).toBe(totp.SHA512);
   });
 
   it('writes counters above 2^32 big-endian over 8 bytes', () => {
@@ -63,5 +65,37 @@ describe('fast HOTP path used by the verifiers', () => {
     expect(codeBytes(123456, 6)).toBeNull();
     expect(codeBytes(undefined, 6)).toBeNull();
     expect(codeBytes(null, 6)).toBeNull();
+  });
+});
+
+describe('the key of a verification', () => {
+  // the module object itself (an `import * as` copy's properties cannot be spied on)
+  const crypto: typeof import('node:crypto') = jest.requireActual('node:crypto');
+  // Node 24 spends about 10 µs turning a byte key into a key object in every createHmac: a
+  // verification does it once (hmacKey), not once per candidate code
+  it('is made into a key object once, and every HMAC of the verification is keyed with it', () => {
+    const keyObjects = jest.spyOn(crypto, 'createSecretKey');
+    const hmacs = jest.spyOn(crypto, 'createHmac');
+    try {
+      const ninth = RFC4226_VECTORS[9].hotp;
+      expect(verifyHotp({ secret: RFC4226_SECRET, counter: 0, code: ninth, lookAhead: 10 })).toEqual({ valid: true, counter: 9, delta: 9 });
+      expect(keyObjects).toHaveBeenCalledTimes(1);
+      expect(hmacs).toHaveBeenCalledTimes(10);
+      const time = 59_000; // step 1 of 30 s
+      const totp = generateTotp({ secret: RFC4226_SECRET, time });
+      keyObjects.mockClear();
+      hmacs.mockClear();
+      expect(verifyTotp({ secret: RFC4226_SECRET, time: time + 30_000, code: totp, window: 1 })).toMatchObject({ valid: true, delta: -1 });
+      expect(keyObjects).toHaveBeenCalledTimes(1);
+      expect(hmacs).toHaveBeenCalledTimes(2);
+      for (const [, key] of hmacs.mock.calls) expect(key).toBeInstanceOf(crypto.KeyObject);
+      // a malformed code costs nothing
+      keyObjects.mockClear();
+      expect(verifyHotp({ secret: RFC4226_SECRET, counter: 0, code: '12345x' })).toEqual({ valid: false });
+      expect(keyObjects).not.toHaveBeenCalled();
+    } finally {
+      keyObjects.mockRestore();
+      hmacs.mockRestore();
+    }
   });
 });

@@ -7,7 +7,7 @@
  * which computes HMAC + dynamic truncation with node:crypto directly and writes the
  * candidate code into a reused buffer (see README, "Performance").
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CryptoPlugin } from 'otplib';
 import type { OtpAlgorithm, OtpDigits } from './types';
 
@@ -37,7 +37,7 @@ export const nodeCryptoPlugin: CryptoPlugin = Object.freeze({
   name: 'node',
   algorithms: Object.freeze(['sha1', 'sha256', 'sha512'] as const),
   hmac(algorithm: string, key: Uint8Array, data: Uint8Array): Uint8Array {
-    return createHmac(nodeHash(algorithm), key).update(data).digest();
+    return createHmac(nodeHash(algorithm), hmacKey(key)).update(data).digest();
   },
   randomBytes(length: number): Uint8Array {
     return randomBytes(length);
@@ -64,9 +64,20 @@ export function dynamicTruncate(mac: Uint8Array): number {
   return ((mac[offset] & 0x7f) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3];
 }
 
+/**
+ * @internal The secret as the key object every HMAC of one verification is keyed with. Node 24's
+ * `createHmac` spends about 10 µs turning a byte key into a key object on every call (it tells a
+ * byte key from a key object by catching a TypeError, and the error's stack trace is most of that):
+ * 12 µs an HMAC keyed with bytes against 2 µs keyed with a key object made once (0.9 µs). Node 20
+ * makes no difference between the two.
+ */
+export function hmacKey(secret: Uint8Array): KeyObject {
+  return createSecretKey(secret);
+}
+
 /** @internal HOTP value (truncated HMAC modulo 10^digits) without building a string. */
-export function hotpValue(hash: NodeHash, secret: Uint8Array, counter: number, digits: OtpDigits, scratch: Buffer): number {
-  return dynamicTruncate(createHmac(hash, secret).update(writeCounter(counter, scratch)).digest()) % POW10[digits];
+export function hotpValue(hash: NodeHash, key: KeyObject, counter: number, digits: OtpDigits, scratch: Buffer): number {
+  return dynamicTruncate(createHmac(hash, key).update(writeCounter(counter, scratch)).digest()) % POW10[digits];
 }
 
 /** @internal Reusable buffers for one digit count. */
@@ -121,8 +132,8 @@ export function codeBytes(code: unknown, digits: OtpDigits, scratch: Scratch = n
 /**
  * @internal Write the HOTP for `counter` as ASCII digits into `scratch.code` and return it.
  */
-export function writeHotp(hash: NodeHash, secret: Uint8Array, counter: number, digits: OtpDigits, scratch: Scratch): Buffer {
-  let value = hotpValue(hash, secret, counter, digits, scratch.counter);
+export function writeHotp(hash: NodeHash, key: KeyObject, counter: number, digits: OtpDigits, scratch: Scratch): Buffer {
+  let value = hotpValue(hash, key, counter, digits, scratch.counter);
   const out = scratch.code;
   for (let i = digits - 1; i >= 0; i--) {
     out[i] = 48 + (value % 10);
@@ -135,13 +146,6 @@ export function writeHotp(hash: NodeHash, secret: Uint8Array, counter: number, d
  * @internal Does `code` (from {@link codeBytes}) equal the HOTP for `counter`?
  * Compared with `crypto.timingSafeEqual`; both buffers are `digits` bytes long.
  */
-export function hotpMatches(
-  hash: NodeHash,
-  secret: Uint8Array,
-  counter: number,
-  digits: OtpDigits,
-  code: Buffer,
-  scratch: Scratch,
-): boolean {
-  return timingSafeEqual(writeHotp(hash, secret, counter, digits, scratch), code);
+export function hotpMatches(hash: NodeHash, key: KeyObject, counter: number, digits: OtpDigits, code: Buffer, scratch: Scratch): boolean {
+  return timingSafeEqual(writeHotp(hash, key, counter, digits, scratch), code);
 }

@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { generateSync } from 'otplib';
-import { NODE_HASH, codeBytes, hotpMatches, newScratch, nodeCryptoPlugin, scratchFor, writeHotp } from './hmac';
+import { NODE_HASH, codeBytes, hmacKey, hotpMatches, newScratch, nodeCryptoPlugin, scratchFor, writeHotp } from './hmac';
 import { checkSecret } from './keys';
 import {
   MAX_HOTP_LOOK_AHEAD,
@@ -100,9 +100,10 @@ export function verifyHotp(opts: VerifyHotpOptions): VerifyHotpResult {
   const code = codeBytes(opts.code, digits, scratch);
   if (code === null) return { valid: false };
   const hash = NODE_HASH[algorithm];
+  const key = hmacKey(secret);
   const last = Math.min(counter + lookAhead, Number.MAX_SAFE_INTEGER);
   for (let c = counter; c <= last; c++) {
-    if (hotpMatches(hash, secret, c, digits, code, scratch)) return { valid: true, counter: c, delta: c - counter };
+    if (hotpMatches(hash, key, c, digits, code, scratch)) return { valid: true, counter: c, delta: c - counter };
   }
   return { valid: false };
 }
@@ -122,12 +123,13 @@ export function resyncHotp(opts: ResyncHotpOptions): ResyncHotpResult {
   if (code1 === null || code2 === null) return { valid: false };
   const hash = NODE_HASH[algorithm];
   const scratch = newScratch(digits);
+  const key = hmacKey(secret);
   const last = Math.min(counter + resyncWindow, Number.MAX_SAFE_INTEGER - 2);
   // One HMAC per counter: each candidate is compared with code2 (if the previous
   // counter matched code1) and with code1.
   let previousMatchedCode1 = false;
   for (let c = counter; c <= last + 1; c++) {
-    const candidate = writeHotp(hash, secret, c, digits, scratch);
+    const candidate = writeHotp(hash, key, c, digits, scratch);
     if (previousMatchedCode1 && timingSafeEqual(candidate, code2)) return { valid: true, counter: c + 1 };
     previousMatchedCode1 = c <= last && timingSafeEqual(candidate, code1);
   }

@@ -7,7 +7,7 @@
  * `T = floor((floor(time / 1000) - t0) / step)`.
  */
 import { generateSync } from 'otplib';
-import { NODE_HASH, codeBytes, hotpMatches, nodeCryptoPlugin, scratchFor } from './hmac';
+import { NODE_HASH, codeBytes, hmacKey, hotpMatches, nodeCryptoPlugin, scratchFor } from './hmac';
 import { checkSecret } from './keys';
 import {
   MAX_DRIFT_STEPS,
@@ -135,13 +135,14 @@ export function verifyTotp(opts: VerifyTotpOptions): VerifyTotpResult {
   const code = codeBytes(opts.code, digits, scratch);
   if (code === null) return { valid: false };
   const hash = NODE_HASH[algorithm];
+  const key = hmacKey(secret);
   const centre = current + driftSteps;
   for (let i = 0; i <= 2 * window; i++) {
     // 0, -1, +1, -2, +2, ...
     const offset = i % 2 === 1 ? -(i + 1) / 2 : i / 2;
     const s = centre + offset;
     if (s < 0 || s <= afterTimeStep || s > Number.MAX_SAFE_INTEGER) continue;
-    if (hotpMatches(hash, secret, s, digits, code, scratch)) return { valid: true, timeStep: s, delta: s - current };
+    if (hotpMatches(hash, key, s, digits, code, scratch)) return { valid: true, timeStep: s, delta: s - current };
   }
   return { valid: false };
 }

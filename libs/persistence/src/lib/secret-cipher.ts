@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
 
 /** version(1) | iv(12) | tag(16) | ciphertext: written before key rotation existed; carries no key id */
 const LEGACY_VERSION = 1;
@@ -72,6 +72,14 @@ export class SecretCipher {
   private readonly header: Buffer;
   /** every configured key by its id, the current one included */
   private readonly keys = new Map<string, Buffer>();
+  /**
+   * The same keys as key objects, which the ciphers are keyed with: Node 24's createCipheriv and
+   * createDecipheriv spend about 10 µs turning a byte key into one on every call (13 µs a decryption
+   * against 1.3 µs), and every sign-in decrypts at least one secret.
+   */
+  private readonly keyObjects = new Map<string, KeyObject>();
+  /** the current key, as a key object */
+  private readonly currentKey: KeyObject;
   /** the current key's id, as ciphertexts carry it */
   readonly keyId: string;
 
@@ -80,6 +88,8 @@ export class SecretCipher {
     this.keyId = encryptionKeyId(this.key);
     this.header = Buffer.concat([Buffer.from([VERSION]), keyIdBytes(this.key)]);
     this.keys.set(this.keyId, this.key);
+    this.currentKey = createSecretKey(this.key);
+    this.keyObjects.set(this.keyId, this.currentKey);
     for (const previous of previousKeys) {
       const checked = checkKey(previous, 'each of SECRET_ENCRYPTION_PREVIOUS_KEYS');
       const id = encryptionKeyId(checked);
@@ -87,6 +97,7 @@ export class SecretCipher {
       // the same key given twice is harmless; two keys with one id (2^-32) could not be told apart
       if (known && !known.equals(checked)) throw new Error(`two configured encryption keys share the key id ${id}: replace one of them.`);
       this.keys.set(id, checked);
+      this.keyObjects.set(id, createSecretKey(checked));
     }
   }
 
@@ -97,7 +108,7 @@ export class SecretCipher {
 
   encrypt(purpose: SecretPurpose, plaintext: Buffer | string): Buffer {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.currentKey, iv);
     cipher.setAAD(associatedData(this.header, purpose));
     const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
     return Buffer.concat([this.header, iv, cipher.getAuthTag(), body]);
@@ -107,7 +118,7 @@ export class SecretCipher {
     if (stored.length >= HEADER_BYTES + IV_BYTES + TAG_BYTES && stored[0] === VERSION) {
       const header = stored.subarray(0, HEADER_BYTES);
       const id = header.subarray(1).toString('hex');
-      const key = this.keys.get(id);
+      const key = this.keyObjects.get(id);
       if (!key) throw new UnknownEncryptionKeyError(id, this.keyIds);
       const plaintext = open(key, associatedData(header, purpose), stored.subarray(HEADER_BYTES));
       if (!plaintext) throw new SecretDecryptionError();
@@ -115,7 +126,7 @@ export class SecretCipher {
     }
     if (stored.length >= 1 + IV_BYTES + TAG_BYTES && stored[0] === LEGACY_VERSION) {
       const aad = Buffer.from(purpose, 'utf8');
-      for (const key of this.keys.values()) {
+      for (const key of this.keyObjects.values()) {
         const plaintext = open(key, aad, stored.subarray(1));
         if (plaintext) return plaintext;
       }
@@ -143,7 +154,7 @@ function associatedData(header: Buffer, purpose: SecretPurpose): Buffer {
 }
 
 /** iv | tag | ciphertext opened with `key`, or null when the tag does not match (another key, tampering). */
-function open(key: Buffer, aad: Buffer, sealed: Buffer): Buffer | null {
+function open(key: KeyObject, aad: Buffer, sealed: Buffer): Buffer | null {
   const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
   decipher.setAAD(aad);
   decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
