@@ -1,9 +1,10 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac, KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountId, Clock, CONSOLE_SESSION_ABSOLUTE_MS, CONSOLE_SESSION_IDLE_MS, IdentityFormat } from '@twofold/domain';
 import { ConsoleRepository, ConsoleSessionRow } from '@twofold/persistence';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG, CLOCK } from '../config/injection-tokens';
+import { purposeKey } from '../config/purpose-keys';
 import { hashConsoleToken, newConsoleToken, sameHash } from './console-secrets';
 
 /** What the browser gets at sign-in: the session id for the cookie and the CSRF token for the header. */
@@ -40,14 +41,14 @@ export interface ConsoleSession {
  */
 @Injectable()
 export class ConsoleSessions {
-  private readonly csrfKey: Buffer;
+  private readonly csrfKey: KeyObject;
 
   constructor(
     private readonly rows: ConsoleRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.csrfKey = Buffer.from(hkdfSync('sha256', config.encryptionKey, Buffer.alloc(0), 'twofold console csrf token', 32));
+    this.csrfKey = purposeKey(config.encryptionKey, 'twofold console csrf token');
   }
 
   csrfTokenOf(token: string): string {

@@ -1,5 +1,6 @@
-import { createHash, createHmac, createPublicKey, hkdfSync, KeyObject, timingSafeEqual, verify } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, KeyObject, timingSafeEqual, verify } from 'node:crypto';
 import { ApprovalChoice } from '@twofold/domain';
+import { purposeKey } from '../config/purpose-keys';
 
 /**
  * The protocol of the service's authenticator app. A device is a P-256 key pair made on the phone
@@ -85,15 +86,15 @@ export function keyFromSpki(spki: Buffer): KeyObject {
  * decision, so a decision is bound to an approval this service issued to this device; it needs no
  * storage and exists from the moment the approval does (a push may arrive before anything else is written).
  */
-export function approvalNonceKey(encryptionKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'twofold mobile-app approval nonce', 32));
+export function approvalNonceKey(encryptionKey: Buffer): KeyObject {
+  return purposeKey(encryptionKey, 'twofold mobile-app approval nonce');
 }
 
-export function approvalNonce(key: Buffer, approvalId: string, authenticatorId: string): string {
+export function approvalNonce(key: KeyObject, approvalId: string, authenticatorId: string): string {
   return createHmac('sha256', key).update(`${approvalId}\n${authenticatorId}`).digest().subarray(0, 16).toString('base64url');
 }
 
-export function nonceMatches(key: Buffer, approvalId: string, authenticatorId: string, nonce: string): boolean {
+export function nonceMatches(key: KeyObject, approvalId: string, authenticatorId: string, nonce: string): boolean {
   const expected = createHash('sha256')
     .update(approvalNonce(key, approvalId, authenticatorId))
     .digest();

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, KeyObject, randomBytes } from 'node:crypto';
 import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { AccountId, ApprovalChoice, Clock, effectiveDisplayName, OTP_TOKEN_DIGITS, ValidationFailed } from '@twofold/domain';
 import { generateSecret, toBase32 } from '@twofold/otp';
@@ -120,7 +120,7 @@ function tokenHash(token: string): Buffer {
  */
 @Injectable()
 export class MobileAppService {
-  private readonly nonceKey: Buffer;
+  private readonly nonceKey: KeyObject;
 
   constructor(
     private readonly db: Db,

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, KeyObject, timingSafeEqual } from 'node:crypto';
+import { purposeKey } from '../config/purpose-keys';
 import { APPROVAL_NUMBER_MAX, APPROVAL_NUMBER_MIN, ApprovalChoice } from '@twofold/domain';
 
 /**
@@ -21,11 +22,11 @@ const APPROVE = 0;
 const NOT_ME = 1;
 
 /** The HMAC key, derived from SECRET_ENCRYPTION_KEY for this purpose alone (never the key itself). */
-export function callbackDataKey(encryptionKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'twofold telegram callback data', 32));
+export function callbackDataKey(encryptionKey: Buffer): KeyObject {
+  return purposeKey(encryptionKey, 'twofold telegram callback data');
 }
 
-function mac(key: Buffer, body: Buffer, chatId: string): Buffer {
+function mac(key: KeyObject, body: Buffer, chatId: string): Buffer {
   return createHmac('sha256', key)
     .update(PURPOSE)
     .update(Buffer.from([0]))
@@ -49,7 +50,7 @@ function choiceOf(byte: number): ApprovalChoice | null {
   return null;
 }
 
-export function encodeCallbackData(key: Buffer, approvalId: string, chatId: string, choice: ApprovalChoice): string {
+export function encodeCallbackData(key: KeyObject, approvalId: string, chatId: string, choice: ApprovalChoice): string {
   const body = Buffer.concat([Buffer.from([VERSION]), Buffer.from(approvalId.replace(/-/g, ''), 'hex'), Buffer.from([choiceByte(choice)])]);
   return Buffer.concat([body, mac(key, body, chatId)]).toString('base64url');
 }
@@ -57,7 +58,7 @@ export function encodeCallbackData(key: Buffer, approvalId: string, chatId: stri
 const UUID_HEX = /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/;
 
 /** The approval and the answer of a press from `chatId`, or null when the data was not made for that chat by this service. */
-export function decodeCallbackData(key: Buffer, data: string, chatId: string): { approvalId: string; choice: ApprovalChoice } | null {
+export function decodeCallbackData(key: KeyObject, data: string, chatId: string): { approvalId: string; choice: ApprovalChoice } | null {
   if (data.length > CALLBACK_DATA_MAX_BYTES || !/^[A-Za-z0-9_-]+$/.test(data)) return null;
   const bytes = Buffer.from(data, 'base64url');
   if (bytes.length !== BODY_BYTES + MAC_BYTES || bytes[0] !== VERSION) return null;

@@ -1,3 +1,4 @@
+import { KeyObject } from 'node:crypto';
 import { TelegramSettings } from '../config/app-config';
 import { TelegramBotApi, TelegramBotApiOptions } from './telegram-bot-api';
 import { callbackDataKey } from './telegram-callback-data';
@@ -9,7 +10,7 @@ import { callbackDataKey } from './telegram-callback-data';
 export class TelegramRuntime {
   readonly api: TelegramBotApi | null;
   /** the HMAC key of the buttons' callback data */
-  readonly callbackKey: Buffer;
+  readonly callbackKey: KeyObject;
 
   constructor(
     readonly settings: TelegramSettings | undefined,

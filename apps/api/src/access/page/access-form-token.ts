@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac, KeyObject } from 'node:crypto';
+import { purposeKey } from '../../config/purpose-keys';
 import { isBrowserNonce, sameText } from './access-page-binding';
 
 /** The hidden input that binds the page's form to its request and to the browser that loaded it. */
@@ -11,10 +12,10 @@ export const FORM_TOKEN_FIELD = 'formToken';
  * good only for its request, and, where the browser keeps the cookie, only in that browser.
  */
 export class AccessFormTokens {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
 
   constructor(encryptionKey: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'twofold access-page form token', 32));
+    this.key = purposeKey(encryptionKey, 'twofold access-page form token');
   }
 
   issue(requestId: string, browserNonce: string): string {
