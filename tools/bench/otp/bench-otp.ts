@@ -16,7 +16,7 @@
  * and the best slice counts, so a busy machine slows all of them alike and the ratios
  * stay meaningful. The median slice is printed too.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { NobleCryptoPlugin, verifySync } from 'otplib';
 // Relative on purpose: plain ts-node does not resolve the @twofold/otp path alias.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -141,7 +141,9 @@ for (const algorithm of ALGORITHMS) {
     throw new Error('otplib does not accept our next-step code');
   }
 
-  // The physical limit: one createHmac + dynamic truncation per iteration.
+  // The physical limit: one createHmac + dynamic truncation per iteration, keyed with a key object made
+  // once (on Node 24 a byte key costs about 10 µs more per createHmac: the verifiers make one per call)
+  const rawKey = createSecretKey(secret);
   const msg = Buffer.alloc(8);
   let c = 0;
   push({
@@ -150,7 +152,7 @@ for (const algorithm of ALGORITHMS) {
     hmacs: 1,
     fn: () => {
       msg.writeUInt32BE(c++ >>> 0, 4);
-      const mac = createHmac(hash, secret).update(msg).digest();
+      const mac = createHmac(hash, rawKey).update(msg).digest();
       const o = mac[mac.length - 1] & 0xf;
       sink ^= (((mac[o] & 0x7f) << 24) | (mac[o + 1] << 16) | (mac[o + 2] << 8) | mac[o + 3]) % 1_000_000;
     },
