@@ -68,36 +68,32 @@ function checkKey(key: Buffer, name: string): Buffer {
  * every configured key: GCM's tag tells the right one, so they need no migration before a rotation.
  */
 export class SecretCipher {
-  private readonly key: Buffer;
   private readonly header: Buffer;
-  /** every configured key by its id, the current one included */
-  private readonly keys = new Map<string, Buffer>();
   /**
-   * The same keys as key objects, which the ciphers are keyed with: Node 24's createCipheriv and
-   * createDecipheriv spend about 10 µs turning a byte key into one on every call (13 µs a decryption
-   * against 1.3 µs), and every sign-in decrypts at least one secret.
+   * Every configured key by its id, the current one included, as the key objects the ciphers are keyed
+   * with: Node 24's createCipheriv and createDecipheriv spend about 10 µs turning a byte key into one on
+   * every call (13 µs a decryption against 1.3 µs), and every sign-in decrypts at least one secret.
    */
-  private readonly keyObjects = new Map<string, KeyObject>();
-  /** the current key, as a key object */
+  private readonly keys = new Map<string, KeyObject>();
+  /** the current key */
   private readonly currentKey: KeyObject;
   /** the current key's id, as ciphertexts carry it */
   readonly keyId: string;
 
   constructor(key: Buffer, previousKeys: readonly Buffer[] = []) {
-    this.key = checkKey(key, 'SECRET_ENCRYPTION_KEY');
-    this.keyId = encryptionKeyId(this.key);
-    this.header = Buffer.concat([Buffer.from([VERSION]), keyIdBytes(this.key)]);
-    this.keys.set(this.keyId, this.key);
-    this.currentKey = createSecretKey(this.key);
-    this.keyObjects.set(this.keyId, this.currentKey);
+    const current = checkKey(key, 'SECRET_ENCRYPTION_KEY');
+    this.keyId = encryptionKeyId(current);
+    this.header = Buffer.concat([Buffer.from([VERSION]), keyIdBytes(current)]);
+    this.currentKey = createSecretKey(current);
+    this.keys.set(this.keyId, this.currentKey);
     for (const previous of previousKeys) {
-      const checked = checkKey(previous, 'each of SECRET_ENCRYPTION_PREVIOUS_KEYS');
-      const id = encryptionKeyId(checked);
+      const bytes = checkKey(previous, 'each of SECRET_ENCRYPTION_PREVIOUS_KEYS');
+      const id = encryptionKeyId(bytes);
+      const checked = createSecretKey(bytes);
       const known = this.keys.get(id);
       // the same key given twice is harmless; two keys with one id (2^-32) could not be told apart
       if (known && !known.equals(checked)) throw new Error(`two configured encryption keys share the key id ${id}: replace one of them.`);
       this.keys.set(id, checked);
-      this.keyObjects.set(id, createSecretKey(checked));
     }
   }
 
@@ -118,7 +114,7 @@ export class SecretCipher {
     if (stored.length >= HEADER_BYTES + IV_BYTES + TAG_BYTES && stored[0] === VERSION) {
       const header = stored.subarray(0, HEADER_BYTES);
       const id = header.subarray(1).toString('hex');
-      const key = this.keyObjects.get(id);
+      const key = this.keys.get(id);
       if (!key) throw new UnknownEncryptionKeyError(id, this.keyIds);
       const plaintext = open(key, associatedData(header, purpose), stored.subarray(HEADER_BYTES));
       if (!plaintext) throw new SecretDecryptionError();
@@ -126,7 +122,7 @@ export class SecretCipher {
     }
     if (stored.length >= 1 + IV_BYTES + TAG_BYTES && stored[0] === LEGACY_VERSION) {
       const aad = Buffer.from(purpose, 'utf8');
-      for (const key of this.keyObjects.values()) {
+      for (const key of this.keys.values()) {
         const plaintext = open(key, aad, stored.subarray(1));
         if (plaintext) return plaintext;
       }
