@@ -49,6 +49,8 @@ export class AuthThrottle {
 
   /** Seconds until a blocked client may try again, or 0 when it may try now. */
   retryAfterSeconds(ip: string): number {
+    // asked on every Basic-auth call, and nobody is blocked almost always: the address is not parsed then
+    if (this.blockedUntil.size === 0) return 0;
     const key = clientRowOf(ip);
     const until = this.blockedUntil.get(key);
     if (until === undefined) return 0;

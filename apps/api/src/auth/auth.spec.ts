@@ -1,4 +1,5 @@
 import { basicAuthorization } from '@twofold/persistence/testing';
+import { BasicStrategy } from 'passport-http';
 import request from 'supertest';
 import { createApp, initApp } from '../app/create-app';
 import { APP_CONFIG } from '../config/injection-tokens';
@@ -44,6 +45,21 @@ describe('Basic authentication', () => {
       .send({ identity: 'jane', passCode: '123456' });
     expect(ra.status).toBe(401);
     expect((await t.http().get('/groups').set('Authorization', account.authorization)).status).toBe(200);
+  });
+
+  it("reads the header once, itself: passport-http's reading (the deprecated new Buffer, a stack walk per call) never runs", async () => {
+    const account = await t.newAccount();
+    const resource = await t.newResource(account.account.id);
+    const passportHttpReading = jest.spyOn(BasicStrategy.prototype, 'authenticate');
+    try {
+      expect((await t.http().get('/groups').set('Authorization', account.authorization)).status).toBe(200);
+      expect((await t.http().get('/groups').set('Authorization', basicAuthorization(account.apiKey, 'wrong'))).status).toBe(401);
+      const created = await t.http().post('/access/requests').set('Authorization', resource.authorization).send({ identity: 'jane' });
+      expect(created.status).toBe(200);
+      expect(passportHttpReading).not.toHaveBeenCalled();
+    } finally {
+      passportHttpReading.mockRestore();
+    }
   });
 
   it('answers 401 for a wrong secret, an unknown key and a malformed header', async () => {
