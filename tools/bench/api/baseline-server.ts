@@ -1038,29 +1038,31 @@ async function ra(x: Exchange): Promise<void> {
       });
       return raAnswer('Denied', 'wrongCode', language, { id: denied[0].id, identity: user.user_identity, phone: user.phone });
     }
-    // one statement: the code spent (conditional), lastLogin, and the request recorded Granted or Denied
-    const spend = spendCode(match, 9);
-    const { rows: decided } = await client.query<{ id: string; status: string }>(
-      `WITH ${spend.cte},
-            usr AS (UPDATE users SET last_login = $6 WHERE account_id = $1 AND id = $3 AND EXISTS (SELECT 1 FROM acc))
-       INSERT INTO access_requests (account_id, resource_id, user_id, identity, language, channel, status, failed_attempts, created_at, granted_at,
-                                    authenticator, ip, remote_host)
-       SELECT $1, $2, $3, $4, $5, 'ra', g.status, CASE WHEN g.granted THEN 0 ELSE 1 END, $6, CASE WHEN g.granted THEN $6 END,
-              CASE WHEN g.granted THEN $7 END, $8, $8
-         FROM (SELECT EXISTS (SELECT 1 FROM acc) AS granted, CASE WHEN EXISTS (SELECT 1 FROM acc) THEN 'Granted' ELSE 'Denied' END AS status) g
-       RETURNING id, status`,
+    // one call of the API's own function (PL/pgSQL, its plans kept per connection): the code spent
+    // (conditional), the request recorded Granted and lastLogin set; null when the code was spent first
+    const hotp = match.authenticator.kind === 'HotpToken';
+    const { rows: granted } = await client.query<{ id: string | null }>(
+      `SELECT access_request_granted_spending($1, $2, $3, $4, NULL, NULL, $5, NULL, NULL, NULL, 'ra', $6, $6, 'Granted', 0, $7, $8, $7,
+                                              false, ARRAY[$9]::uuid[], $10::bigint, $11::bigint) AS id`,
       [
         principal.accountId,
         principal.resourceId,
         user.user_id,
         user.user_identity,
         language,
+        userIp,
         now,
         match.authenticator.kind,
-        userIp,
-        ...spend.params,
+        match.authenticator.id,
+        hotp ? null : match.value,
+        hotp ? match.value : null,
       ],
     );
+    const decided = granted[0].id
+      ? [{ id: granted[0].id, status: 'Granted' }]
+      : (await insertRequest(client, { userId: user.user_id, identity: user.user_identity, status: 'Denied', failed: 1 })).rows.map(
+          (row) => ({ id: row.id, status: 'Denied' }),
+        );
     const facts: RaFacts = { id: decided[0].id, identity: user.user_identity, phone: user.phone };
     if (decided[0].status !== 'Granted') return raAnswer('Denied', 'wrongCode', language, facts);
     return raAnswer('Granted', 'granted', language, {

@@ -45,6 +45,7 @@ describe('migrations', () => {
         'UsersByIdentityFunction1766600000000',
         'DayPageFunctions1766700000000',
         'UsersPageFunction1766800000000',
+        'GrantSpendingFunction1766900000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

@@ -67,7 +67,12 @@ export class NewRequestLedger implements RequestLedger {
   async grant(factor: AcceptedFactor | null, now: Date, _user: UserForCodeCheck, spend?: OtpSpend): Promise<LedgerGrant> {
     const by = factor ? { authenticator: factor.kind } : { authenticator: null, bypassed: true };
     const values = this.decided(now, { status: 'Granted', failedAttempts: 0, grantedAt: now, ...by });
-    const requestId = this.written(values, await this.requests.insertDecidedSpending(this.values.accountId, values, spend));
+    const requestId = this.written(
+      values,
+      spend
+        ? await this.requests.insertGrantedSpending(this.values.accountId, values, spend)
+        : await this.requests.insertDecided(this.values.accountId, values),
+    );
     // nothing written: the code's time step or counter was spent first
     return requestId ? { kind: 'granted', requestId } : { kind: 'replayed' };
   }

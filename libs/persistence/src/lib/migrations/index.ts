@@ -33,6 +33,7 @@ import { WrongCodeStreaksAfterUserLock1766500000000 } from './1766500000000-wron
 import { UsersByIdentityFunction1766600000000 } from './1766600000000-users-by-identity-function';
 import { DayPageFunctions1766700000000 } from './1766700000000-day-page-functions';
 import { UsersPageFunction1766800000000 } from './1766800000000-users-page-function';
+import { GrantSpendingFunction1766900000000 } from './1766900000000-grant-spending-function';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -71,4 +72,5 @@ export const ALL_MIGRATIONS = [
   UsersByIdentityFunction1766600000000,
   DayPageFunctions1766700000000,
   UsersPageFunction1766800000000,
+  GrantSpendingFunction1766900000000,
 ];

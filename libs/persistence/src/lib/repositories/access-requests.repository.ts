@@ -112,6 +112,23 @@ function requestColumnValues(accountId: AccountId, values: NewAccessRequest): un
 }
 
 /**
+ * Values 12 to 19 of the hand-written INSERTs of a decided request, after requestColumnValues' eleven:
+ * ip, remote_host, status, failed_attempts, granted_at, authenticator, created_at, bypassed.
+ */
+function decidedColumnValues(values: DecidedAccessRequest): unknown[] {
+  return [
+    values.ip ?? null,
+    values.remoteHost ?? null,
+    values.status,
+    values.failedAttempts,
+    values.grantedAt,
+    values.authenticator,
+    values.createdAt,
+    values.bypassed ?? false,
+  ];
+}
+
+/**
  * Access requests and their history. Every status change of one request is a conditional UPDATE on
  * its still being awaited (STILL_AWAITING): of parallel deciders exactly one wins, in any API process.
  */
@@ -148,41 +165,39 @@ export class AccessRequestsRepository {
    * user's lastLogin, in the same statement. Returns the request's id.
    */
   async insertDecided(accountId: AccountId, values: DecidedAccessRequest): Promise<string> {
-    const id = await this.insertDecidedSpending(accountId, values);
-    if (!id) throw new Error('a request with no code to spend is always written');
-    return id;
-  }
-
-  /**
-   * The same, Granted by a code spent in the same statement (otpSpendUpdate; a spend before the insert
-   * was a round trip of its own): null, and nothing written, when the code's time step or counter was
-   * spent first.
-   */
-  async insertDecidedSpending(accountId: AccountId, values: DecidedAccessRequest, spend?: OtpSpend): Promise<string | null> {
     const lastLogin = values.status === 'Granted' && values.userId !== null;
-    const params: unknown[] = [
-      ...requestColumnValues(accountId, values),
-      values.ip ?? null,
-      values.remoteHost ?? null,
-      values.status,
-      values.failedAttempts,
-      values.grantedAt,
-      values.authenticator,
-      values.createdAt,
-      values.bypassed ?? false,
-    ];
-    const spent = spend ? `spent AS (${otpSpendUpdate(spend, params)} RETURNING 1), ` : '';
     const rows: { id: string }[] = await this.db.manager().query(
-      `WITH ${spent}inserted AS (
+      `WITH inserted AS (
          INSERT INTO access_requests (account_id, resource_id, user_id, identity, email, phone, language, claims, callback_action,
                                       callback_target, channel, ip, remote_host, status, failed_attempts, granted_at, authenticator, created_at,
                                       bypassed)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19
-          ${spend ? `WHERE (SELECT count(*) FROM spent) = ${spend.ids.length}` : ''}
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
          RETURNING id
-       )${lastLogin ? `, login AS (UPDATE users SET last_login = $16 WHERE account_id = $1 AND id = $3 AND EXISTS (SELECT 1 FROM inserted))` : ''}
+       )${lastLogin ? `, login AS (UPDATE users SET last_login = $16 WHERE account_id = $1 AND id = $3)` : ''}
        SELECT id FROM inserted`,
-      params,
+      [...requestColumnValues(accountId, values), ...decidedColumnValues(values)],
+    );
+    return rows[0].id;
+  }
+
+  /**
+   * The same, Granted by a code spent in the same call, with the user's lastLogin: null, and nothing
+   * written, when the code's time step or counter was spent first. One call of the function
+   * `access_request_granted_spending` (its migration says why a function: the statement was planned
+   * again on every sign-in), whose replay guard is otpSpendUpdate's.
+   */
+  async insertGrantedSpending(accountId: AccountId, values: DecidedAccessRequest, spend: OtpSpend): Promise<string | null> {
+    if (values.status !== 'Granted') throw new Error(`a spent code grants: ${values.status} is not a grant`);
+    const rows: { id: string | null }[] = await this.db.manager().query(
+      `SELECT access_request_granted_spending($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13,
+                                              $14, $15, $16, $17, $18, $19, $20::uuid[], $21::bigint, $22::bigint) AS id`,
+      [
+        ...requestColumnValues(accountId, values),
+        ...decidedColumnValues(values),
+        spend.ids,
+        spend.kind === 'totp' ? spend.timeStep : null,
+        spend.kind === 'hotp' ? spend.counter : null,
+      ],
     );
     return rows[0]?.id ?? null;
   }

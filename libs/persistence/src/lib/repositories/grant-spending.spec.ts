@@ -135,15 +135,69 @@ describe('grants that spend their code in the same statement (persistence)', () 
     await database.dataSource.query(`UPDATE users SET last_login = NULL WHERE id = $1`, [userId]);
     const spend: OtpSpend = { kind: 'totp', ids: [totpId], timeStep: 1001 };
     const before = Number((await database.dataSource.query(`SELECT count(*) FROM access_requests`))[0].count);
-    expect(await requests.insertDecidedSpending(accountId, values('Granted'), spend)).toBeNull();
+    expect(await requests.insertGrantedSpending(accountId, values('Granted'), spend)).toBeNull();
     expect(Number((await database.dataSource.query(`SELECT count(*) FROM access_requests`))[0].count)).toBe(before);
     expect(await lastLogin()).toBeNull();
 
-    const id = await requests.insertDecidedSpending(accountId, values('Granted'), { ...spend, timeStep: 1002 });
+    const id = await requests.insertGrantedSpending(accountId, values('Granted'), { ...spend, timeStep: 1002 });
     expect(id).toEqual(expect.any(String));
     expect(await request(id as string)).toEqual({ status: 'Granted', authenticator: 'HotpToken' });
     expect((await state(totpId)).step).toBe(1002);
     expect(await lastLogin()).toEqual(NOW);
+  });
+
+  const ownAuthenticators = async (kind: 'HotpToken' | 'TotpToken', count: number) => {
+    const cipher = new SecretCipher(randomBytes(32));
+    const key = randomBytes(20);
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) ids.push((await newOtpAuthenticator(db, cipher, accountId, userId, { kind, key })).id);
+    return ids;
+  };
+
+  it('a request written with its HOTP grant: the counter spent on every row of the secret, or, when one row is past it, nothing', async () => {
+    const hotpIds = await ownAuthenticators('HotpToken', 2);
+    await database.dataSource.query(`UPDATE authenticators SET hotp_counter = 20 WHERE id = ANY($1::uuid[])`, [hotpIds]);
+    const id = await requests.insertGrantedSpending(accountId, values('Granted'), { kind: 'hotp', ids: hotpIds, counter: 21 });
+    expect(await request(id as string)).toEqual({ status: 'Granted', authenticator: 'HotpToken' });
+    expect((await Promise.all(hotpIds.map(state))).map((row) => row.counter)).toEqual([22, 22]);
+    expect(await requests.insertGrantedSpending(accountId, values('Granted'), { kind: 'hotp', ids: hotpIds, counter: 21 })).toBeNull();
+
+    await database.dataSource.query(`UPDATE authenticators SET hotp_counter = 30 WHERE id = $1`, [hotpIds[1]]);
+    const before = Number((await database.dataSource.query(`SELECT count(*) FROM access_requests`))[0].count);
+    expect(await requests.insertGrantedSpending(accountId, values('Granted'), { kind: 'hotp', ids: hotpIds, counter: 25 })).toBeNull();
+    expect(Number((await database.dataSource.query(`SELECT count(*) FROM access_requests`))[0].count)).toBe(before);
+  });
+
+  it('the grant function writes the row the statement of a decided request writes (its frozen copy has not drifted)', async () => {
+    const written = {
+      ...values('Granted'),
+      email: 'jane@example.com',
+      phone: '+15550100',
+      claims: { department: 'it' },
+      callbackAction: 'https://vpn.example.com/done',
+      callbackTarget: '_self',
+      ip: '192.0.2.7',
+      remoteHost: 'vpn.example.com',
+      channel: 'ra' as const,
+      failedAttempts: 0,
+    };
+    const byStatement = await requests.insertDecided(accountId, written);
+    const [totpId] = await ownAuthenticators('TotpToken', 1);
+    const byFunction = await requests.insertGrantedSpending(accountId, written, { kind: 'totp', ids: [totpId], timeStep: 5000 });
+    const row = async (id: string) => {
+      const [found] = await database.dataSource.query(`SELECT * FROM access_requests WHERE id = $1`, [id]);
+      const { id: _id, ...columns } = found as Record<string, unknown>;
+      return columns;
+    };
+    const statementRow = await row(byStatement);
+    expect(statementRow).toMatchObject({ email: 'jane@example.com', ip: '192.0.2.7', claims: { department: 'it' }, status: 'Granted' });
+    expect(await row(byFunction as string)).toEqual(statementRow);
+  });
+
+  it('the grant function writes grants only', async () => {
+    await expect(
+      requests.insertGrantedSpending(accountId, values('Denied'), { kind: 'totp', ids: [totpId], timeStep: 999_999 }),
+    ).rejects.toThrow('a spent code grants: Denied is not a grant');
   });
 
   it('the spend alone (the self-service check of a new code) follows the same guard', async () => {
