@@ -16,7 +16,8 @@
  * --stdout=tty runs the Twofold API on a pseudo-terminal (as `npm start` in a terminal: pretty log
  * lines, one write each) instead of a pipe, --skip-latency leaves out the runs below saturation (step 5), --compare=<main.js of another API build>
  * runs that build too (a copy of dist/apps/api from before a change), on the same data, measured after
- * Twofold in every round: the A/B pair of one change in one run, printed as its own table (the token
+ * Twofold in odd rounds and before it in even ones (the slot right after the baseline cost `/ra` 7-10 %
+ * more CPU per answer, whichever build held it): the A/B pair of one change in one run, printed as its own table (the token
  * users are then shared out in thirds).
  * --node=… the Node.js of both servers: by default the one the container image runs (the Dockerfile's
  * NODE_IMAGE), fetched once from the npm registry; --compare-node=… another one for the --compare build.
@@ -1215,6 +1216,13 @@ async function measure(side: Side, scenario: Scenario, auth: Auth, db: Client): 
   };
 }
 
+/** The --compare build's run of one round, printed as it ends. */
+async function measureCompared(compared: Side, scenario: Scenario, auth: Auth, db: Client): Promise<Measured> {
+  const { measured } = await measure(compared, scenario, auth, db);
+  process.stdout.write(` compared ${fmt(measured.rate)} ${scenario.unit}`);
+  return measured;
+}
+
 /** The closed loop of a GET scenario driven by wrk (wrk-load.ts): the same paths in the same order as autocannon's connection 0. */
 async function measureWithWrk(side: Side, scenario: Scenario, auth: Auth, db: Client, probeWrong: string[]): Promise<Measured> {
   const steps = scenario.loop(side, 0, 1);
@@ -1919,16 +1927,17 @@ async function main(): Promise<number> {
       for (let round = 1; round <= ROUNDS; round += 1) {
         const b = await measure(sides.baseline, scenario, auth, db);
         process.stdout.write(` baseline ${fmt(b.measured.rate)} ${scenario.unit} ...`);
+        // the build measured right after the baseline showed 7-10 % more CPU per answer on /ra than the
+        // one after it, whichever build it was: with --compare the two swap places every other round
+        const comparedFirst = sides.compared !== undefined && round % 2 === 0;
+        let c: Measured | undefined;
+        if (comparedFirst && sides.compared) c = await measureCompared(sides.compared, scenario, auth, db);
         const t = await measure(sides.Twofold, scenario, auth, db);
         const waited = b.measured.settled + t.measured.settled;
         process.stdout.write(
           ` Twofold ${fmt(t.measured.rate)} ${scenario.unit}${waited > 2 ? ` (waited ${fmt(waited, 1)} s for abandoned requests to finish between runs)` : ''}`,
         );
-        let c: Measured | undefined;
-        if (sides.compared) {
-          c = (await measure(sides.compared, scenario, auth, db)).measured;
-          process.stdout.write(` compared ${fmt(c.rate)} ${scenario.unit}`);
-        }
+        if (!comparedFirst && sides.compared) c = await measureCompared(sides.compared, scenario, auth, db);
         rounds.push({ b: b.measured, t: t.measured, c });
         bodies ??= { baseline: b.bodies, twofold: t.bodies };
       }
