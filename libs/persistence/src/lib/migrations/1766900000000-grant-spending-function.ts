@@ -10,9 +10,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * API supports; a function does.
  *
  * The replay guard is otpSpendUpdate's (authenticators.repository.ts) and the row written is
- * AccessRequestsRepository.insertDecidedSpending's, frozen here as a migration must be: a change of those
- * needs a migration that replaces this function. grant-spending.spec.ts writes a grant both ways and
- * compares the rows and the spent state.
+ * AccessRequestsRepository.insertDecided's, frozen here as a migration must be: a change of those needs a
+ * migration that replaces this function. grant-spending.spec.ts writes a grant both ways and compares
+ * the rows, and checks the spent state.
  *
  * The spend is won when every row holding the code's secret (`p_authenticator_ids`) changed; otherwise
  * nothing is written and the answer is null, as the statement's was: a TOTP step is spent only when no

@@ -22,6 +22,8 @@ export type OtpSpend =
  * step at or after it (a counter past it) was accepted before, not all of them: the spend is won only
  * when it changed `spend.ids.length` rows. Its parameters are appended to `params`, whose `$1` is the
  * account; a grant runs it as a CTE of its own statement (AccessRequestsRepository), saving a round trip.
+ * `/ra`'s grant runs a frozen copy of it inside the function `access_request_granted_spending` (migration
+ * 1766900000000): a change here needs a migration that replaces that function too.
  */
 export function otpSpendUpdate(spend: OtpSpend, params: unknown[]): string {
   const ids = `$${params.push(spend.ids)}::uuid[]`;
