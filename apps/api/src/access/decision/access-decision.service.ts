@@ -10,7 +10,7 @@ import {
   SignInFactor,
   SignInRefusal,
 } from '@twofold/domain';
-import { Db, StandbyCodesRepository, UserForCodeCheck } from '@twofold/persistence';
+import { Db, isRequestUserGone, StandbyCodesRepository, UserForCodeCheck } from '@twofold/persistence';
 import { CLOCK } from '../../config/injection-tokens';
 import { BypassJournal } from '../../ip-lists/bypass-journal';
 import { IpListPolicy } from '../../ip-lists/ip-list-policy';
@@ -32,7 +32,8 @@ const NO_STREAKS: CodeAttemptStreaks = { keys: [], rows: [] };
  * and `ra/challenge` hand it an attempt (sign-in.ts), it takes the steps libs/domain decides
  * (decideSignIn, decideCheck) in one transaction under the request's and the user's row locks, and
  * writes the outcome through the attempt's ledger. Each fact is read only when a step needs it, so a
- * refusal costs no more round trips than it did in the entry point's own copy of these steps.
+ * refusal costs no more round trips than it did in the entry point's own copy of these steps. A call
+ * without a code is first decided without the locks: its refusal or prompt is one statement.
  *
  * Approvals plug in here without touching the other factors. Their check answers `pending` inside
  * the transaction (it picks the factor and may refuse, it sends nothing); `run` records the request as
@@ -60,9 +61,32 @@ export class AccessDecisionService {
     private readonly storedStandbyCodes: StandbyCodesRepository,
   ) {}
 
-  /** An attempt, decided in one transaction under the request's and the user's row locks. */
-  run(attempt: SignInAttempt, answered?: FactorCheckResult): Promise<SignInOutcome> {
-    return this.db.transaction(() => this.open(attempt, answered));
+  /**
+   * An attempt, decided in one transaction under the request's and the user's row locks; one that
+   * can be opened without them (`openUnlocked`: a call without a code) is tried that way first.
+   */
+  async run(attempt: SignInAttempt, answered?: FactorCheckResult): Promise<SignInOutcome> {
+    if (attempt.openUnlocked && answered === undefined) {
+      const outcome = await this.runUnlocked(attempt, attempt.openUnlocked);
+      if (outcome) return outcome;
+    }
+    return this.db.transaction(() => this.open(attempt, answered, () => attempt.open()));
+  }
+
+  /**
+   * An attempt that checks and counts nothing, decided without row locks or a transaction (BEGIN and
+   * COMMIT were two of the two-step flow's first call's four round trips): its refusal or prompt is one
+   * statement, the request written with it. Null, nothing written, when the decision needs more (a
+   * factor's check records a code sent or an approval asked; a Bypass grant) or when the user was
+   * deleted between the read and the write: `run` then decides it under the locks, from the start.
+   */
+  private async runUnlocked(attempt: SignInAttempt, openUnlocked: () => Promise<OpenedAttempt>): Promise<SignInOutcome | null> {
+    try {
+      return await this.open(attempt, undefined, openUnlocked, 'unlocked');
+    } catch (error) {
+      if (error instanceof NeedsRowLocks || isRequestUserGone(error)) return null;
+      throw error;
+    }
   }
 
   /**
@@ -72,12 +96,17 @@ export class AccessDecisionService {
    */
   visit(attempt: SignInAttempt): Promise<SignInOutcome> {
     if (attempt.answer.kind !== 'visit') throw new Error('only a visit is decided outside a transaction');
-    return this.open(attempt);
+    return this.open(attempt, undefined, () => attempt.open());
   }
 
-  private async open(attempt: SignInAttempt, answered?: FactorCheckResult): Promise<SignInOutcome> {
-    const opened = await attempt.open();
-    if (opened.kind === 'opened') return this.decide(attempt, opened, answered);
+  private async open(
+    attempt: SignInAttempt,
+    answered: FactorCheckResult | undefined,
+    opener: () => Promise<OpenedAttempt>,
+    locks: 'locked' | 'unlocked' = 'locked',
+  ): Promise<SignInOutcome> {
+    const opened = await opener();
+    if (opened.kind === 'opened') return this.decide(attempt, opened, answered, locks);
     const now = this.clock.now();
     const request = { kind: 'foreign' } as const;
     const facts = { now, request, identityKnown: await opened.identityKnown(), factors: factorFactsOf(null), answer: attempt.answer };
@@ -86,7 +115,12 @@ export class AccessDecisionService {
     return { kind: 'foreign', reason: step.reason, requestId: null, found: null, now };
   }
 
-  private async decide(attempt: SignInAttempt, opened: Opened, answered: FactorCheckResult | undefined): Promise<SignInOutcome> {
+  private async decide(
+    attempt: SignInAttempt,
+    opened: Opened,
+    answered: FactorCheckResult | undefined,
+    locks: 'locked' | 'unlocked',
+  ): Promise<SignInOutcome> {
     const { ledger } = opened;
     // after the request's lock: an attempt that waited for another is decided at the time it gets its turn
     const now = this.clock.now();
@@ -144,8 +178,10 @@ export class AccessDecisionService {
           if (codeAnswered && step.prompt.kind === 'lockedOut') this.metrics.otpVerification(origin.channel, 'locked');
           return { ...outcome, kind: 'waiting', prompt: step.prompt, factor: step.factor, requestId: await ledger.wait(now) };
         case 'bypass':
+          if (locks === 'unlocked') throw new NeedsRowLocks();
           return this.bypass(attempt, opened, userOf(found), verdict, now);
         case 'check': {
+          if (locks === 'unlocked') throw new NeedsRowLocks();
           const user = userOf(found);
           const check =
             answered ??
@@ -274,6 +310,13 @@ export class AccessDecisionService {
 
   private standbyCodesOf(opened: Opened, found: UserForCodeCheck, now: Date): Promise<{ live: number; stored: number }> {
     return this.storedStandbyCodes.countOfUser(opened.accountId, found.user.id, now);
+  }
+}
+
+/** An attempt opened without row locks reached a step that writes more than its request: it is decided again under the locks. */
+class NeedsRowLocks extends Error {
+  constructor() {
+    super('this attempt is decided under its row locks');
   }
 }
 

@@ -142,6 +142,12 @@ export interface SignInAttempt {
    * and the wrong-code counts read under the user's lock are exact.
    */
   open(): Promise<OpenedAttempt>;
+  /**
+   * The attempt opened without row locks, for an answer that checks and counts nothing (a call without
+   * a code). AccessDecisionService decides it outside a transaction while the outcome is a refusal or a
+   * prompt, one statement of the ledger, and opens the attempt with `open` for anything else.
+   */
+  openUnlocked?(): Promise<OpenedAttempt>;
   /** What the entry point hands out with a grant (the page: the AccessToken), in the grant's transaction. */
   granted?(grant: { found: UserForCodeCheck; factor: AcceptedFactor | null; now: Date }): Promise<void>;
 }

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { formatIdentity, SIGN_IN_RULES, SignInAnswer } from '@twofold/domain';
-import { AccessRequestChannel, AccessRequestEntity, AccessRequestsRepository, UsersRepository } from '@twofold/persistence';
+import {
+  AccessRequestChannel,
+  AccessRequestEntity,
+  AccessRequestsRepository,
+  UserForCodeCheck,
+  UsersRepository,
+} from '@twofold/persistence';
 import { ResourcePrincipal } from '../../auth/principal';
 import { AppMetrics } from '../../metrics/app-metrics';
 import { codeScopeKeys } from '../decision/code-lockouts';
@@ -25,36 +31,41 @@ export class RaAttempts {
   /**
    * `ra` and `md`: the call is its own request, written once with its outcome. The user's row lock
    * (read with its factors in one round trip) queues one user's checks, so parallel calls cannot each
-   * read the wrong-code count below the cap before any of them has added to it.
+   * read the wrong-code count below the cap before any of them has added to it. A call without a code
+   * checks and counts nothing: it is opened without the lock first (`openUnlocked`), and its refusal or
+   * prompt is its one statement, outside a transaction (the two-step flow's first call).
    */
   passCode(principal: ResourcePrincipal, channel: Exclude<AccessRequestChannel, 'page'>, input: RaRequestCommand): SignInAttempt {
+    const origin = { address: input.userIp, resourceId: principal.resourceId, channel };
+    const { accountId } = principal;
+    const which = { identity: input.identity };
+    const openWith = (found: UserForCodeCheck | null): OpenedAttempt => ({
+      kind: 'opened',
+      request: { kind: 'new' },
+      accountId,
+      lockUser: async () => found,
+      address: input.userIp,
+      resourceId: principal.resourceId,
+      channel,
+      ledger: new NewRequestLedger(this.requests, this.metrics, {
+        accountId,
+        resourceId: principal.resourceId,
+        channel,
+        userId: found?.user.id ?? null,
+        identity: found?.user.identity ?? input.identity,
+        language: input.language,
+        ip: input.userIp,
+      }),
+    });
     return {
       rules: SIGN_IN_RULES[channel],
       answer: input.passCodeIntent,
-      open: async (): Promise<OpenedAttempt> => {
-        const origin = { address: input.userIp, resourceId: principal.resourceId, channel };
-        const found = await this.users.lockForCodeCheck(principal.accountId, { identity: input.identity }, codeScopeKeys(origin));
-        const ledger = new NewRequestLedger(this.requests, this.metrics, {
-          accountId: principal.accountId,
-          resourceId: principal.resourceId,
-          channel,
-          userId: found?.user.id ?? null,
-          identity: found?.user.identity ?? input.identity,
-          language: input.language,
-          ip: input.userIp,
-        });
-        const { accountId, resourceId } = principal;
-        return {
-          kind: 'opened',
-          request: { kind: 'new' },
-          accountId,
-          lockUser: async () => found,
-          address: input.userIp,
-          resourceId,
-          channel,
-          ledger,
-        };
-      },
+      open: async () => openWith(await this.users.lockForCodeCheck(accountId, which, codeScopeKeys(origin))),
+      // `la` always asks an approval, which is recorded under the lock
+      openUnlocked:
+        input.passCodeIntent.kind === 'none' && channel !== 'la'
+          ? async () => openWith(await this.users.findForCodeCheck(accountId, which, codeScopeKeys(origin)))
+          : undefined,
     };
   }
 

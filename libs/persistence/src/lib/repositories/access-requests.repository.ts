@@ -1,5 +1,5 @@
 import { AccountId, DayRange, identityKey, Page } from '@twofold/domain';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, QueryFailedError } from 'typeorm';
 import { Db } from '../transaction-context';
 import { dayPageAndTotal } from './day-page';
 import { OtpSpend, otpSpendUpdate } from './authenticators.repository';
@@ -126,6 +126,16 @@ function decidedColumnValues(values: DecidedAccessRequest): unknown[] {
     values.createdAt,
     values.bypassed ?? false,
   ];
+}
+
+/**
+ * PostgreSQL's foreign_key_violation on a request's user: the user was deleted after it was read
+ * without its row lock and before its request was written.
+ */
+export function isRequestUserGone(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driverError = error.driverError as { code?: string; constraint?: string };
+  return driverError.code === '23503' && driverError.constraint === 'access_requests_user_id_fkey';
 }
 
 /**

@@ -208,12 +208,18 @@ export class UsersRepository {
   }
 
   /**
-   * The same read without the row lock, for a look that checks nothing (the access page shown): a lock
-   * taken outside a transaction would give the read a transaction id and a commit to flush of its own,
-   * and make it wait for a sign-in of the user in progress, only to be released at once.
+   * The same read without the row lock, for a look that checks nothing (the access page shown, a call
+   * without a code): a lock taken outside a transaction would give the read a transaction id and a
+   * commit to flush of its own, and make it wait for a sign-in of the user in progress, only to be
+   * released at once. With `streakKeys`, the streaks are read by the statement itself: nothing is
+   * counted on this read, so the snapshot of its start is all it needs.
    */
-  findForCodeCheck(accountId: AccountId, which: { identity: string } | { id: string }): Promise<UserForCodeCheck | null> {
-    return this.readForCodeCheck(accountId, which, undefined, '');
+  findForCodeCheck(
+    accountId: AccountId,
+    which: { identity: string } | { id: string },
+    streakKeys?: readonly WrongCodeScopeKey[],
+  ): Promise<UserForCodeCheck | null> {
+    return this.readForCodeCheck(accountId, which, streakKeys, '');
   }
 
   private async readForCodeCheck(
@@ -225,10 +231,7 @@ export class UsersRepository {
     const [match, values]: [string, unknown[]] =
       'id' in which ? ['u.id = $2', [which.id]] : [identityMatch('u', '$2', '$3'), [identityKey(which.identity), which.identity]];
     const params: unknown[] = [accountId, ...values];
-    const streaksColumn = streakKeys
-      ? `wrong_code_streaks_after_user_lock(u.account_id, u.id, $${params.push(streakKeys.map((key) => key.scope))}::text[],
-                                            $${params.push(streakKeys.map((key) => key.scopeKey))}::text[]) AS streaks,`
-      : '';
+    const streaksColumn = streakKeys ? `${streaksOfUser(lock, params, streakKeys)} AS streaks,` : '';
     const rows: (UserRow & {
       first_phone: string | null;
       authenticators: AuthenticatorJson[];
@@ -454,4 +457,19 @@ export class UsersRepository {
     await repo.delete({ accountId, userId });
     if (fields.length > 0) await repo.insert(fields.map((field) => ({ accountId, userId, name: field.name, value: field.value })));
   }
+}
+
+/**
+ * The user's wrong-code streaks in `keys`' scopes as JSON: after the row lock, by
+ * `wrong_code_streaks_after_user_lock` (whose read must follow the lock), or, without a lock, by a
+ * subquery of the same shape as that function's answer.
+ */
+function streaksOfUser(lock: 'FOR UPDATE OF u' | '', params: unknown[], keys: readonly WrongCodeScopeKey[]): string {
+  const scopes = `$${params.push(keys.map((key) => key.scope))}::text[]`;
+  const scopeKeys = `$${params.push(keys.map((key) => key.scopeKey))}::text[]`;
+  if (lock) return `wrong_code_streaks_after_user_lock(u.account_id, u.id, ${scopes}, ${scopeKeys})`;
+  return `COALESCE((SELECT json_agg(json_build_object('scope', s.scope, 'scope_key', s.scope_key, 'failures', s.failures,
+                                                      'last_failure_at', s.last_failure_at, 'locked_until', s.locked_until))
+                      FROM wrong_code_streaks s JOIN unnest(${scopes}, ${scopeKeys}) AS k(scope, scope_key) USING (scope, scope_key)
+                     WHERE s.account_id = u.account_id AND s.user_id = u.id), '[]'::json)`;
 }
