@@ -65,7 +65,7 @@ describe('account licenses: how many users an account may have, shown and change
     const raised = await cli('account', 'licenses', '--account', id, '--set', '250', '--json');
     expect(raised.json).toEqual({ account: { id, name: 'Acme' }, licenses: 250, used: 2, free: 248, changed: true, previous: 2 });
     const stored = await new AccountsRepository(db).lockForUserCreation(asAccountId(id));
-    expect(stored).toEqual({ licenses: 250, users: 2 });
+    expect(stored).toEqual({ licenses: 250, users: 2, identityTaken: false });
     expect(await licenseEvents(id)).toEqual([
       {
         object: 'Accounts',

@@ -27,10 +27,10 @@ export class UserRegistrationService {
   async register(accountId: AccountId, registration: UserRegistration): Promise<UserEntity> {
     const taken = () => new DomainError('USER_IDENTITY_TAKEN', `A user with the identity ${registration.identity} already exists.`);
     // an existing identity is a conflict even on a full account: nothing new would be created. Looked up
-    // before the account row is locked, so parallel creations queue behind one statement less; one
-    // created in between is caught by the unique index below
-    if (await this.users.findByIdentity(accountId, registration.identity)) throw taken();
-    const { licenses, users } = await this.accounts.lockForUserCreation(accountId);
+    // by the statement that locks the account row (one round trip less); one created while it waited
+    // for the lock is caught by the unique index below
+    const { licenses, users, identityTaken } = await this.accounts.lockForUserCreation(accountId, registration.identity);
+    if (identityTaken) throw taken();
     assertWithinLicenses(users, licenses);
     try {
       return await this.users.insert(accountId, { ...registration, createdAt: this.clock.now() });

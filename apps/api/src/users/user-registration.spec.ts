@@ -1,4 +1,5 @@
 import { DomainError } from '@twofold/domain';
+import { recordQueries } from '../../test/testing/query-counter';
 import { startTestApp, TestApp } from '../../test/testing/test-app';
 import { UserRegistrationService } from './user-registration.service';
 
@@ -43,5 +44,21 @@ describe('UserRegistrationService.register (licences)', () => {
       .transaction(() => registration.register(account.id, { identity: 'ONLY', name: null, email: null, source: 'Api' }))
       .catch((e: unknown) => e);
     expect((error as DomainError).code).toBe('USER_IDENTITY_TAKEN');
+  });
+
+  it('reads the licences and whether the identity is taken with the account lock, in one statement', async () => {
+    const { account } = await t.newAccount({ licenses: 5 });
+    const registration = t.app.get(UserRegistrationService);
+    const register = (identity: string) => registration.register(account.id, { identity, name: null, email: null, source: 'Api' });
+    const created = await recordQueries(() => t.db.transaction(() => register('one-statement')));
+    expect(created).toEqual([
+      'START TRANSACTION',
+      expect.stringMatching(/FOR UPDATE/),
+      expect.stringMatching(/^INSERT INTO users/),
+      'COMMIT',
+    ]);
+    // a taken identity (compared as identities are) is refused by that same statement, nothing inserted
+    const taken = await recordQueries(() => t.db.transaction(() => register('ONE-STATEMENT')).catch((e: unknown) => e));
+    expect(taken).toEqual(['START TRANSACTION', expect.stringMatching(/FOR UPDATE/), 'ROLLBACK']);
   });
 });

@@ -1,7 +1,8 @@
-import { AccountId, IdentityFormat } from '@twofold/domain';
+import { AccountId, IdentityFormat, identityKey } from '@twofold/domain';
 import { Db } from '../transaction-context';
 import { AccountEntity } from '../entities';
 import { announceCredentialsChange } from '../credential-changes';
+import { identityMatch } from './users.repository';
 
 export class AccountsRepository {
   constructor(private readonly db: Db) {}
@@ -82,13 +83,22 @@ export class AccountsRepository {
   /**
    * Locks the account row (SELECT ... FOR UPDATE) and returns its licences and its users (the count
    * the trigger keeps): user creations of one account queue up here, so the count cannot be outrun by
-   * a parallel insert.
+   * a parallel insert. With `identity`, also whether a user of the account has it (compared as
+   * identities are), in the same statement: as of the statement's start, so a user created while this
+   * one waited for the lock is caught by the unique index when inserting.
    */
-  async lockForUserCreation(accountId: AccountId): Promise<{ licenses: number; users: number }> {
-    const rows: { licenses: number; user_count: number }[] = await this.db
+  async lockForUserCreation(accountId: AccountId, identity?: string): Promise<{ licenses: number; users: number; identityTaken: boolean }> {
+    const [taken, params] =
+      identity === undefined
+        ? ['false', [accountId]]
+        : [
+            `EXISTS (SELECT 1 FROM users u WHERE u.account_id = $1 AND ${identityMatch('u', '$2', '$3')})`,
+            [accountId, identityKey(identity), identity],
+          ];
+    const rows: { licenses: number; user_count: number; identity_taken: boolean }[] = await this.db
       .manager()
-      .query('SELECT licenses, user_count FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      .query(`SELECT licenses, user_count, ${taken} AS identity_taken FROM accounts WHERE id = $1 FOR UPDATE`, params);
     if (!rows[0]) throw new Error(`account ${accountId} does not exist`);
-    return { licenses: rows[0].licenses, users: rows[0].user_count };
+    return { licenses: rows[0].licenses, users: rows[0].user_count, identityTaken: rows[0].identity_taken };
   }
 }
