@@ -60,9 +60,10 @@
  *    answers), the table below saturation, the targets with PASS/FAIL (every scenario: Twofold's rate
  *    ≥ 0.80 of the baseline's, CPU per answer ≤ 1.5× the baseline's, p99 below saturation ≤ 1.5× the
  *    baseline's; POST /users also ≥ 500 users/s; no wrong answer, the same answers), and with --explain the EXPLAIN (ANALYZE, BUFFERS) of the SQL
- *    each server sends for the journal and history day pages and for one /ra + /ra/challenge pair,
- *    recorded on the wire (a second instance of each server is started behind a small recording proxy
- *    and asked once). Exits 1 when a target is missed.
+ *    each server sends for the journal and history day pages, for one /ra + /ra/challenge pair and for
+ *    one POST /users, recorded on the wire (a second instance of each server is started behind a small
+ *    recording proxy and asked once), each call's statements listed in order first. Exits 1 when a
+ *    target is missed.
  * The database is dropped at the end, also after a failure or Ctrl-C.
  *
  * Scenarios (--only=<id>[,<id>…]): users-identity, access-requests, ra, ra-challenge, users-page, journal,
@@ -1479,7 +1480,7 @@ interface ExplainedCall {
   run(baseUrl: string): Promise<void>;
 }
 
-/** The calls --explain records: the two day pages, and one /ra + /ra/challenge pair with a fresh code. */
+/** The calls --explain records: the two day pages, one /ra + /ra/challenge pair with a fresh code, and one POST /users. */
 function explainedCalls(auth: Auth, seeded: Seeded, token: TokenUser): ExplainedCall[] {
   const post = async (baseUrl: string, path: string, body: unknown) => {
     const res = await fetch(`${baseUrl}${path}`, {
@@ -1509,6 +1510,20 @@ function explainedCalls(auth: Auth, seeded: Seeded, token: TokenUser): Explained
         const first = await post(baseUrl, '/access/requests/ra', { identity: token.identity, passCode: null, language: 'en' });
         const requestId = isObject(first) && isObject(first['model']) ? first['model']['id'] : null;
         await post(baseUrl, '/access/requests/ra/challenge', { identity: token.identity, challenge: nextCode(token), requestId });
+      },
+    },
+    {
+      title: 'POST /users',
+      table: 'users',
+      run: async (baseUrl) => {
+        // each server's own: the baseline must not find the identity Twofold created
+        const identity = `explain-${randomBytes(6).toString('hex')}`;
+        const res = await fetch(`${baseUrl}/users`, {
+          method: 'POST',
+          headers: { authorization: auth.account, 'content-type': 'application/json' },
+          body: JSON.stringify({ Identity: identity, Email: `${identity}@bench.test` }),
+        });
+        await res.text();
       },
     },
   ];
@@ -1542,6 +1557,8 @@ async function explainCalls(
       console.log(
         `\n-- ${who}: ${call.title}: ${statements.length} statements on the wire; EXPLAIN (ANALYZE, BUFFERS) of those naming ${call.table} or a day page function:`,
       );
+      // the round trips in order, each by its start: what a call costs in statements, before any plan
+      statements.forEach((s, i) => console.log(`  ${i + 1}. ${s.sql.replace(/\s+/g, ' ').trim().slice(0, 110)}`));
       // a day page is a call of its PL/pgSQL function: its EXPLAIN shows the call (time and buffers), not the plan inside
       for (const statement of statements.filter((s) => s.sql.includes(call.table) || s.sql.includes('_day_page_'))) {
         console.log(
