@@ -1777,6 +1777,9 @@ async function main(): Promise<number> {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
     const version = (await admin.query('SHOW server_version')).rows[0].server_version as string;
+    // a server built with LLVM compiles statements whose estimated cost passes its thresholds: a generic
+    // plan priced far above its real work was compiled on every call there (migration 1767000000000)
+    const jit = (await admin.query(`SELECT pg_jit_available() AND current_setting('jit')::boolean AS jit`)).rows[0].jit as boolean;
     await admin.query(`CREATE DATABASE ${database}`);
     created = true;
     await admin.end();
@@ -1795,7 +1798,9 @@ async function main(): Promise<number> {
       LOG_LEVEL,
     });
     console.log(`Twofold API benchmark, ${new Date().toISOString()}`);
-    console.log(`PostgreSQL ${version} (${server ? "DATABASE_URL's server" : 'embedded'}), database ${database}`);
+    console.log(
+      `PostgreSQL ${version} (${server ? "DATABASE_URL's server" : 'embedded'}; JIT ${jit ? 'on' : 'off or not built in'}), database ${database}`,
+    );
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; autocannon, both servers and PostgreSQL share it`);
     console.log(
       `Twofold: ${API_BUNDLE.replace(ROOT + '/', '')} (built ${statSync(API_BUNDLE).mtime.toISOString()}), LOG_LEVEL=${LOG_LEVEL} (${TWOFOLD_STDOUT === 'tty' ? 'stdout a pseudo-terminal: pretty lines, one write each' : 'one JSON line per request; stdout piped to the bench and discarded'})`,

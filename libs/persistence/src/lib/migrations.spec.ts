@@ -46,6 +46,7 @@ describe('migrations', () => {
         'DayPageFunctions1766700000000',
         'UsersPageFunction1766800000000',
         'GrantSpendingFunction1766900000000',
+        'KeptPlansWithoutJit1767000000000',
       ]);
       expect(await dataSource.showMigrations()).toBe(false);
 

@@ -34,6 +34,7 @@ import { UsersByIdentityFunction1766600000000 } from './1766600000000-users-by-i
 import { DayPageFunctions1766700000000 } from './1766700000000-day-page-functions';
 import { UsersPageFunction1766800000000 } from './1766800000000-users-page-function';
 import { GrantSpendingFunction1766900000000 } from './1766900000000-grant-spending-function';
+import { KeptPlansWithoutJit1767000000000 } from './1767000000000-kept-plans-without-jit';
 
 /** Listed explicitly (not globbed) so the bundled API and CLI carry them. */
 export const ALL_MIGRATIONS = [
@@ -73,4 +74,5 @@ export const ALL_MIGRATIONS = [
   DayPageFunctions1766700000000,
   UsersPageFunction1766800000000,
   GrantSpendingFunction1766900000000,
+  KeptPlansWithoutJit1767000000000,
 ];

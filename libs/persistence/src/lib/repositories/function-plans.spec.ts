@@ -144,6 +144,35 @@ describe('plans of the page functions (persistence)', () => {
     }
   });
 
+  it('every function on a kept generic plan runs without JIT (its LIMIT is costed at a tenth of the table)', async () => {
+    const { rows } = await client.query<{ name: string; config: string[] }>(
+      `SELECT p.oid::regprocedure::text AS name, p.proconfig AS config FROM pg_proc p
+        WHERE p.pronamespace = 'public'::regnamespace AND 'plan_cache_mode=force_generic_plan' = ANY (p.proconfig) ORDER BY 1`,
+    );
+    expect(rows.map((row) => row.name.replace(/\(.*/, ''))).toEqual([
+      'history_day_page_counting_total',
+      'history_day_page_remembered_total',
+      'journal_day_page_counting_total',
+      'journal_day_page_remembered_total',
+      'users_page_with_details',
+    ]);
+    for (const row of rows) expect(row.config).toContain('jit=off');
+    // where this server can compile (built with LLVM), a page is not compiled even when every statement would be
+    const { rows: available } = await client.query<{ jit: boolean }>('SELECT pg_jit_available() AS jit');
+    if (!available[0].jit) return;
+    await client.query('SET jit = on');
+    await client.query('SET jit_above_cost = 0');
+    try {
+      const plain = await client.query(`EXPLAIN SELECT count(*) FROM users WHERE account_id = $1`, [accountId]);
+      expect(plain.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('JIT:');
+      const { page } = await nestedPlans('SELECT * FROM users_page_with_details($1, $2, $3)', [accountId, 100, 0]);
+      expect(page).not.toContain('JIT:');
+    } finally {
+      await client.query('RESET jit');
+      await client.query('RESET jit_above_cost');
+    }
+  });
+
   it('answers as the repositories expect: the filtered page and its total', async () => {
     const db = new Db(database.dataSource);
     const [events, eventsTotal] = await new JournalRepository(db).search(
