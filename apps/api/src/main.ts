@@ -115,6 +115,8 @@ async function main(): Promise<void> {
     void shutdown('embedded PostgreSQL stopped', true);
   });
 
+  // read before listening: once it listens, a first request's log line could come between the two lines below
+  const noAccountYet = (await app.get(AccountsRepository).count()) === 0;
   try {
     await listenOnEveryInterface(app, config.port);
   } catch (error) {
@@ -126,11 +128,8 @@ async function main(): Promise<void> {
     return failWith(line);
   }
   log.info({ port: config.port, publicUrl: config.publicUrl }, 'Twofold API listening');
-
   // last of the start-up lines, where an operator looks first
-  if ((await app.get(AccountsRepository).count()) === 0) {
-    log.info(provisioningHint(config.cliCommand));
-  }
+  if (noAccountYet) log.info(provisioningHint(config.cliCommand));
   flushLogs();
 }
 

@@ -233,8 +233,8 @@ describe('round trips of the hot calls, for an account with IP lists', () => {
 });
 
 /**
- * BEGIN, the user (locked) with its account's IP-list revision, the request with lastLogin, the
- * resource's name and the AccessRequest Bypass event for the journal, COMMIT.
+ * A call without a code: the user (unlocked) with its account's IP-list revision; then BEGIN, the
+ * request with lastLogin, the resource's name and the AccessRequest Bypass event for the journal, COMMIT.
  */
 const RA_BYPASS_ROUND_TRIPS = 6;
 /** BEGIN, the user (locked) with its account's IP-list revision, the Denied request, COMMIT. */
@@ -246,18 +246,18 @@ const RA_DENY_ROUND_TRIPS = 4;
  */
 const RA_GRANT_ROUND_TRIPS = 4;
 /**
- * Without a code: BEGIN, the user (locked) with its factors and wrong-code streaks, the awaiting
- * request, COMMIT. (Read unlocked and written without a transaction, 2 statements, it was no faster
- * in `npm run bench:api`: docs/decisions/performance.md, round 6.)
+ * Without a code: the user (unlocked, nothing is counted) with its factors and wrong-code streaks, the
+ * awaiting request; no transaction. (Tried in round 6 with no gain measured; round 10's A/B, with the
+ * builds' places in the rounds swapped, measured one: docs/decisions/performance.md.)
  */
-const RA_WAIT_ROUND_TRIPS = 4;
+const RA_WAIT_ROUND_TRIPS = 2;
 /**
  * BEGIN, the request (locked), the user (locked) with its phone, authenticators and wrong-code streaks,
  * the request decided with the counter spent and the user's lastLogin in one statement, COMMIT.
  */
 const RA_CHALLENGE_GRANT_ROUND_TRIPS = 5;
 /**
- * BEGIN, the identity looked up, the account row locked, INSERT user, INSERT journal event, COMMIT: a
- * user created without groups or a phone has no details to read back.
+ * BEGIN, the account row locked with the identity looked up, INSERT user, INSERT journal event, COMMIT:
+ * a user created without groups or a phone has no details to read back.
  */
-const USER_CREATE_ROUND_TRIPS = 6;
+const USER_CREATE_ROUND_TRIPS = 5;

@@ -76,9 +76,10 @@ export class AccessDecisionService {
   /**
    * An attempt that checks and counts nothing, decided without row locks or a transaction (BEGIN and
    * COMMIT were two of the two-step flow's first call's four round trips): its refusal or prompt is one
-   * statement, the request written with it. Null, nothing written, when the decision needs more (a
-   * factor's check records a code sent or an approval asked; a Bypass grant) or when the user was
-   * deleted between the read and the write: `run` then decides it under the locks, from the start.
+   * statement, the request written with it; a Bypass grant is written with its journal event in a
+   * transaction of its own. Null, nothing written, when the decision comes to a factor's check (it
+   * records a code sent or an approval asked under the user's lock) or when the user was deleted
+   * between the read and the write: `run` then decides it under the locks, from the start.
    */
   private async runUnlocked(attempt: SignInAttempt, openUnlocked: () => Promise<OpenedAttempt>): Promise<SignInOutcome | null> {
     try {
@@ -178,7 +179,7 @@ export class AccessDecisionService {
           if (codeAnswered && step.prompt.kind === 'lockedOut') this.metrics.otpVerification(origin.channel, 'locked');
           return { ...outcome, kind: 'waiting', prompt: step.prompt, factor: step.factor, requestId: await ledger.wait(now) };
         case 'bypass':
-          if (locks === 'unlocked') throw new NeedsRowLocks();
+          // a grant without a factor counts nothing either: it is written in a transaction of its own, as for a visit
           return this.bypass(attempt, opened, userOf(found), verdict, now);
         case 'check': {
           if (locks === 'unlocked') throw new NeedsRowLocks();
@@ -313,7 +314,7 @@ export class AccessDecisionService {
   }
 }
 
-/** An attempt opened without row locks reached a step that writes more than its request: it is decided again under the locks. */
+/** An attempt opened without row locks came to a factor's check: it is decided again under the locks. */
 class NeedsRowLocks extends Error {
   constructor() {
     super('this attempt is decided under its row locks');

@@ -144,8 +144,9 @@ export interface SignInAttempt {
   open(): Promise<OpenedAttempt>;
   /**
    * The attempt opened without row locks, for an answer that checks and counts nothing (a call without
-   * a code). AccessDecisionService decides it outside a transaction while the outcome is a refusal or a
-   * prompt, one statement of the ledger, and opens the attempt with `open` for anything else.
+   * a code). AccessDecisionService decides it outside a transaction when the outcome is a refusal or a
+   * prompt (one statement of the ledger) or a Bypass grant (a transaction of its own), and opens the
+   * attempt with `open` when it comes to a factor's check.
    */
   openUnlocked?(): Promise<OpenedAttempt>;
   /** What the entry point hands out with a grant (the page: the AccessToken), in the grant's transaction. */

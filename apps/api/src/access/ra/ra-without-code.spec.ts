@@ -20,9 +20,9 @@ function smsSent(): number {
 
 /**
  * `ra` without a code (the two-step flow's first call) checks and counts nothing: its refusal or code
- * prompt is written by one statement, without row locks or a transaction. Anything more (an SMS sent,
- * an approval asked, a Bypass grant) is decided under the locks as before, and a user deleted between
- * the read and the write is decided again under them (no error, never an outage-looking answer).
+ * prompt is written by one statement, without row locks or a transaction. A factor's check (an SMS
+ * sent, an approval asked) is decided under the locks as before, and a user deleted between the read
+ * and the write is decided again under them (no error, never an outage-looking answer).
  */
 describe('ra without a code: decided without row locks while it writes one statement', () => {
   let t: TestApp;
