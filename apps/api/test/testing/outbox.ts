@@ -16,3 +16,15 @@ export function outboxMails(t: TestApp): string[] {
     return [];
   }
 }
+
+/** The SMS or calls the app wrote to its outbox (no gateway configured), oldest first. */
+export function outboxPhoneMessages(t: TestApp, box: 'sms' | 'calls'): { to: string; text: string }[] {
+  const dir = join(t.app.get('twofold:app-config').dataDir, 'outbox', box);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return names.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
+}

@@ -1,24 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
+import { outboxPhoneMessages } from '../../../test/testing/outbox';
 import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 /** The codes SMS and calls carry, read from the outbox a service without a gateway writes them to. */
 const dataDir = join(tmpdir(), `twofold-phone-codes-${process.pid}-${Date.now()}`);
-function outboxCodes(_t: TestApp, box: 'sms' | 'calls'): { to: string; text: string }[] {
-  const dir = join(dataDir, 'outbox', box);
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return names.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
-}
-const lastCode = (t: TestApp, box: 'sms' | 'calls' = 'sms') => /(\d{6})/.exec(outboxCodes(t, box).at(-1)?.text ?? '')?.[1] ?? '';
+const lastCode = (t: TestApp, box: 'sms' | 'calls' = 'sms') => /(\d{6})/.exec(outboxPhoneMessages(t, box).at(-1)?.text ?? '')?.[1] ?? '';
 
 describe('codes by SMS and call on the ra family (no gateway: the outbox)', () => {
   let t: TestApp;
@@ -57,7 +47,7 @@ describe('codes by SMS and call on the ra family (no gateway: the outbox)', () =
       success: true,
       model: { status: 'AwaitingAuthentication', replyMessage: 'The code was sent by SMS to +7 ••• •• 12. Enter the code.' },
     });
-    expect(outboxCodes(t, 'sms').at(-1)).toMatchObject({ to: '+79991234512' });
+    expect(outboxPhoneMessages(t, 'sms').at(-1)).toMatchObject({ to: '+79991234512' });
     const code = lastCode(t);
     expect(code).toMatch(/^\d{6}$/);
     // never the code in the answer
@@ -121,7 +111,7 @@ describe('codes by SMS and call on the ra family (no gateway: the outbox)', () =
       status: 'AwaitingAuthentication',
       replyMessage: 'Вам позвонят на +7 ••• •• 12 и продиктуют код. Введите код.',
     });
-    expect(outboxCodes(t, 'calls').at(-1)?.text).toMatch(/\d \d \d \d \d \d/);
+    expect(outboxPhoneMessages(t, 'calls').at(-1)?.text).toMatch(/\d \d \d \d \d \d/);
     const totp = generateTotp({ secret: totpKey, time: t.clock.now().getTime() });
     const granted = await challenge({ identity, challenge: totp, requestId: sent.body.model.id });
     expect(granted.body.model).toMatchObject({ status: 'Granted', authenticator: 'TotpToken' });
@@ -138,7 +128,7 @@ describe('codes by SMS and call on the ra family (no gateway: the outbox)', () =
 
   it('md cannot ask for the code: `s` is Denied, telling to append the code to the password; la falls back to an approval it cannot find', async () => {
     const { identity } = await userWithPhone({ totp: true });
-    const before = outboxCodes(t, 'sms').length;
+    const before = outboxPhoneMessages(t, 'sms').length;
     const md = await t.as(resource).post('/access/requests/md').send({ identity, passCode: 's', language: 'en' });
     expect(md.body.model).toMatchObject({
       status: 'Denied',
@@ -149,7 +139,7 @@ describe('codes by SMS and call on the ra family (no gateway: the outbox)', () =
       status: 'Denied',
       replyMessage: 'Access denied: no confirmation method is set up. Set up Telegram or the mobile app first.',
     });
-    expect(outboxCodes(t, 'sms').length).toBe(before);
+    expect(outboxPhoneMessages(t, 'sms').length).toBe(before);
   });
 
   it('`s` for a user without a phone falls back to the code prompt', async () => {

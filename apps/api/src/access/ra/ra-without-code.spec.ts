@@ -1,22 +1,15 @@
-import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountId } from '@twofold/domain';
 import { generateTotp } from '@twofold/otp';
 import { AccessRequestsRepository } from '@twofold/persistence';
 import { newOtpAuthenticator, newUser } from '@twofold/persistence/testing';
+import { outboxPhoneMessages } from '../../../test/testing/outbox';
 import { recordQueries } from '../../../test/testing/query-counter';
 import { startTestApp, TestApp } from '../../../test/testing/test-app';
 
 /** SMS codes go to the outbox of a service without a gateway: one file per message. */
 const dataDir = join(tmpdir(), `twofold-ra-without-code-${process.pid}-${Date.now()}`);
-function smsSent(): number {
-  try {
-    return readdirSync(join(dataDir, 'outbox', 'sms')).length;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * `ra` without a code (the two-step flow's first call) checks and counts nothing: its refusal or code
@@ -125,7 +118,7 @@ describe('ra without a code: decided without row locks while it writes one state
       user.id,
       '+79991234577',
     ]);
-    const before = smsSent();
+    const before = outboxPhoneMessages(t, 'sms').length;
     const statements = await recordQueries(async () =>
       expect((await ra({ identity, passCode: null })).model).toMatchObject({
         status: 'AwaitingAuthentication',
@@ -134,7 +127,7 @@ describe('ra without a code: decided without row locks while it writes one state
     );
     expect(statements.filter((s) => s === 'START TRANSACTION')).toHaveLength(1);
     expect(statements.some((s) => /FOR UPDATE/.test(s))).toBe(true);
-    expect(smsSent()).toBe(before + 1);
+    expect(outboxPhoneMessages(t, 'sms')).toHaveLength(before + 1);
     expect(await requestsOf(identity)).toEqual([{ status: 'AwaitingAuthentication', user_id: user.id }]);
   });
 
