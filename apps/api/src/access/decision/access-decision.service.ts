@@ -179,7 +179,7 @@ export class AccessDecisionService {
           if (codeAnswered && step.prompt.kind === 'lockedOut') this.metrics.otpVerification(origin.channel, 'locked');
           return { ...outcome, kind: 'waiting', prompt: step.prompt, factor: step.factor, requestId: await ledger.wait(now) };
         case 'bypass':
-          // a grant without a factor counts nothing either: it is written in a transaction of its own, as for a visit
+          // unlocked too: a grant without a factor counts nothing, and bypass() writes it in a transaction (its own if none is open)
           return this.bypass(attempt, opened, userOf(found), verdict, now);
         case 'check': {
           if (locks === 'unlocked') throw new NeedsRowLocks();
