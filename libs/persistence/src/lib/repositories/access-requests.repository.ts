@@ -1,6 +1,7 @@
 import { AccountId, DayRange, identityKey, Page } from '@twofold/domain';
-import { EntityManager, In, QueryFailedError } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { Db } from '../transaction-context';
+import { isForeignKeyViolation } from './constraint-violations';
 import { dayPageAndTotal } from './day-page';
 import { OtpSpend, otpSpendUpdate } from './authenticators.repository';
 import { identityMatch } from './users.repository';
@@ -133,9 +134,7 @@ function decidedColumnValues(values: DecidedAccessRequest): unknown[] {
  * without its row lock and before its request was written.
  */
 export function isRequestUserGone(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const driverError = error.driverError as { code?: string; constraint?: string };
-  return driverError.code === '23503' && driverError.constraint === 'access_requests_user_id_fkey';
+  return isForeignKeyViolation(error, 'access_requests_user_id_fkey');
 }
 
 /**

@@ -1,4 +1,4 @@
-export * from './unique-violation';
+export * from './constraint-violations';
 export * from './accounts.repository';
 export * from './administrators.repository';
 export * from './groups.repository';
